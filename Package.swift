@@ -1,0 +1,57 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+let package = Package(
+    name: "swift-media-metadata",
+    products: [
+        .library(name: "MediaBytes", targets: ["MediaBytes"]),
+        .library(name: "ISOBMFF", targets: ["ISOBMFF"]),
+        .library(name: "ID3", targets: ["ID3"]),
+        .library(name: "MediaMetadata", targets: ["MediaMetadata"]),
+        .executable(name: "atominspect", targets: ["atominspect"]),
+        .executable(name: "tagedit", targets: ["tagedit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Layer 1: bytes. Random-access sources, bounded big-endian reader/writer, FourCC.
+        .target(name: "MediaBytes"),
+        // Layer 2: ISO-BMFF / QuickTime atoms.
+        .target(name: "ISOBMFF", dependencies: ["MediaBytes"]),
+        // Layer 2': ID3v1/v2 tags and the files that carry them (filled by the ID3 issue).
+        .target(name: "ID3", dependencies: ["MediaBytes"]),
+        // Layer 3: uniform metadata keys, format detection, file-level facade.
+        .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3"]),
+        // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
+        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "MediaMetadata"]),
+
+        .executableTarget(
+            name: "atominspect",
+            dependencies: [
+                "MediaToolSupport", "ISOBMFF", "MediaMetadata",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/atominspect"
+        ),
+        .executableTarget(
+            name: "tagedit",
+            dependencies: [
+                "MediaToolSupport", "MediaMetadata",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/tagedit"
+        ),
+
+        .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
+        .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
+        .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport"]),
+        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "TestSupport"]),
+        .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "ISOBMFF", "TestSupport"]),
+        .testTarget(
+            name: "ToolEndToEndTests",
+            dependencies: ["TestSupport", "ISOBMFF", "MediaBytes"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,338 @@
+import MediaBytes
+
+/// Bytes read whole from the file: a metadata container such as `moov` or `moof`.
+struct AtomWindow: Sendable {
+    let base: UInt64
+    let bytes: [UInt8]
+
+    func covers(_ offset: UInt64, count: UInt64) -> Bool {
+        offset >= base && offset - base <= UInt64(bytes.count) && count <= UInt64(bytes.count) - (offset - base)
+    }
+}
+
+/// Builds an `AtomTree` from a byte source. One use per file.
+///
+/// Headers at the top level are read one positional read each; a container small enough
+/// (`AtomLimits.maxPayloadInMemory`) is read whole once and its descendants are parsed from
+/// memory, so a typical tagged M4A costs a handful of reads. Media payloads are never read.
+final class AtomParser {
+    private let source: any ByteSource
+    private let limits: AtomLimits
+    private(set) var windows: [AtomWindow] = []
+    private var pending: [(diagnostic: AtomDiagnostic, locator: [Int])] = []
+    private var atomCount = 0
+    private var stopped = false
+
+    init(source: any ByteSource, limits: AtomLimits) {
+        self.source = source
+        self.limits = limits
+    }
+
+    /// The top-level atoms and the number of bytes after them that form no atom.
+    func parseFile() throws(AtomError) -> (atoms: [Atom], trailing: UInt64) {
+        let size = source.size
+        // Recognise the format from the first header before anything else.
+        let first = try read(at: 0, count: Int(min(16, size)), window: -1)
+        guard first.count >= 8 else {
+            throw AtomError(.notISOBMFF, offset: 0, message: "file is \(size) bytes, too short for an atom header")
+        }
+        let type = FourCC(first[first.startIndex + 4], first[first.startIndex + 5], first[first.startIndex + 6], first[first.startIndex + 7])
+        guard AtomRegistry.openingTypes.contains(type) else {
+            throw AtomError(
+                .notISOBMFF, offset: 0,
+                message: "not an ISO-BMFF/QuickTime file: it starts with \(describeOpening(first)), not an atom such as ftyp, moov or mdat")
+        }
+        var atoms: [Atom] = []
+        let trailing = try parseChildren(
+            from: 0, to: size, depth: 0, parent: nil, handler: nil, window: -1, locator: [], into: &atoms)
+        return (atoms, trailing)
+    }
+
+    /// Diagnostics with their paths filled in from the finished tree.
+    func diagnostics(resolvingIn atoms: [Atom]) -> [AtomDiagnostic] {
+        pending.map { entry in
+            var diagnostic = entry.diagnostic
+            diagnostic.path = Self.path(for: entry.locator, in: atoms)
+            return diagnostic
+        }
+    }
+
+    // MARK: - Walking
+
+    /// Parses the atoms between `start` and `end`, appending them to `children`; returns the
+    /// number of bytes at the end of the range that form no atom.
+    private func parseChildren(
+        from start: UInt64, to end: UInt64, depth: Int, parent: FourCC?, handler: FourCC?, window: Int32,
+        locator: [Int], into children: inout [Atom]
+    ) throws(AtomError) -> UInt64 {
+        var position = start
+        var handler = handler
+        while position < end {
+            if stopped { return end - position }
+            let available = end - position
+            guard available >= 8 else {
+                let bytes = try read(at: position, count: Int(available), window: window)
+                let quickTimeTerminator = available == 4 && bytes.allSatisfy { $0 == 0 }
+                if !quickTimeTerminator {
+                    note(.warning, .trailingBytes, at: position, locator,
+                         depth == 0
+                            ? "\(available) bytes at the end of the file form no atom"
+                            : "\(available) bytes after the last child form no atom")
+                }
+                return available
+            }
+            let headerBytes = try read(at: position, count: Int(min(available, 32)), window: window)
+            guard let (header, extent) = decodeHeader(
+                headerBytes, at: position, available: available, depth: depth, locator: locator + [children.count])
+            else { return end - position }
+
+            atomCount += 1
+            if atomCount > limits.maxAtomCount {
+                note(.error, .atomCountLimit, at: position, locator,
+                     "more than \(limits.maxAtomCount) atoms; the rest of the file is kept unread")
+                stopped = true
+                return end - position
+            }
+
+            let index = children.count
+            var layout = AtomRegistry.layout(for: header.type, parent: parent, handler: handler)
+            if layout != .leaf && depth + 1 > limits.maxDepth {
+                note(.error, .depthLimit, at: position, locator + [index],
+                     "nesting deeper than \(limits.maxDepth) levels; kept as opaque bytes")
+                layout = .leaf
+            }
+
+            var atomWindow = window
+            if layout != .leaf && window < 0 && extent <= UInt64(limits.maxPayloadInMemory) {
+                windows.append(AtomWindow(base: position, bytes: try readFromSource(at: position, count: Int(extent))))
+                atomWindow = Int32(windows.count - 1)
+            }
+
+            var atom = Atom(header: header, size: extent, role: .leaf, windowIndex: atomWindow)
+            let payloadStart = position + UInt64(header.headerSize)
+            let payloadSize = extent - UInt64(header.headerSize)
+            var prefix: Int?
+            switch layout {
+            case .leaf:
+                break
+            case .container(let fixed):
+                prefix = fixed
+                atom.role = .container
+            case .meta:
+                prefix = try metaPrefix(at: payloadStart, size: payloadSize, window: atomWindow)
+                atom.role = .container
+            case .itemInfo:
+                let version = payloadSize > 0 ? try read(at: payloadStart, count: 1, window: atomWindow).first! : 0
+                prefix = version == 0 ? 6 : 8
+                atom.role = .container
+            case .sampleEntry(let kind):
+                atom.role = .sampleEntry(kind)
+                prefix = try sampleEntryPrefix(kind, at: payloadStart, size: payloadSize, window: atomWindow)
+            }
+
+            if let prefix {
+                if UInt64(prefix) > payloadSize {
+                    note(.warning, .invalidPayload, at: payloadStart, locator + [index],
+                         "\(payloadSize) bytes are too few for the \(prefix) bytes of fields before the children")
+                    atom.prefixSize = Int(payloadSize)
+                } else {
+                    atom.prefixSize = prefix
+                    atom.trailingSize = try parseChildren(
+                        from: payloadStart + UInt64(prefix), to: position + extent, depth: depth + 1,
+                        parent: header.type, handler: handler, window: atomWindow, locator: locator + [index],
+                        into: &atom.children)
+                }
+            }
+            if header.type == "hdlr" && parent == "mdia", payloadSize >= 12 {
+                // The media handler decides how the track's sample entries are laid out; it
+                // applies to the later siblings of this `hdlr` and their descendants only.
+                let bytes = try read(at: payloadStart + 8, count: 4, window: atomWindow)
+                let i = bytes.startIndex
+                handler = FourCC(bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
+            }
+            children.append(atom)
+            position += extent
+        }
+        return 0
+    }
+
+    /// Decodes the header at `position`; on an impossible size, records why and returns nil
+    /// (the caller keeps the rest of the range as opaque bytes).
+    private func decodeHeader(
+        _ bytes: ArraySlice<UInt8>, at position: UInt64, available: UInt64, depth: Int, locator: [Int]
+    ) -> (AtomHeader, UInt64)? {
+        var reader = ByteReader(bytes, baseOffset: position)
+        // `bytes` holds at least 8 bytes: checked by the caller.
+        let size32 = (try? reader.readUInt32()) ?? 0
+        let type = (try? reader.readFourCC()) ?? FourCC(rawValue: 0)
+        var header = AtomHeader(type: type, offset: position, declaredSize: UInt64(size32), sizeForm: .compact, headerSize: 8)
+        var extent = UInt64(size32)
+        switch size32 {
+        case 0:
+            header.sizeForm = .toEnd
+            extent = available
+            if depth > 0 {
+                note(.warning, .zeroSizeInContainer, at: position, locator,
+                     "atom '\(AtomPath.escapedTypeName(type))' has size 0 (\"to the end of the file\"), which only the top level allows; read as running to the end of its parent")
+            }
+        case 1:
+            guard let large = try? reader.readUInt64() else {
+                note(.warning, .truncated, at: position, locator,
+                     "atom '\(AtomPath.escapedTypeName(type))' has a 64-bit size but its header is cut off after \(available) bytes")
+                return nil
+            }
+            header.sizeForm = .extended
+            header.headerSize = 16
+            header.declaredSize = large
+            extent = large
+            guard large >= 16 else {
+                note(.warning, .invalidSize, at: position, locator,
+                     "atom '\(AtomPath.escapedTypeName(type))' declares a 64-bit size of \(large), smaller than its 16-byte header")
+                return nil
+            }
+        default:
+            guard size32 >= 8 else {
+                note(.warning, .invalidSize, at: position, locator,
+                     "atom '\(AtomPath.escapedTypeName(type))' declares a size of \(size32), smaller than its 8-byte header")
+                return nil
+            }
+        }
+        if type == AtomHeader.uuidType {
+            guard let extended = try? reader.readBytes(16) else {
+                note(.warning, .truncated, at: position, locator,
+                     "uuid atom header is cut off: its 16-byte extended type does not fit in \(available) bytes")
+                return nil
+            }
+            header.extendedType = extended
+            header.headerSize += 16
+            guard extent >= UInt64(header.headerSize) || header.sizeForm == .toEnd else {
+                note(.warning, .invalidSize, at: position, locator,
+                     "uuid atom declares a size of \(extent), smaller than its \(header.headerSize)-byte header")
+                return nil
+            }
+        }
+        if extent > available {
+            note(.warning, depth == 0 ? .truncated : .overrun, at: position, locator,
+                 depth == 0
+                    ? "atom '\(AtomPath.escapedTypeName(type))' declares \(extent) bytes but the file ends after \(available); read as truncated"
+                    : "atom '\(AtomPath.escapedTypeName(type))' declares \(extent) bytes but its parent has only \(available) left; read up to the parent's end")
+            extent = available
+            guard extent >= UInt64(header.headerSize) else { return nil }
+        }
+        return (header, extent)
+    }
+
+    /// ISO `meta` is a full box (4 bytes of version and flags before the children); QuickTime's
+    /// `meta` is a plain container. Tell them apart by whether a plausible child header starts
+    /// right after the atom header.
+    private func metaPrefix(at start: UInt64, size: UInt64, window: Int32) throws(AtomError) -> Int {
+        guard size >= 8 else { return min(4, Int(size)) }
+        let bytes = try read(at: start, count: 8, window: window)
+        return looksLikeAtomHeader(bytes, room: size) ? 0 : 4
+    }
+
+    /// The fixed fields of a sample entry (ISO/IEC 14496-12 section 12; QuickTime sound
+    /// descriptions versions 1 and 2 add 16 and 36 bytes).
+    private func sampleEntryPrefix(_ kind: SampleEntryKind, at start: UInt64, size: UInt64, window: Int32)
+        throws(AtomError) -> Int?
+    {
+        switch kind {
+        case .quickTimeText:
+            return nil
+        case .video:
+            return 78
+        case .timedText:
+            return 38
+        case .timecode:
+            return 26
+        case .generic:
+            return 8
+        case .audio:
+            guard size >= 28 else { return 28 }
+            let fields = try read(at: start, count: Int(min(size, 72)), window: window)
+            let version = UInt16(fields[fields.startIndex + 8]) << 8 | UInt16(fields[fields.startIndex + 9])
+            let candidates = switch version {
+            case 1: [44, 28]
+            case 2: [64, 28]
+            default: [28]
+            }
+            for candidate in candidates {
+                if UInt64(candidate) == size { return candidate }
+                if UInt64(candidate) + 8 <= size, UInt64(candidate) + 8 <= UInt64(fields.count) {
+                    let from = fields.startIndex + candidate
+                    if looksLikeAtomHeader(fields[from..<from + 8], room: size - UInt64(candidate)) { return candidate }
+                }
+            }
+            return candidates[0]
+        }
+    }
+
+    private func looksLikeAtomHeader(_ bytes: ArraySlice<UInt8>, room: UInt64) -> Bool {
+        let i = bytes.startIndex
+        let size = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        let type = FourCC(bytes[i + 4], bytes[i + 5], bytes[i + 6], bytes[i + 7])
+        return (size >= 8 && UInt64(size) <= room || size == 1) && type.isPrintable
+    }
+
+    // MARK: - Reading
+
+    /// `count` bytes at `offset`, from the window when it holds them, otherwise with one read.
+    func read(at offset: UInt64, count: Int, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {
+        if window >= 0 {
+            let w = windows[Int(window)]
+            if w.covers(offset, count: UInt64(count)) {
+                let from = Int(offset - w.base)
+                return w.bytes[from..<from + count]
+            }
+        }
+        return try readFromSource(at: offset, count: count)[...]
+    }
+
+    private func readFromSource(at offset: UInt64, count: Int) throws(AtomError) -> [UInt8] {
+        do {
+            return try source.read(at: offset, count: count)
+        } catch {
+            throw AtomError(.io, offset: offset, message: error.description)
+        }
+    }
+
+    private func note(
+        _ severity: AtomDiagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, _ locator: [Int],
+        _ message: String
+    ) {
+        pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), locator))
+    }
+
+    private func describeOpening(_ bytes: ArraySlice<UInt8>) -> String {
+        let prefix = bytes.prefix(4)
+        let text = String(decoding: prefix, as: UTF8.self)
+        let printable = prefix.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+        let hex = prefix.map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined(separator: " ")
+        return printable ? "\"\(text)\" (\(hex))" : hex
+    }
+
+    /// The path of the atom reached by following child indexes from the top level.
+    static func path(for locator: [Int], in atoms: [Atom]) -> AtomPath {
+        var path = AtomPath.root
+        var siblings = atoms
+        for index in locator {
+            guard index < siblings.count else { break }
+            let atom = siblings[index]
+            path = path.appending(atom.type, index: siblingIndex(of: index, in: siblings))
+            siblings = atom.children
+        }
+        return path
+    }
+
+    /// The index of `siblings[position]` among the siblings of its type, or nil when it is the only one.
+    static func siblingIndex(of position: Int, in siblings: [Atom]) -> Int? {
+        let type = siblings[position].type
+        var before = 0
+        var total = 0
+        for (i, sibling) in siblings.enumerated() where sibling.type == type {
+            if i < position { before += 1 }
+            total += 1
+        }
+        return total > 1 ? before : nil
+    }
+}

@@ -1,0 +1,127 @@
+import MediaBytes
+
+/// The atom structure of an ISO-BMFF / QuickTime file (MP4, M4A, M4B, M4V, MOV, 3GP, HEIF).
+///
+/// Reading is lenient: whatever can be tolerated (trailing bytes, an atom overrunning its
+/// parent, a truncated last atom) becomes an `AtomDiagnostic` with its offset and path, and
+/// every byte of the file stays accounted for, so `AtomSerializer` writes an unmodified tree
+/// back identically. With `AtomReadingOptions.strict`, the first diagnostic is thrown instead.
+public struct AtomTree: Sendable {
+    public let source: any ByteSource
+    public let options: AtomReadingOptions
+    /// The top-level atoms, in file order.
+    public var atoms: [Atom]
+    /// Bytes at the end of the file that form no atom.
+    public var trailingSize: UInt64
+    /// Anomalies met while reading, in file order of discovery.
+    public var diagnostics: [AtomDiagnostic]
+    let windows: [AtomWindow]
+
+    /// Reads the structure of `source`.
+    ///
+    /// - Throws: `AtomError` with code `.notISOBMFF` when the data does not start with an atom
+    ///   an ISO-BMFF or QuickTime file can start with, `.io` when reading fails, and in strict
+    ///   mode the first diagnostic of severity warning or worse.
+    public init(source: any ByteSource, options: AtomReadingOptions = .lenient) throws(AtomError) {
+        let parser = AtomParser(source: source, limits: options.limits)
+        let (atoms, trailing) = try parser.parseFile()
+        self.source = source
+        self.options = options
+        self.atoms = atoms
+        self.trailingSize = trailing
+        self.windows = parser.windows
+        self.diagnostics = parser.diagnostics(resolvingIn: atoms)
+        if options.strict, let first = diagnostics.first(where: { $0.severity >= .warning }) {
+            throw first.error
+        }
+    }
+
+    /// Opens and reads the file at `path`.
+    public init(contentsOf path: String, options: AtomReadingOptions = .lenient) throws {
+        try self.init(source: try FileByteSource(path: path), options: options)
+    }
+
+    public var fileSize: UInt64 { source.size }
+
+    // MARK: - Finding atoms
+
+    /// The atom at `path` (a missing index means the first of that type).
+    public func atom(at path: AtomPath) -> Atom? {
+        guard let first = path.components.first else { return nil }
+        var seen = 0
+        for atom in atoms where atom.type == first.type {
+            if seen == (first.index ?? 0) {
+                return atom.descendant(AtomPath(Array(path.components.dropFirst())))
+            }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// Visits every atom depth-first in file order with its canonical path and depth (0 at
+    /// the top level). Return false from `body` to skip an atom's children.
+    public func walk(_ body: (_ atom: Atom, _ path: AtomPath, _ depth: Int) throws -> Bool) rethrows {
+        try Self.walk(atoms, parentPath: .root, depth: 0, body)
+    }
+
+    private static func walk(
+        _ siblings: [Atom], parentPath: AtomPath, depth: Int,
+        _ body: (Atom, AtomPath, Int) throws -> Bool
+    ) rethrows {
+        let indexes = siblingIndexes(siblings)
+        for (i, atom) in siblings.enumerated() {
+            let path = parentPath.appending(atom.type, index: indexes[i])
+            if try body(atom, path, depth), !atom.children.isEmpty {
+                try walk(atom.children, parentPath: path, depth: depth + 1, body)
+            }
+        }
+    }
+
+    /// For each sibling, its index among those of the same type, or nil when its type is unique.
+    public static func siblingIndexes(_ siblings: [Atom]) -> [Int?] {
+        var totals: [FourCC: Int] = [:]
+        for atom in siblings { totals[atom.type, default: 0] += 1 }
+        var seen: [FourCC: Int] = [:]
+        return siblings.map { atom in
+            guard totals[atom.type]! > 1 else { return nil }
+            defer { seen[atom.type, default: 0] += 1 }
+            return seen[atom.type, default: 0]
+        }
+    }
+
+    // MARK: - Bytes
+
+    /// `count` bytes at `offset`: from memory when the parse already read them, otherwise one read.
+    public func bytes(at offset: UInt64, count: Int) throws(AtomError) -> ArraySlice<UInt8> {
+        if let window = windows.last(where: { $0.covers(offset, count: UInt64(count)) }) {
+            let from = Int(offset - window.base)
+            return window.bytes[from..<from + count]
+        }
+        do {
+            return try source.read(at: offset, count: count)[...]
+        } catch {
+            throw AtomError(.io, offset: offset, message: error.description)
+        }
+    }
+
+    /// The bytes that describe the atom itself: the whole payload of a leaf, or the fixed fields
+    /// before the first child of a container.
+    ///
+    /// - Throws: `.payloadLimit` when they are larger than `AtomLimits.maxPayloadInMemory`.
+    public func fieldBytes(of atom: Atom) throws(AtomError) -> ArraySlice<UInt8> {
+        let count = atom.isContainer ? UInt64(atom.prefixSize) : atom.payloadSize
+        guard count <= UInt64(options.limits.maxPayloadInMemory) else {
+            throw AtomError(
+                .payloadLimit, offset: atom.offset,
+                message: "'\(atom.type)' has \(count) bytes of fields, more than the \(options.limits.maxPayloadInMemory)-byte limit for reading into memory")
+        }
+        if atom.windowIndex >= 0 {
+            let window = windows[Int(atom.windowIndex)]
+            if window.covers(atom.payloadOffset, count: count) {
+                let from = Int(atom.payloadOffset - window.base)
+                return window.bytes[from..<from + Int(count)]
+            }
+        }
+        return try bytes(at: atom.payloadOffset, count: Int(count))
+    }
+}

@@ -1,0 +1,102 @@
+import MediaBytes
+
+/// A typed reading of an atom's fields.
+///
+/// Each conforming type decodes one atom type (or a family with one layout) from the atom's
+/// field bytes: the whole payload of a leaf, or the fixed fields before a container's children.
+public protocol AtomPayload: Sendable {
+    init(from reader: inout ByteReader, context: AtomDecodingContext) throws
+    /// The decoded fields, for the inspector.
+    func fields(_ options: AtomFieldOptions) -> [AtomField]
+    /// A short one-line summary for tree output.
+    var summary: String { get }
+}
+
+extension AtomPayload {
+    public var summary: String {
+        fields(AtomFieldOptions(maxEntries: 0)).prefix(4).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
+    }
+}
+
+/// Where an atom sits, which some layouts depend on.
+public struct AtomDecodingContext: Sendable {
+    public var atom: Atom
+    /// The parent's type (nil at the top level).
+    public var parent: FourCC?
+    /// The grandparent's type.
+    public var grandparent: FourCC?
+    /// The media handler of the enclosing track (`soun`, `vide`, `text`...), when known.
+    public var handler: FourCC?
+    /// The keys of the enclosing QuickTime `mdta` metadata, for its item list.
+    public var metadataKeys: [String]
+
+    public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = []) {
+        self.atom = atom
+        self.parent = parent
+        self.grandparent = grandparent
+        self.handler = handler
+        self.metadataKeys = metadataKeys
+    }
+}
+
+/// The version and flags that open a full box (ISO/IEC 14496-12 section 4.2).
+public struct FullBoxHeader: Sendable, Hashable {
+    public var version: UInt8
+    public var flags: UInt32
+
+    public init(from reader: inout ByteReader) throws(ByteReaderError) {
+        version = try reader.readUInt8()
+        flags = try reader.readUInt24()
+    }
+
+    public var fields: [AtomField] { [AtomField("version", version), AtomField("flags", flags)] }
+}
+
+/// Time stamps counted in seconds since 1904-01-01 (QuickTime and ISO-BMFF headers).
+enum MovieTime {
+    /// ISO 8601 text for a count of seconds since 1904-01-01 00:00:00 UTC.
+    static func iso8601(secondsSince1904 value: UInt64) -> String {
+        let unixSeconds = Int64(bitPattern: value &- 2_082_844_800)
+        var days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
+        let secondsOfDay = unixSeconds - days * 86_400
+        // Civil-from-days (Howard Hinnant's algorithm).
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let dayOfEra = days - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(year)-\(two(month))-\(two(day))T\(two(secondsOfDay / 3600)):\(two(secondsOfDay / 60 % 60)):\(two(secondsOfDay % 60))Z"
+    }
+
+    /// A duration in a timescale as seconds, or nil when the timescale is 0.
+    static func seconds(_ duration: UInt64, timescale: UInt32) -> Double? {
+        timescale == 0 ? nil : Double(duration) / Double(timescale)
+    }
+}
+
+/// Language codes in media headers and QuickTime user data.
+enum LanguageCode {
+    /// A 16-bit language field: packed ISO 639-2/T (three 5-bit letters, offset 0x60) when the
+    /// value is at least 0x400, otherwise a Macintosh language code.
+    static func decode(_ packed: UInt16) -> String {
+        if packed >= 0x400 && packed != 0x7FFF {
+            let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0 + 0x60) }
+            if letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return String(decoding: letters, as: UTF8.self) }
+            return "0x" + String(packed, radix: 16)
+        }
+        if packed == 0x7FFF { return "und" }
+        return macLanguages[Int(packed)].map { $0 } ?? "mac:\(packed)"
+    }
+
+    private static let macLanguages: [Int: String] = [
+        0: "eng", 1: "fra", 2: "deu", 3: "ita", 4: "nld", 5: "swe", 6: "spa", 7: "dan", 8: "por", 9: "nor",
+        10: "heb", 11: "jpn", 12: "ara", 13: "fin", 14: "ell", 15: "isl", 16: "mlt", 17: "tur", 18: "hrv",
+        19: "zho", 20: "urd", 21: "hin", 22: "tha", 23: "kor", 24: "lit", 25: "pol", 26: "hun", 27: "est",
+        28: "lav", 32: "ces", 33: "zho", 49: "rus", 32767: "und",
+    ]
+}

@@ -1,0 +1,45 @@
+import MediaBytes
+
+/// `infe`: one item's ID, type and name (ISO/IEC 14496-12 section 8.11.6), read at header
+/// level: versions 0-1 carry a name and content type, versions 2-3 an item type first.
+public struct ItemInfoEntryBox: AtomPayload, Hashable {
+    public var header: FullBoxHeader
+    public var itemID: UInt32
+    public var protectionIndex: UInt16
+    public var itemType: FourCC?
+    public var itemName: String
+    public var contentType: String?
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        itemID = header.version == 3 ? try reader.readUInt32() : UInt32(try reader.readUInt16())
+        protectionIndex = try reader.readUInt16()
+        if header.version >= 2 { itemType = try reader.readFourCC() }
+        itemName = reader.isAtEnd ? "" : reader.readCString()
+        if itemType == nil || itemType == "mime" { contentType = reader.isAtEnd ? nil : reader.readCString() }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        var fields = header.fields + [AtomField("itemID", itemID), AtomField("protectionIndex", protectionIndex)]
+        if let itemType { fields.append(AtomField("itemType", itemType)) }
+        fields.append(AtomField("itemName", itemName))
+        if let contentType { fields.append(AtomField("contentType", contentType)) }
+        return fields
+    }
+
+    public var summary: String { "itemID=\(itemID)" + (itemType.map { " type=\($0)" } ?? "") + (itemName.isEmpty ? "" : " name=\"\(itemName)\"") }
+}
+
+/// `pitm`: the primary item of a HEIF-style `meta` (ISO/IEC 14496-12 section 8.11.4).
+public struct PrimaryItemBox: AtomPayload, Hashable {
+    public var header: FullBoxHeader
+    public var itemID: UInt32
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        itemID = header.version == 0 ? UInt32(try reader.readUInt16()) : try reader.readUInt32()
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + [AtomField("itemID", itemID)] }
+    public var summary: String { "itemID=\(itemID)" }
+}

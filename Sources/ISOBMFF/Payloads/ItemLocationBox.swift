@@ -1,0 +1,73 @@
+import MediaBytes
+
+/// `iloc`: where each item of a HEIF-style `meta` lives (ISO/IEC 14496-12 section 8.11.3).
+public struct ItemLocationBox: AtomPayload, Hashable {
+    public struct Extent: Sendable, Hashable {
+        public var index: UInt64?
+        public var offset: UInt64
+        public var length: UInt64
+    }
+
+    public struct Item: Sendable, Hashable {
+        public var itemID: UInt32
+        public var constructionMethod: UInt8
+        public var dataReferenceIndex: UInt16
+        public var baseOffset: UInt64
+        public var extents: [Extent]
+    }
+
+    public var header: FullBoxHeader
+    public var offsetSize: Int
+    public var lengthSize: Int
+    public var baseOffsetSize: Int
+    public var indexSize: Int
+    public var items: [Item]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let sizes = try reader.readUInt16()
+        offsetSize = Int(sizes >> 12)
+        lengthSize = Int((sizes >> 8) & 0xF)
+        baseOffsetSize = Int((sizes >> 4) & 0xF)
+        indexSize = header.version == 1 || header.version == 2 ? Int(sizes & 0xF) : 0
+        for size in [offsetSize, lengthSize, baseOffsetSize, indexSize] where ![0, 4, 8].contains(size) {
+            throw AtomError(.invalidPayload, offset: context.atom.offset, message: "iloc field size \(size) is not 0, 4 or 8")
+        }
+        let count = header.version < 2 ? UInt32(try reader.readUInt16()) : try reader.readUInt32()
+        try reader.require(entries: count, of: 2 + 2 + baseOffsetSize + 2)
+        items = []
+        for _ in 0..<count {
+            let id = header.version < 2 ? UInt32(try reader.readUInt16()) : try reader.readUInt32()
+            var method: UInt8 = 0
+            if header.version >= 1 { method = UInt8(try reader.readUInt16() & 0xF) }
+            let reference = try reader.readUInt16()
+            let base = try reader.readUInt(width: baseOffsetSize)
+            let extentCount = try reader.readUInt16()
+            try reader.require(entries: UInt32(extentCount), of: indexSize + offsetSize + lengthSize)
+            var extents: [Extent] = []
+            for _ in 0..<extentCount {
+                let index = indexSize > 0 ? try reader.readUInt(width: indexSize) : nil
+                extents.append(Extent(index: index, offset: try reader.readUInt(width: offsetSize), length: try reader.readUInt(width: lengthSize)))
+            }
+            items.append(Item(itemID: id, constructionMethod: method, dataReferenceIndex: reference, baseOffset: base, extents: extents))
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        header.fields + [
+            AtomField("offsetSize", offsetSize), AtomField("lengthSize", lengthSize),
+            AtomField("baseOffsetSize", baseOffsetSize), AtomField("indexSize", indexSize),
+        ] + options.tableFields(items) { item in
+            .record([
+                AtomField("itemID", item.itemID), AtomField("constructionMethod", item.constructionMethod),
+                AtomField("dataReferenceIndex", item.dataReferenceIndex), AtomField("baseOffset", item.baseOffset),
+                AtomField("extents", .list(item.extents.map { extent in
+                    .record([AtomField("offset", extent.offset), AtomField("length", extent.length)]
+                        + (extent.index.map { [AtomField("index", $0)] } ?? []))
+                })),
+            ])
+        }
+    }
+
+    public var summary: String { "items=\(items.count)" }
+}

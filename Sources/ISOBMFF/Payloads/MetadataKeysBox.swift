@@ -1,0 +1,39 @@
+import MediaBytes
+
+/// `keys`: the key table of QuickTime metadata (`meta` with handler `mdta`); the items of the
+/// `ilst` beside it are numbered by 1-based index into this table (QuickTime File Format,
+/// "Metadata key atom").
+public struct MetadataKeysBox: AtomPayload, Hashable {
+    public struct Key: Sendable, Hashable {
+        /// The key namespace, usually `mdta` (reverse-DNS keys).
+        public var namespace: FourCC
+        public var value: String
+    }
+
+    public var header: FullBoxHeader
+    public var keys: [Key]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let count = try reader.readUInt32()
+        try reader.require(entries: count, of: 8)
+        keys = []
+        for _ in 0..<count {
+            let size = try reader.readUInt32()
+            guard size >= 8 else {
+                throw AtomError(.invalidPayload, offset: reader.offset - 4, message: "key entry size \(size) is smaller than its 8-byte header")
+            }
+            let namespace = try reader.readFourCC()
+            keys.append(Key(namespace: namespace, value: String(decoding: try reader.readBytes(Int(size) - 8), as: UTF8.self)))
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        header.fields + options.tableFields(Array(keys.enumerated())) { entry in
+            .record([AtomField("index", entry.offset + 1), AtomField("namespace", entry.element.namespace),
+                     AtomField("key", entry.element.value)])
+        }
+    }
+
+    public var summary: String { "keys=\(keys.count)" + (keys.first.map { " first=\"\($0.value)\"" } ?? "") }
+}

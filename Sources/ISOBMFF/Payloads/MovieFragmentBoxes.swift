@@ -1,0 +1,131 @@
+import MediaBytes
+
+/// The small fixed-layout boxes of movie fragments (ISO/IEC 14496-12 section 8.8): `mfhd`
+/// (sequence number), `tfdt` (base media decode time), `mehd` (fragment duration), `trex`
+/// (track defaults) and `mfro` (size of `mfra`).
+public struct FragmentFieldsBox: AtomPayload, Hashable {
+    public var header: FullBoxHeader
+    public var fields: [AtomField]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let wide = header.version == 1
+        switch context.atom.type {
+        case "mfhd":
+            fields = [AtomField("sequenceNumber", try reader.readUInt32())]
+        case "tfdt":
+            fields = [AtomField("baseMediaDecodeTime", try reader.readUInt(width: wide ? 8 : 4))]
+        case "mehd":
+            fields = [AtomField("fragmentDuration", try reader.readUInt(width: wide ? 8 : 4))]
+        case "mfro":
+            fields = [AtomField("mfraSize", try reader.readUInt32())]
+        default:  // trex
+            fields = [
+                AtomField("trackID", try reader.readUInt32()), AtomField("defaultSampleDescriptionIndex", try reader.readUInt32()),
+                AtomField("defaultSampleDuration", try reader.readUInt32()), AtomField("defaultSampleSize", try reader.readUInt32()),
+                AtomField("defaultSampleFlags", try reader.readUInt32()),
+            ]
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + fields }
+}
+
+/// `tfhd`: a track fragment's track and defaults; optional fields by flag (section 8.8.7).
+public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
+    public var header: FullBoxHeader
+    public var trackID: UInt32
+    public var baseDataOffset: UInt64?
+    public var sampleDescriptionIndex: UInt32?
+    public var defaultSampleDuration: UInt32?
+    public var defaultSampleSize: UInt32?
+    public var defaultSampleFlags: UInt32?
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let flags = header.flags
+        trackID = try reader.readUInt32()
+        if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64() }
+        if flags & 0x02 != 0 { sampleDescriptionIndex = try reader.readUInt32() }
+        if flags & 0x08 != 0 { defaultSampleDuration = try reader.readUInt32() }
+        if flags & 0x10 != 0 { defaultSampleSize = try reader.readUInt32() }
+        if flags & 0x20 != 0 { defaultSampleFlags = try reader.readUInt32() }
+    }
+
+    public var durationIsEmpty: Bool { header.flags & 0x10000 != 0 }
+    public var defaultBaseIsMoof: Bool { header.flags & 0x20000 != 0 }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        var fields = header.fields + [AtomField("trackID", trackID)]
+        if let baseDataOffset { fields.append(AtomField("baseDataOffset", baseDataOffset)) }
+        if let sampleDescriptionIndex { fields.append(AtomField("sampleDescriptionIndex", sampleDescriptionIndex)) }
+        if let defaultSampleDuration { fields.append(AtomField("defaultSampleDuration", defaultSampleDuration)) }
+        if let defaultSampleSize { fields.append(AtomField("defaultSampleSize", defaultSampleSize)) }
+        if let defaultSampleFlags { fields.append(AtomField("defaultSampleFlags", defaultSampleFlags)) }
+        fields += [AtomField("durationIsEmpty", durationIsEmpty), AtomField("defaultBaseIsMoof", defaultBaseIsMoof)]
+        return fields
+    }
+
+    public var summary: String {
+        "trackID=\(trackID)" + (baseDataOffset.map { " baseDataOffset=\($0)" } ?? "") + (defaultBaseIsMoof ? " base=moof" : "")
+    }
+}
+
+/// `trun`: the samples of a track fragment run; per-sample fields by flag (section 8.8.8).
+public struct TrackRunBox: AtomPayload, Hashable {
+    public struct Sample: Sendable, Hashable {
+        public var duration: UInt32?
+        public var size: UInt32?
+        public var flags: UInt32?
+        public var compositionTimeOffset: Int64?
+    }
+
+    public var header: FullBoxHeader
+    public var dataOffset: Int32?
+    public var firstSampleFlags: UInt32?
+    public var sampleCount: UInt32
+    /// Per-sample fields; empty when the flags say every sample uses the defaults.
+    public var samples: [Sample]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let flags = header.flags
+        let count = try reader.readUInt32()
+        sampleCount = count
+        if flags & 0x001 != 0 { dataOffset = try reader.readInt32() }
+        if flags & 0x004 != 0 { firstSampleFlags = try reader.readUInt32() }
+        let perSample = [0x100, 0x200, 0x400, 0x800].filter { flags & UInt32($0) != 0 }.count * 4
+        samples = []
+        guard perSample > 0 else { return }
+        try reader.require(entries: count, of: perSample)
+        samples.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            var sample = Sample()
+            if flags & 0x100 != 0 { sample.duration = try reader.readUInt32() }
+            if flags & 0x200 != 0 { sample.size = try reader.readUInt32() }
+            if flags & 0x400 != 0 { sample.flags = try reader.readUInt32() }
+            if flags & 0x800 != 0 {
+                let raw = try reader.readUInt32()
+                sample.compositionTimeOffset = header.version == 0 ? Int64(raw) : Int64(Int32(bitPattern: raw))
+            }
+            samples.append(sample)
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        var fields = header.fields + [AtomField("sampleCount", sampleCount)]
+        if let dataOffset { fields.append(AtomField("dataOffset", dataOffset)) }
+        if let firstSampleFlags { fields.append(AtomField("firstSampleFlags", firstSampleFlags)) }
+        guard header.flags & 0xF00 != 0 else { return fields }
+        return fields + options.tableFields(samples) { sample in
+            var record: [AtomField] = []
+            if let v = sample.duration { record.append(AtomField("duration", v)) }
+            if let v = sample.size { record.append(AtomField("size", v)) }
+            if let v = sample.flags { record.append(AtomField("flags", v)) }
+            if let v = sample.compositionTimeOffset { record.append(AtomField("compositionTimeOffset", v)) }
+            return .record(record)
+        }
+    }
+
+    public var summary: String { "samples=\(sampleCount)" + (dataOffset.map { " dataOffset=\($0)" } ?? "") }
+}

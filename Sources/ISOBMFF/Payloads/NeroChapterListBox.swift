@@ -1,0 +1,37 @@
+import MediaBytes
+
+/// `chpl`: Nero chapter list in `moov/udta`. Start times are in units of 100 ns. Version 1 has
+/// four reserved bytes before the 8-bit chapter count.
+public struct NeroChapterListBox: AtomPayload, Hashable {
+    public struct Chapter: Sendable, Hashable {
+        /// In 100-nanosecond units.
+        public var start: UInt64
+        public var title: String
+        public var startSeconds: Double { Double(start) / 10_000_000 }
+    }
+
+    public var header: FullBoxHeader
+    public var chapters: [Chapter]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        if header.version == 1 { try reader.skip(4) }
+        let count = try reader.readUInt8()
+        chapters = []
+        for _ in 0..<count {
+            let start = try reader.readUInt64()
+            let length = try reader.readUInt8()
+            chapters.append(Chapter(start: start, title: String(decoding: try reader.readBytes(Int(length)), as: UTF8.self)))
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        header.fields + options.tableFields(chapters) {
+            .record([AtomField("start", $0.start), AtomField("startSeconds", $0.startSeconds), AtomField("title", $0.title)])
+        }
+    }
+
+    public var summary: String {
+        "chapters=\(chapters.count)" + (chapters.first.map { " first=\"\($0.title)\"" } ?? "")
+    }
+}

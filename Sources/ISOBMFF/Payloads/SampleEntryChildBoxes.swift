@@ -1,0 +1,59 @@
+import MediaBytes
+
+/// Small boxes found in sample entries and track references, each a few fixed fields:
+/// `btrt` (bit rates, ISO/IEC 14496-12 section 8.5.2.2), `pasp` (pixel aspect ratio, 12.1.4),
+/// `colr` (colour information, 12.1.5), `frma` (original format, 8.12.2), `ispe` (image spatial
+/// extents, ISO/IEC 23008-12 section 6.5.3), `avcC` (ISO/IEC 14496-15 section 5.3.3.1) and the
+/// track-ID lists under `tref` (8.3.3).
+public struct SmallFieldsBox: AtomPayload, Hashable {
+    public var fields: [AtomField]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        if context.parent == "tref" {
+            var ids: [AtomFieldValue] = []
+            while reader.remaining >= 4 { ids.append(AtomFieldValue(try reader.readUInt32())) }
+            fields = [AtomField("trackIDs", .list(ids))]
+            return
+        }
+        switch context.atom.type {
+        case "btrt":
+            fields = [AtomField("bufferSize", try reader.readUInt32()), AtomField("maxBitrate", try reader.readUInt32()),
+                      AtomField("averageBitrate", try reader.readUInt32())]
+        case "pasp":
+            fields = [AtomField("hSpacing", try reader.readUInt32()), AtomField("vSpacing", try reader.readUInt32())]
+        case "frma":
+            fields = [AtomField("dataFormat", try reader.readFourCC())]
+        case "ispe":
+            _ = try FullBoxHeader(from: &reader)
+            fields = [AtomField("width", try reader.readUInt32()), AtomField("height", try reader.readUInt32())]
+        case "colr":
+            let colourType = try reader.readFourCC()
+            fields = [AtomField("colourType", colourType)]
+            if colourType == "nclx" || colourType == "nclc" {
+                fields += [AtomField("colourPrimaries", try reader.readUInt16()),
+                           AtomField("transferCharacteristics", try reader.readUInt16()),
+                           AtomField("matrixCoefficients", try reader.readUInt16())]
+                if colourType == "nclx" { fields.append(AtomField("fullRange", try reader.readUInt8() >> 7 != 0)) }
+            } else {
+                fields.append(AtomField("iccProfileSize", reader.remaining))
+            }
+        default:  // avcC
+            let version = try reader.readUInt8()
+            let profile = try reader.readUInt8()
+            let compatibility = try reader.readUInt8()
+            let level = try reader.readUInt8()
+            let lengthSize = Int(try reader.readUInt8() & 3) + 1
+            let spsCount = Int(try reader.readUInt8() & 0x1F)
+            for _ in 0..<spsCount { try reader.skip(Int(try reader.readUInt16())) }
+            let ppsCount = Int(try reader.readUInt8())
+            fields = [
+                AtomField("configurationVersion", version), AtomField("profile", profile),
+                AtomField("profileCompatibility", compatibility), AtomField("level", level),
+                AtomField("nalUnitLengthSize", lengthSize), AtomField("sequenceParameterSets", spsCount),
+                AtomField("pictureParameterSets", ppsCount),
+            ]
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] { fields }
+}

@@ -1,0 +1,56 @@
+import MediaBytes
+
+/// `sidx`: the segment index (ISO/IEC 14496-12 section 8.16.3).
+public struct SegmentIndexBox: AtomPayload, Hashable {
+    public struct Reference: Sendable, Hashable {
+        public var referencesIndex: Bool
+        public var size: UInt32
+        public var subsegmentDuration: UInt32
+        public var startsWithSAP: Bool
+        public var sapType: UInt8
+        public var sapDeltaTime: UInt32
+    }
+
+    public var header: FullBoxHeader
+    public var referenceID: UInt32
+    public var timescale: UInt32
+    public var earliestPresentationTime: UInt64
+    public var firstOffset: UInt64
+    public var references: [Reference]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        let wide = header.version != 0
+        referenceID = try reader.readUInt32()
+        timescale = try reader.readUInt32()
+        earliestPresentationTime = try reader.readUInt(width: wide ? 8 : 4)
+        firstOffset = try reader.readUInt(width: wide ? 8 : 4)
+        try reader.skip(2)
+        let count = try reader.readUInt16()
+        try reader.require(entries: UInt32(count), of: 12)
+        references = []
+        for _ in 0..<count {
+            let first = try reader.readUInt32()
+            let duration = try reader.readUInt32()
+            let sap = try reader.readUInt32()
+            references.append(Reference(
+                referencesIndex: first >> 31 != 0, size: first & 0x7FFF_FFFF, subsegmentDuration: duration,
+                startsWithSAP: sap >> 31 != 0, sapType: UInt8((sap >> 28) & 0x7), sapDeltaTime: sap & 0x0FFF_FFFF))
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+        header.fields + [
+            AtomField("referenceID", referenceID), AtomField("timescale", timescale),
+            AtomField("earliestPresentationTime", earliestPresentationTime), AtomField("firstOffset", firstOffset),
+        ] + options.tableFields(references) {
+            .record([
+                AtomField("referenceType", $0.referencesIndex ? "index" : "media"), AtomField("size", $0.size),
+                AtomField("subsegmentDuration", $0.subsegmentDuration), AtomField("startsWithSAP", $0.startsWithSAP),
+                AtomField("sapType", $0.sapType), AtomField("sapDeltaTime", $0.sapDeltaTime),
+            ])
+        }
+    }
+
+    public var summary: String { "referenceID=\(referenceID) timescale=\(timescale) references=\(references.count)" }
+}

@@ -1,0 +1,48 @@
+/// Random access to the bytes of a file or a buffer, by position.
+///
+/// Readers ask for exactly the bytes they need (`read(at:count:)`), so parsing the structure of a
+/// multi-gigabyte movie touches only its headers and metadata. Implementations must be safe to
+/// share between threads: positional reads carry no cursor.
+public protocol ByteSource: Sendable {
+    /// The number of bytes in the source.
+    var size: UInt64 { get }
+
+    /// Returns exactly `count` bytes starting at `offset`.
+    ///
+    /// - Throws: `ByteSourceError.outOfRange` when the range extends past `size`, or an I/O error.
+    func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8]
+}
+
+extension ByteSource {
+    /// Returns up to `count` bytes starting at `offset`: fewer when the source ends first.
+    public func readAvailable(at offset: UInt64, upTo count: Int) throws(ByteSourceError) -> [UInt8] {
+        guard offset < size else { return [] }
+        let available = min(UInt64(count), size - offset)
+        return try read(at: offset, count: Int(available))
+    }
+
+    /// Checks that `count` bytes starting at `offset` lie inside the source.
+    @inlinable
+    public func checkRange(offset: UInt64, count: Int) throws(ByteSourceError) {
+        guard count >= 0, offset <= size, UInt64(count) <= size - offset else {
+            throw ByteSourceError(
+                .outOfRange, offset: offset,
+                reason: "read of \(count) bytes at offset \(offset) passes the end of the data (\(size) bytes)")
+        }
+    }
+}
+
+/// A byte source over bytes already in memory.
+public struct MemoryByteSource: ByteSource {
+    public let bytes: [UInt8]
+
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    public var size: UInt64 { UInt64(bytes.count) }
+
+    public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+        try checkRange(offset: offset, count: count)
+        let start = Int(offset)
+        return Array(bytes[start..<start + count])
+    }
+}

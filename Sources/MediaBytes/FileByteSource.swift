@@ -1,0 +1,88 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A read-only byte source over a regular file, read with positional reads (`pread`).
+///
+/// Nothing is read until asked for, and each read is one system call for the bytes requested, so
+/// the cost of looking at a file is proportional to the bytes looked at, not to the file's size.
+public final class FileByteSource: ByteSource {
+    /// The path the file was opened with.
+    public let path: String
+    public let size: UInt64
+    private let descriptor: Int32
+
+    /// Opens `path` for reading.
+    ///
+    /// - Throws: `ByteSourceError` with code `.notFound`, `.isDirectory`, `.permissionDenied`,
+    ///   `.notRegularFile` or `.io`, naming the path.
+    public init(path: String) throws(ByteSourceError) {
+        self.path = path
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.error(errno: errno, path: path, action: "cannot open") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let code = errno
+            close(fd)
+            throw Self.error(errno: code, path: path, action: "cannot inspect")
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            if kind == S_IFDIR {
+                throw ByteSourceError(.isDirectory, path: path, reason: "is a directory, not a media file")
+            }
+            throw ByteSourceError(.notRegularFile, path: path, reason: "is not a regular file")
+        }
+        descriptor = fd
+        size = UInt64(info.st_size)
+    }
+
+    deinit { close(descriptor) }
+
+    public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+        try checkRange(offset: offset, count: count)
+        guard count > 0 else { return [] }
+        var failure: ByteSourceError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let result = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+                if result > 0 {
+                    done += result
+                } else if result == 0 {
+                    failure = ByteSourceError(
+                        .io, path: path, offset: offset + UInt64(done),
+                        reason: "file ended early (it shrank while being read?)")
+                    break
+                } else if errno != EINTR {
+                    failure = Self.error(errno: errno, path: path, action: "read failed", offset: offset + UInt64(done))
+                    break
+                }
+            }
+            initialized = failure == nil ? count : 0
+        }
+        if let failure { throw failure }
+        return bytes
+    }
+
+    private static func error(errno code: Int32, path: String, action: String, offset: UInt64? = nil)
+        -> ByteSourceError
+    {
+        let message = String(cString: strerror(code))
+        switch code {
+        case ENOENT, ENOTDIR:
+            return ByteSourceError(.notFound, path: path, reason: "no such file")
+        case EACCES, EPERM:
+            return ByteSourceError(.permissionDenied, path: path, reason: "\(action): permission denied")
+        case EISDIR:
+            return ByteSourceError(.isDirectory, path: path, reason: "is a directory, not a media file")
+        default:
+            return ByteSourceError(.io, path: path, offset: offset, reason: "\(action): \(message)")
+        }
+    }
+}

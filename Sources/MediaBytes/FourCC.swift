@@ -1,0 +1,55 @@
+/// A four-character code: the 32-bit type tag of an ISO-BMFF atom, a RIFF/AIFF chunk or a brand.
+///
+/// The four bytes are kept as they are; `description` reads them as ISO-8859-1, so the iTunes
+/// title atom `0xA9 6E 61 6D` prints as `©nam`.
+public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, ExpressibleByStringLiteral,
+    CustomStringConvertible
+{
+    public var rawValue: UInt32
+
+    @inlinable public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    @inlinable public init(_ b0: UInt8, _ b1: UInt8, _ b2: UInt8, _ b3: UInt8) {
+        rawValue = UInt32(b0) << 24 | UInt32(b1) << 16 | UInt32(b2) << 8 | UInt32(b3)
+    }
+
+    /// Creates a code from four ISO-8859-1 characters; `nil` when the string is not exactly that.
+    public init?(latin1 string: String) {
+        var bytes: [UInt8] = []
+        for scalar in string.unicodeScalars {
+            guard scalar.value <= 0xFF, bytes.count < 4 else { return nil }
+            bytes.append(UInt8(scalar.value))
+        }
+        guard bytes.count == 4 else { return nil }
+        self.init(bytes[0], bytes[1], bytes[2], bytes[3])
+    }
+
+    /// A string literal of exactly four ISO-8859-1 characters; anything else is a programmer error.
+    public init(stringLiteral value: String) {
+        guard let code = FourCC(latin1: value) else {
+            preconditionFailure("FourCC literal must be four ISO-8859-1 characters: \(value)")
+        }
+        self = code
+    }
+
+    /// The four bytes, most significant first.
+    @inlinable public var bytes: [UInt8] {
+        [UInt8(rawValue >> 24), UInt8(truncatingIfNeeded: rawValue >> 16),
+         UInt8(truncatingIfNeeded: rawValue >> 8), UInt8(truncatingIfNeeded: rawValue)]
+    }
+
+    /// The bytes read as ISO-8859-1 (each byte is the Unicode scalar of the same value).
+    public var description: String {
+        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+    }
+
+    /// True when every byte is a printable ISO-8859-1 character (0x20-0x7E or 0xA0-0xFF).
+    ///
+    /// Real atom types are printable; a run of control bytes where a type should be is a strong
+    /// sign that the bytes are not an atom header.
+    public var isPrintable: Bool {
+        bytes.allSatisfy { ($0 >= 0x20 && $0 <= 0x7E) || $0 >= 0xA0 }
+    }
+
+    public static func < (lhs: FourCC, rhs: FourCC) -> Bool { lhs.rawValue < rhs.rawValue }
+}

@@ -1,0 +1,89 @@
+import ID3
+import MediaBytes
+
+/// The container formats this package knows, as named in tool output.
+public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// ISO base media file: MP4, M4A, M4B, M4V and other `ftyp` brands not listed below.
+    public static let mp4 = MediaFormat(rawValue: "mp4")
+    /// QuickTime movie (`ftyp` brand `qt  `, or no `ftyp` at all as in classic QuickTime).
+    public static let mov = MediaFormat(rawValue: "mov")
+    /// 3GPP / 3GPP2 (`3gp*`, `3g2*` brands).
+    public static let threeGP = MediaFormat(rawValue: "3gp")
+    /// HEIF / AVIF image file (`mif1`, `heic`, `avif`… brands).
+    public static let heif = MediaFormat(rawValue: "heif")
+    /// MPEG audio (MP3), possibly behind ID3v2 tags.
+    public static let mp3 = MediaFormat(rawValue: "mp3")
+    /// AAC in ADTS frames, possibly behind an ID3v2 tag (HTTP Live Streaming packed audio).
+    public static let aac = MediaFormat(rawValue: "aac")
+    /// AIFF / AIFF-C.
+    public static let aiff = MediaFormat(rawValue: "aiff")
+    /// RIFF WAVE.
+    public static let wav = MediaFormat(rawValue: "wav")
+
+    public var description: String { rawValue }
+
+    /// True for the formats made of ISO-BMFF / QuickTime atoms.
+    public var isAtomBased: Bool { self == .mp4 || self == .mov || self == .threeGP || self == .heif }
+
+    /// Recognises a format from the first bytes of a file (at least 64 are best); `nil` when
+    /// none matches. (A file behind an ID3v2 tag needs `detect(_:)`, which reads past the tag.)
+    public static func detect(prefix bytes: [UInt8]) -> MediaFormat? {
+        guard bytes.count >= 8 else { return nil }
+        if bytes.starts(with: Array("RIFF".utf8)), bytes.count >= 12, Array(bytes[8..<12]) == Array("WAVE".utf8) {
+            return .wav
+        }
+        if bytes.starts(with: Array("FORM".utf8)), bytes.count >= 12,
+            Array(bytes[8..<12]) == Array("AIFF".utf8) || Array(bytes[8..<12]) == Array("AIFC".utf8)
+        {
+            return .aiff
+        }
+        if let format = atomFormat(bytes) { return format }
+        if let frame = mpegFrameKind(bytes[...]) { return frame }
+        return nil
+    }
+
+    /// Recognises a file's format, reading only its first bytes (and, behind a leading ID3v2
+    /// tag, the first bytes after it).
+    public static func detect(_ source: any ByteSource) -> MediaFormat? {
+        guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
+        if let tag = ID3TagHeader(head) {
+            guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
+            return mpegFrameKind(after[...]) ?? .mp3
+        }
+        return detect(prefix: head)
+    }
+
+    private static let isoOpeningTypes: Set<String> = [
+        "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp", "sidx", "moof", "junk",
+    ]
+
+    private static func atomFormat(_ bytes: [UInt8]) -> MediaFormat? {
+        let type = String(decoding: bytes[4..<8], as: UTF8.self)
+        guard isoOpeningTypes.contains(type) else { return nil }
+        guard type == "ftyp", bytes.count >= 12 else { return .mov }
+        let major = String(decoding: bytes[8..<12], as: UTF8.self)
+        return format(forBrand: major)
+    }
+
+    /// The format an `ftyp` major brand announces.
+    public static func format(forBrand brand: String) -> MediaFormat {
+        if brand == "qt  " { return .mov }
+        if brand.hasPrefix("3g") { return .threeGP }
+        let heif: Set<String> = ["mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "mif2"]
+        if heif.contains(brand) { return .heif }
+        return .mp4
+    }
+
+    /// MPEG audio frame (MP3) or ADTS (AAC) by the 12-bit sync word and the layer bits.
+    private static func mpegFrameKind(_ bytes: ArraySlice<UInt8>) -> MediaFormat? {
+        guard bytes.count >= 2 else { return nil }
+        let b0 = bytes[bytes.startIndex], b1 = bytes[bytes.startIndex + 1]
+        guard b0 == 0xFF, b1 & 0xE0 == 0xE0 else { return nil }
+        let layer = (b1 >> 1) & 0x3
+        if b1 & 0xF0 == 0xF0 && layer == 0 { return .aac }
+        return layer == 0 ? nil : .mp3
+    }
+}

@@ -1,0 +1,28 @@
+/// Classic hex dump lines: an 8-digit hexadecimal offset, 16 bytes in two groups of eight, and
+/// their printable ASCII.
+public enum HexDump {
+    public static func lines<C: Collection>(_ bytes: C, startingAt offset: UInt64) -> [String] where C.Element == UInt8 {
+        let data = Array(bytes)
+        var lines: [String] = []
+        var index = 0
+        while index < data.count {
+            let row = data[index..<min(index + 16, data.count)]
+            var line = hex(offset + UInt64(index), width: 8) + "  "
+            for (i, byte) in row.enumerated() {
+                line += hex(UInt64(byte), width: 2) + (i == 7 ? "  " : " ")
+            }
+            if row.count < 16 {
+                line += String(repeating: "   ", count: 16 - row.count) + (row.count <= 7 ? " " : "")
+            }
+            line += " |" + String(row.map { $0 >= 0x20 && $0 < 0x7F ? Character(Unicode.Scalar($0)) : "." }) + "|"
+            lines.append(line)
+            index += 16
+        }
+        return lines
+    }
+
+    static func hex(_ value: UInt64, width: Int) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}
