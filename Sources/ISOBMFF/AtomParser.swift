@@ -81,7 +81,7 @@ final class AtomParser {
                 }
                 return available
             }
-            let headerBytes = try read(at: position, count: Int(min(available, 32)), window: window)
+            let headerBytes = try readHeaderBytes(at: position, available: available, window: window)
             guard let (header, extent) = decodeHeader(
                 headerBytes, at: position, available: available, depth: depth, locator: locator + [children.count])
             else { return end - position }
@@ -275,6 +275,19 @@ final class AtomParser {
     }
 
     // MARK: - Reading
+
+    /// The bytes of the header at `position` and no more (so reading the header of an `mdat`
+    /// touches none of its payload): 8 bytes, 16 with a 64-bit size, 16 more for `uuid`.
+    private func readHeaderBytes(at position: UInt64, available: UInt64, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {
+        if window >= 0 { return try read(at: position, count: Int(min(available, 32)), window: window) }
+        var bytes = try readFromSource(at: position, count: 8)
+        var length: UInt64 = 8
+        if bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 1 { length += 8 }
+        if bytes[4] == 0x75 && bytes[5] == 0x75 && bytes[6] == 0x69 && bytes[7] == 0x64 { length += 16 }
+        length = min(length, available)
+        if length > 8 { bytes += try readFromSource(at: position + 8, count: Int(length - 8)) }
+        return bytes[...]
+    }
 
     /// `count` bytes at `offset`, from the window when it holds them, otherwise with one read.
     func read(at offset: UInt64, count: Int, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {

@@ -46,6 +46,15 @@ public struct ByteReader: Sendable {
         }
     }
 
+    /// Checks that `count` entries of `size` bytes fit in what remains, before allocating for
+    /// them: a table whose count claims more than its atom holds fails here, cheaply.
+    public func require(entries count: UInt32, of size: Int) throws(ByteReaderError) {
+        let needed = UInt64(count) * UInt64(size)
+        guard needed <= UInt64(remaining) else {
+            throw ByteReaderError(offset: offset, needed: Int(min(needed, UInt64(Int.max))), available: remaining)
+        }
+    }
+
     // MARK: get (absolute within the region, no advance)
 
     @inlinable public func getUInt8(at index: Int) throws(ByteReaderError) -> UInt8 {

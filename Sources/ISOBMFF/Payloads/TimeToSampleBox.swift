@@ -40,13 +40,3 @@ public struct TimeToSampleBox: AtomPayload, Hashable {
 
     public var summary: String { "entries=\(entries.count) samples=\(sampleCount)" }
 }
-
-extension ByteReader {
-    /// Checks that `count` entries of `size` bytes fit in what remains, before allocating for them.
-    public func require(entries count: UInt32, of size: Int) throws(ByteReaderError) {
-        let needed = UInt64(count) * UInt64(size)
-        guard needed <= UInt64(remaining) else {
-            throw ByteReaderError(offset: offset, needed: Int(min(needed, UInt64(Int.max))), available: remaining)
-        }
-    }
-}

@@ -1,0 +1,269 @@
+import ISOBMFF
+import MediaBytes
+import TestSupport
+import Testing
+
+typealias B = AtomBuilder
+
+func parse(_ bytes: [UInt8], _ options: AtomReadingOptions = .lenient) throws -> AtomTree {
+    try AtomTree(source: MemoryByteSource(bytes), options: options)
+}
+
+func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of: tree) }
+
+@Suite struct AtomHeaderTests {
+    @Test func compactHeaderGivesTypeOffsetAndSize() throws {
+        let tree = try parse(B.ftyp() + B.atom("free", [0, 0, 0, 0]))
+        #expect(tree.atoms.map(\.type) == ["ftyp", "free"])
+        #expect(tree.atoms[1].offset == 24)
+        #expect(tree.atoms[1].size == 12)
+        #expect(tree.atoms[1].headerSize == 8)
+        #expect(tree.diagnostics.isEmpty)
+    }
+
+    @Test func sixtyFourBitSizeOnASmallAtomIsReadAndWrittenBackAsIs() throws {
+        let bytes = B.ftyp() + B.atom64("mdat", [1, 2, 3])
+        let tree = try parse(bytes)
+        let mdat = tree.atoms[1]
+        #expect(mdat.header.sizeForm == .extended)
+        #expect(mdat.headerSize == 16)
+        #expect(mdat.size == 19)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func sizeZeroAtTopLevelRunsToTheEndOfTheFile() throws {
+        let bytes = B.ftyp() + B.rawAtom(size: 0, "mdat", [9, 9, 9, 9, 9])
+        let tree = try parse(bytes)
+        #expect(tree.atoms[1].header.sizeForm == .toEnd)
+        #expect(tree.atoms[1].size == 13)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func sizeZeroInsideAContainerIsADiagnostic() throws {
+        let bytes = B.ftyp() + B.container("moov", B.rawAtom(size: 0, "free", [1, 2, 3, 4]))
+        let tree = try parse(bytes)
+        let free = try #require(tree.atom(at: AtomPath(parsing: "moov/free")!))
+        #expect(free.size == 12)
+        #expect(tree.diagnostics.map(\.code) == [.zeroSizeInContainer])
+        #expect(tree.diagnostics.first?.path.description == "moov/free")
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func sizeBelowTheHeaderStopsTheWalkAndKeepsTheRest() throws {
+        let bytes = B.ftyp() + B.container("moov", B.atom("free"), B.rawAtom(size: 5, "junk", [1, 2, 3]))
+        let tree = try parse(bytes)
+        let moov = tree.atoms[1]
+        #expect(moov.children.map(\.type) == ["free"])
+        #expect(moov.trailingSize == 11)
+        let diagnostic = try #require(tree.diagnostics.first)
+        #expect(diagnostic.code == .invalidSize)
+        #expect(diagnostic.offset == 40)
+        #expect(diagnostic.path.description == "moov")
+        #expect(diagnostic.message.contains("size of 5"))
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func largeSizeBelowSixteenIsInvalid() throws {
+        var bytes = B.ftyp()
+        bytes += [0, 0, 0, 1] + FourCC("mdat").bytes + B.be(8, width: 8)
+        let tree = try parse(bytes)
+        #expect(tree.atoms.count == 1)
+        #expect(tree.trailingSize == 16)
+        #expect(tree.diagnostics.map(\.code) == [.invalidSize])
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func uuidAtomCarriesItsExtendedType() throws {
+        let uuid: [UInt8] = Array(0..<16)
+        let bytes = B.ftyp() + B.atom("uuid", uuid + [0xAA, 0xBB])
+        let tree = try parse(bytes)
+        let atom = tree.atoms[1]
+        #expect(atom.header.extendedType == uuid)
+        #expect(atom.headerSize == 24)
+        #expect(atom.payloadSize == 2)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func truncatedLastAtomIsADiagnosticAndKeepsItsDeclaredSize() throws {
+        let bytes = B.ftyp() + B.rawAtom(size: 1000, "mdat", [1, 2, 3, 4])
+        let tree = try parse(bytes)
+        let mdat = tree.atoms[1]
+        #expect(mdat.size == 12)
+        #expect(mdat.isTruncated)
+        #expect(mdat.header.declaredSize == 1000)
+        #expect(tree.diagnostics.map(\.code) == [.truncated])
+        #expect(tree.diagnostics.first?.message.contains("1000") == true)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func childOverrunningItsParentIsCutAtTheParentEnd() throws {
+        let child = B.rawAtom(size: 64, "free", [1, 2, 3, 4])
+        let bytes = B.ftyp() + B.container("moov", child) + B.atom("mdat", [7])
+        let tree = try parse(bytes)
+        let free = try #require(tree.atom(at: AtomPath(parsing: "moov/free")!))
+        #expect(free.size == 12)
+        #expect(tree.atoms.map(\.type) == ["ftyp", "moov", "mdat"])
+        #expect(tree.diagnostics.map(\.code) == [.overrun])
+        #expect(tree.diagnostics.first?.path.description == "moov/free")
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func trailingBytesInsideAContainerAreKeptAndReported() throws {
+        let bytes = B.ftyp() + B.atom("moov", B.atom("free") + [1, 2, 3])
+        let tree = try parse(bytes)
+        #expect(tree.atoms[1].trailingSize == 3)
+        #expect(tree.diagnostics.map(\.code) == [.trailingBytes])
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func quickTimeUserDataTerminatorIsNotAnAnomaly() throws {
+        let bytes = B.ftyp() + B.container("moov", B.atom("udta", B.atom("©nam", [0, 1, 0x55, 0xC4, 0x41]) + [0, 0, 0, 0]))
+        let tree = try parse(bytes)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func dataThatDoesNotOpenLikeAnAtomIsNotISOBMFF() {
+        #expect(throws: AtomError(.notISOBMFF)) { try parse(Array("ID3\u{3}\0\0\0\0\0\0abcdefgh".utf8)) }
+        #expect(throws: AtomError(.notISOBMFF)) { try parse(Array("RIFF\0\0\0\0WAVEfmt ".utf8)) }
+        #expect(throws: AtomError(.notISOBMFF)) { try parse([0, 0, 0]) }
+    }
+
+    @Test func strictModeThrowsTheFirstDiagnostic() {
+        let bytes = B.ftyp() + B.rawAtom(size: 1000, "mdat", [1, 2, 3, 4])
+        #expect(throws: AtomError(.truncated)) { try parse(bytes, .strict) }
+    }
+}
+
+@Suite struct MetaFormTests {
+    @Test func isoMetaIsAFullBox() throws {
+        let hdlr = B.fullBox("hdlr", [0, 0, 0, 0] + FourCC("mdir").bytes + [UInt8](repeating: 0, count: 13))
+        let bytes = B.ftyp() + B.container("moov", B.container("udta", B.fullBox("meta", hdlr + B.container("ilst"))))
+        let tree = try parse(bytes)
+        let meta = try #require(tree.atom(at: AtomPath(parsing: "moov/udta/meta")!))
+        #expect(meta.prefixSize == 4)
+        #expect(meta.children.map(\.type) == ["hdlr", "ilst"])
+        #expect(tree.diagnostics.isEmpty)
+    }
+
+    @Test func quickTimeMetaHasNoVersionAndFlags() throws {
+        let hdlr = B.fullBox("hdlr", [0, 0, 0, 0] + FourCC("mdta").bytes + [UInt8](repeating: 0, count: 13))
+        let bytes = B.ftyp("qt  ") + B.container("moov", B.container("meta", hdlr, B.fullBox("keys", B.be(0, width: 4))))
+        let tree = try parse(bytes)
+        let meta = try #require(tree.atom(at: AtomPath(parsing: "moov/meta")!))
+        #expect(meta.prefixSize == 0)
+        #expect(meta.children.map(\.type) == ["hdlr", "keys"])
+        #expect(try roundTrip(tree) == bytes)
+    }
+}
+
+@Suite struct ContainerContextTests {
+    @Test func itemListChildrenAreContainersWhateverTheirType() throws {
+        let data = B.fullBox("data", flags: 1, [0, 0, 0, 0] + B.utf8("x"))
+        let bytes = B.ftyp() + B.container("moov", B.container("meta", B.container("ilst",
+            B.container("©nam", data), B.atom(FourCC(rawValue: 1), data))))
+        let tree = try parse(bytes)
+        let ilst = try #require(tree.atom(at: AtomPath(parsing: "moov/meta/ilst")!))
+        #expect(ilst.children.allSatisfy { $0.children.map(\.type) == ["data"] })
+    }
+
+    @Test func userDataTextItemIsALeafOutsideAnItemList() throws {
+        let bytes = B.ftyp() + B.container("moov", B.container("udta", B.atom("©nam", [0, 2, 0x55, 0xC4] + B.utf8("hi"))))
+        let tree = try parse(bytes)
+        let item = try #require(tree.atom(at: AtomPath(parsing: "moov/udta/©nam")!))
+        #expect(item.role == .leaf)
+    }
+
+    @Test func waveInsideASoundDescriptionHoldsLeaves() throws {
+        let wave = B.container("wave", B.atom("frma", FourCC("mp4a").bytes), B.atom("mp4a", [0, 0, 0, 0]), B.atom(FourCC(rawValue: 0)))
+        let fields = [UInt8](repeating: 0, count: 6) + [0, 1] + [0, 1] + [UInt8](repeating: 0, count: 6) + [0, 2, 0, 16, 0xFF, 0xFE, 0, 0, 0xAC, 0x44, 0, 0]
+            + [UInt8](repeating: 0, count: 16)
+        let entry = B.atom("mp4a", fields + wave)
+        let stsd = B.fullBox("stsd", B.be(1, width: 4) + entry)
+        let hdlr = B.fullBox("hdlr", [0, 0, 0, 0] + FourCC("soun").bytes + [UInt8](repeating: 0, count: 13))
+        let bytes = B.ftyp("qt  ") + B.container("moov", B.container("trak", B.container("mdia", hdlr, B.container("minf", B.container("stbl", stsd)))))
+        let tree = try parse(bytes)
+        let mp4a = try #require(tree.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsd/mp4a")!))
+        #expect(mp4a.role == .sampleEntry(.audio))
+        #expect(mp4a.prefixSize == 44)
+        #expect(mp4a.children.map(\.type) == ["wave"])
+        #expect(mp4a.children[0].children.map(\.type) == ["frma", "mp4a", FourCC(rawValue: 0)])
+        #expect(mp4a.children[0].children[1].role == .leaf)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(try roundTrip(tree) == bytes)
+    }
+}
+
+@Suite struct AtomLimitTests {
+    @Test func nestingBeyondTheDepthLimitIsKeptOpaque() throws {
+        var inner = B.atom("free")
+        for _ in 0..<20 { inner = B.container("moov", inner) }
+        let bytes = B.ftyp() + inner
+        let tree = try parse(bytes, AtomReadingOptions(limits: AtomLimits(maxDepth: 5)))
+        #expect(tree.diagnostics.contains { $0.code == .depthLimit })
+        var depth = 0
+        tree.walk { _, _, d in depth = max(depth, d); return true }
+        #expect(depth <= 5)
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func atomCountLimitStopsReadingAndKeepsTheRest() throws {
+        let bytes = B.ftyp() + B.container("moov", [UInt8]((0..<50).flatMap { _ in B.atom("free") }))
+        let tree = try parse(bytes, AtomReadingOptions(limits: AtomLimits(maxAtomCount: 10)))
+        var count = 0
+        tree.walk { _, _, _ in count += 1; return true }
+        #expect(count == 10)
+        #expect(tree.diagnostics.map(\.code) == [.atomCountLimit])
+        #expect(try roundTrip(tree) == bytes)
+    }
+
+    @Test func containersLargerThanThePayloadLimitAreWalkedHeaderByHeader() throws {
+        let bytes = B.ftyp() + B.container("moov", B.atom("free", [UInt8](repeating: 0, count: 100)), B.atom("skip"))
+        let source = RecordingByteSource(MemoryByteSource(bytes))
+        let tree = try AtomTree(source: source, options: AtomReadingOptions(limits: AtomLimits(maxPayloadInMemory: 64)))
+        #expect(tree.atoms[1].children.map(\.type) == ["free", "skip"])
+        #expect(source.reads.allSatisfy { $0.count <= 64 })
+        #expect(throws: AtomError(.payloadLimit)) { try tree.fieldBytes(of: tree.atoms[1].children[0]) }
+    }
+
+    @Test func absurdSizesInTablesAreRefusedWithoutAllocating() throws {
+        let stsz = B.fullBox("stsz", B.be(0, width: 4) + B.be(0xFFFF_FFFF, width: 4) + [0, 0, 0, 1])
+        let bytes = B.ftyp() + B.container("moov", B.container("trak", B.container("mdia", B.container("minf", B.container("stbl", stsz)))))
+        let tree = try parse(bytes)
+        let (_, diagnostics) = AtomInspector(tree: tree).inspect()
+        #expect(diagnostics.map(\.code) == [.invalidPayload])
+        #expect(diagnostics.first?.path.description == "moov/trak/mdia/minf/stbl/stsz")
+    }
+}
+
+@Suite struct AtomPathTests {
+    @Test func printsIndexesOnlyForRepeatedTypes() throws {
+        let trak = B.container("trak", B.atom("tkhd"))
+        let tree = try parse(B.ftyp() + B.container("moov", B.atom("mvhd"), trak, trak))
+        var paths: [String] = []
+        tree.walk { _, path, _ in paths.append(path.description); return true }
+        #expect(paths == ["ftyp", "moov", "moov/mvhd", "moov/trak[0]", "moov/trak[0]/tkhd", "moov/trak[1]", "moov/trak[1]/tkhd"])
+    }
+
+    @Test func parsesLatin1AndPercentEscapes() throws {
+        let a = try #require(AtomPath(parsing: "moov/udta/meta/ilst/©nam"))
+        let b = try #require(AtomPath(parsing: "moov/udta/meta/ilst/%A9nam"))
+        #expect(a == b)
+        #expect(AtomPath(parsing: "moov/trak[1]/mdia")?.components[1].index == 1)
+        #expect(AtomPath.escapedTypeName(FourCC(rawValue: 1)) == "%00%00%00%01")
+        #expect(AtomPath(parsing: "moov/tr") == nil)
+        #expect(AtomPath(parsing: "moov/trak[x]") == nil)
+    }
+}
+
+@Suite struct ReadCostTests {
+    @Test func typicalTaggedFileTakesAHandfulOfReadsAndNeverTouchesMediaData() throws {
+        let source = RecordingByteSource(try FileByteSource(path: TestFixtures.path("aac-itunes-tags-cover.m4a")))
+        let tree = try AtomTree(source: source)
+        #expect(source.reads.count <= 8)
+        let mdat = try #require(tree.atoms.first { $0.type == "mdat" })
+        let payload = mdat.payloadOffset..<mdat.endOffset
+        #expect(source.reads.allSatisfy { !$0.overlaps(payload) })
+    }
+}

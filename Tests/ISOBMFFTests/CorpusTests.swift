@@ -1,0 +1,112 @@
+import Foundation
+import ISOBMFF
+import MediaBytes
+import TestSupport
+import Testing
+
+/// Sweeps ../shared/corpus (real files from other projects' test suites, many broken on
+/// purpose) when it is there, as it is in CI. The project's own tests never depend on it.
+enum Corpus {
+    static let directory = TestFixtures.corpusDirectory
+    static let isAvailable = FileManager.default.fileExists(atPath: directory + "/MANIFEST.md")
+
+    static let atomExtensions: Set<String> = ["m4a", "m4b", "m4v", "mp4", "mov", "3gp", "3g2", "heic", "heif", "m4p"]
+
+    /// Every media file of the corpus, relative to its folder.
+    static var files: [String] {
+        guard isAvailable, let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+        var files: [String] = []
+        while let path = enumerator.nextObject() as? String {
+            let ext = (path as NSString).pathExtension.lowercased()
+            guard !path.hasPrefix("oracles"), !["md", "txt", "json", ""].contains(ext),
+                !(path as NSString).lastPathComponent.uppercased().hasPrefix("LICENSE")
+            else { continue }
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                files.append(path)
+            }
+        }
+        return files.sorted()
+    }
+
+    /// The independent box walk of `oracles/atom-trees.txt`: per file, (depth, type, offset, size).
+    static func oracleTrees() throws -> [String: [(depth: Int, type: String, offset: UInt64, size: UInt64)]] {
+        let text = try String(contentsOfFile: directory + "/oracles/atom-trees.txt", encoding: .utf8)
+        var trees: [String: [(Int, String, UInt64, UInt64)]] = [:]
+        var current: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("=== ") {
+                let rest = line.dropFirst(4)
+                current = rest.range(of: " (", options: .backwards).map { String(rest[..<$0.lowerBound]) }
+                continue
+            }
+            guard let file = current, let at = line.range(of: " @"), let sizeRange = line.range(of: " size=") else { continue }
+            let indent = line.prefix { $0 == " " }.count
+            let type = String(line[line.index(line.startIndex, offsetBy: indent)..<at.lowerBound])
+            guard let offset = UInt64(line[at.upperBound..<sizeRange.lowerBound]) else { continue }
+            let sizeText = line[sizeRange.upperBound...].prefix { $0.isNumber }
+            guard let size = UInt64(sizeText) else { continue }
+            trees[file, default: []].append((indent / 2, type, offset, size))
+        }
+        return trees
+    }
+}
+
+@Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the project"))
+struct CorpusTests {
+    @Test func everyFileGivesATreeOrAClearErrorQuickly() throws {
+        var parsed = 0
+        for file in Corpus.files {
+            let path = Corpus.directory + "/" + file
+            let start = ContinuousClock.now
+            do {
+                let tree = try AtomTree(contentsOf: path)
+                _ = AtomInspector(tree: tree).inspect()
+                _ = AtomStructureCheck.findings(in: tree)
+                parsed += 1
+            } catch let error as AtomError {
+                #expect(error.code == .notISOBMFF || error.code == .io, "\(file): \(error)")
+                #expect(!error.message.isEmpty)
+            }
+            // A guard against hangs (the limits keep every file far below this), not a benchmark.
+            #expect(ContinuousClock.now - start < .seconds(1), "\(file) took too long")
+        }
+        #expect(parsed >= 70)
+    }
+
+    @Test func atomBasedFilesAreAllRecognised() throws {
+        for file in Corpus.files where Corpus.atomExtensions.contains((file as NSString).pathExtension.lowercased()) {
+            #expect(throws: Never.self, "\(file)") { try AtomTree(contentsOf: Corpus.directory + "/" + file) }
+        }
+    }
+
+    @Test func everyParsedFileRoundTripsByteForByte() throws {
+        for file in Corpus.files {
+            let path = Corpus.directory + "/" + file
+            guard let tree = try? AtomTree(contentsOf: path) else { continue }
+            let bytes = try AtomSerializer.bytes(of: tree)
+            #expect(bytes == (try TemporaryFile.read(path)), "\(file)")
+        }
+    }
+
+    @Test func offsetsAndSizesAgreeWithAnIndependentBoxWalk() throws {
+        let oracle = try Corpus.oracleTrees()
+        #expect(oracle.count >= 70)
+        for (file, entries) in oracle {
+            let tree = try AtomTree(contentsOf: Corpus.directory + "/" + file)
+            var ours: [UInt64: Atom] = [:]
+            tree.walk { atom, _, _ in
+                ours[atom.offset] = ours[atom.offset] ?? atom
+                return true
+            }
+            for entry in entries where entry.offset < tree.fileSize {
+                guard let atom = ours[entry.offset] else {
+                    Issue.record("\(file): the box walk has \(entry.type) @\(entry.offset), we have no atom there")
+                    continue
+                }
+                let size = atom.isTruncated ? atom.header.declaredSize : atom.size
+                #expect(size == entry.size, "\(file): \(entry.type) @\(entry.offset)")
+            }
+        }
+    }
+}
