@@ -46,7 +46,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport"]),
-        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "TestSupport"]),
+        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "TestSupport"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "ISOBMFF", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",

@@ -316,12 +316,12 @@ final class AtomParser {
         pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), locator))
     }
 
+    /// The first four bytes for an error message: printable ASCII as is, others as `\xNN`.
     private func describeOpening(_ bytes: ArraySlice<UInt8>) -> String {
-        let prefix = bytes.prefix(4)
-        let text = String(decoding: prefix, as: UTF8.self)
-        let printable = prefix.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
-        let hex = prefix.map { String($0, radix: 16, uppercase: true).leftPadded(to: 2) }.joined(separator: " ")
-        return printable ? "\"\(text)\" (\(hex))" : hex
+        let text = bytes.prefix(4).map { byte in
+            byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+        }.joined()
+        return "\"\(text)\""
     }
 
     /// The path of the atom reached by following child indexes from the top level.
