@@ -43,6 +43,9 @@ let package = Package(
             path: "Tools/tagedit"
         ),
 
+        // Benchmarks (run by Tools/benchmark.sh in release mode; numbers go in the README).
+        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "MediaBytes"], path: "Tools/atombench"),
+
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport"]),

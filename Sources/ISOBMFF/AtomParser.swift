@@ -20,6 +20,8 @@ final class AtomParser {
     private let limits: AtomLimits
     private(set) var windows: [AtomWindow] = []
     private var pending: [(diagnostic: AtomDiagnostic, locator: [Int])] = []
+    /// Child indexes from the top level down to the container being read.
+    private var locator: [Int] = []
     private var atomCount = 0
     private var stopped = false
 
@@ -44,7 +46,7 @@ final class AtomParser {
         }
         var atoms: [Atom] = []
         let trailing = try parseChildren(
-            from: 0, to: size, depth: 0, parent: nil, handler: nil, window: -1, locator: [], into: &atoms)
+            from: 0, to: size, depth: 0, parent: nil, handler: nil, window: -1, into: &atoms)
         return (atoms, trailing)
     }
 
@@ -63,7 +65,7 @@ final class AtomParser {
     /// number of bytes at the end of the range that form no atom.
     private func parseChildren(
         from start: UInt64, to end: UInt64, depth: Int, parent: FourCC?, handler: FourCC?, window: Int32,
-        locator: [Int], into children: inout [Atom]
+        into children: inout [Atom]
     ) throws(AtomError) -> UInt64 {
         var position = start
         var handler = handler
@@ -74,7 +76,7 @@ final class AtomParser {
                 let bytes = try read(at: position, count: Int(available), window: window)
                 let quickTimeTerminator = available == 4 && bytes.allSatisfy { $0 == 0 }
                 if !quickTimeTerminator {
-                    note(.warning, .trailingBytes, at: position, locator,
+                    note(.warning, .trailingBytes, at: position,
                          depth == 0
                             ? "\(available) bytes at the end of the file form no atom"
                             : "\(available) bytes after the last child form no atom")
@@ -83,12 +85,12 @@ final class AtomParser {
             }
             let headerBytes = try readHeaderBytes(at: position, available: available, window: window)
             guard let (header, extent) = decodeHeader(
-                headerBytes, at: position, available: available, depth: depth, locator: locator + [children.count])
+                headerBytes, at: position, available: available, depth: depth, index: children.count)
             else { return end - position }
 
             atomCount += 1
             if atomCount > limits.maxAtomCount {
-                note(.error, .atomCountLimit, at: position, locator,
+                note(.error, .atomCountLimit, at: position,
                      "more than \(limits.maxAtomCount) atoms; the rest of the file is kept unread")
                 stopped = true
                 return end - position
@@ -97,7 +99,7 @@ final class AtomParser {
             let index = children.count
             var layout = AtomRegistry.layout(for: header.type, parent: parent, handler: handler)
             if layout != .leaf && depth + 1 > limits.maxDepth {
-                note(.error, .depthLimit, at: position, locator + [index],
+                note(.error, .depthLimit, at: position, child: index,
                      "nesting deeper than \(limits.maxDepth) levels; kept as opaque bytes")
                 layout = .leaf
             }
@@ -132,15 +134,16 @@ final class AtomParser {
 
             if let prefix {
                 if UInt64(prefix) > payloadSize {
-                    note(.warning, .invalidPayload, at: payloadStart, locator + [index],
+                    note(.warning, .invalidPayload, at: payloadStart, child: index,
                          "\(payloadSize) bytes are too few for the \(prefix) bytes of fields before the children")
                     atom.prefixSize = Int(payloadSize)
                 } else {
                     atom.prefixSize = prefix
+                    locator.append(index)
                     atom.trailingSize = try parseChildren(
                         from: payloadStart + UInt64(prefix), to: position + extent, depth: depth + 1,
-                        parent: header.type, handler: handler, window: atomWindow, locator: locator + [index],
-                        into: &atom.children)
+                        parent: header.type, handler: handler, window: atomWindow, into: &atom.children)
+                    locator.removeLast()
                 }
             }
             if header.type == "hdlr" && parent == "mdia", payloadSize >= 12 {
@@ -156,66 +159,72 @@ final class AtomParser {
         return 0
     }
 
-    /// Decodes the header at `position`; on an impossible size, records why and returns nil
-    /// (the caller keeps the rest of the range as opaque bytes).
+    /// Decodes the header at `position` (`bytes` holds at least 8 bytes); on an impossible size,
+    /// records why and returns nil (the caller keeps the rest of the range as opaque bytes).
+    /// `index` is the position the atom will have among its siblings.
     private func decodeHeader(
-        _ bytes: ArraySlice<UInt8>, at position: UInt64, available: UInt64, depth: Int, locator: [Int]
+        _ bytes: ArraySlice<UInt8>, at position: UInt64, available: UInt64, depth: Int, index: Int
     ) -> (AtomHeader, UInt64)? {
-        var reader = ByteReader(bytes, baseOffset: position)
-        // `bytes` holds at least 8 bytes: checked by the caller.
-        let size32 = (try? reader.readUInt32()) ?? 0
-        let type = (try? reader.readFourCC()) ?? FourCC(rawValue: 0)
+        let i = bytes.startIndex
+        func word(_ at: Int) -> UInt32 {
+            UInt32(bytes[i + at]) << 24 | UInt32(bytes[i + at + 1]) << 16 | UInt32(bytes[i + at + 2]) << 8 | UInt32(bytes[i + at + 3])
+        }
+        let size32 = word(0)
+        let type = FourCC(rawValue: word(4))
         var header = AtomHeader(type: type, offset: position, declaredSize: UInt64(size32), sizeForm: .compact, headerSize: 8)
         var extent = UInt64(size32)
+        let name = { AtomPath.escapedTypeName(type) }
         switch size32 {
         case 0:
             header.sizeForm = .toEnd
             extent = available
             if depth > 0 {
-                note(.warning, .zeroSizeInContainer, at: position, locator,
-                     "atom '\(AtomPath.escapedTypeName(type))' has size 0 (\"to the end of the file\"), which only the top level allows; read as running to the end of its parent")
+                note(.warning, .zeroSizeInContainer, at: position, child: index,
+                     "atom '\(name())' has size 0 (\"to the end of the file\"), which only the top level allows; read as running to the end of its parent")
             }
         case 1:
-            guard let large = try? reader.readUInt64() else {
-                note(.warning, .truncated, at: position, locator,
-                     "atom '\(AtomPath.escapedTypeName(type))' has a 64-bit size but its header is cut off after \(available) bytes")
+            guard bytes.count >= 16 else {
+                note(.warning, .truncated, at: position,
+                     "atom '\(name())' has a 64-bit size but its header is cut off after \(available) bytes")
                 return nil
             }
+            let large = UInt64(word(8)) << 32 | UInt64(word(12))
             header.sizeForm = .extended
             header.headerSize = 16
             header.declaredSize = large
             extent = large
             guard large >= 16 else {
-                note(.warning, .invalidSize, at: position, locator,
-                     "atom '\(AtomPath.escapedTypeName(type))' declares a 64-bit size of \(large), smaller than its 16-byte header")
+                note(.warning, .invalidSize, at: position,
+                     "atom '\(name())' declares a 64-bit size of \(large), smaller than its 16-byte header")
                 return nil
             }
         default:
             guard size32 >= 8 else {
-                note(.warning, .invalidSize, at: position, locator,
-                     "atom '\(AtomPath.escapedTypeName(type))' declares a size of \(size32), smaller than its 8-byte header")
+                note(.warning, .invalidSize, at: position,
+                     "atom '\(name())' declares a size of \(size32), smaller than its 8-byte header")
                 return nil
             }
         }
         if type == AtomHeader.uuidType {
-            guard let extended = try? reader.readBytes(16) else {
-                note(.warning, .truncated, at: position, locator,
+            let start = header.headerSize
+            guard bytes.count >= start + 16 else {
+                note(.warning, .truncated, at: position,
                      "uuid atom header is cut off: its 16-byte extended type does not fit in \(available) bytes")
                 return nil
             }
-            header.extendedType = extended
+            header.extendedType = Array(bytes[(i + start)..<(i + start + 16)])
             header.headerSize += 16
             guard extent >= UInt64(header.headerSize) || header.sizeForm == .toEnd else {
-                note(.warning, .invalidSize, at: position, locator,
+                note(.warning, .invalidSize, at: position,
                      "uuid atom declares a size of \(extent), smaller than its \(header.headerSize)-byte header")
                 return nil
             }
         }
         if extent > available {
-            note(.warning, depth == 0 ? .truncated : .overrun, at: position, locator,
+            note(.warning, depth == 0 ? .truncated : .overrun, at: position, child: index,
                  depth == 0
-                    ? "atom '\(AtomPath.escapedTypeName(type))' declares \(extent) bytes but the file ends after \(available); read as truncated"
-                    : "atom '\(AtomPath.escapedTypeName(type))' declares \(extent) bytes but its parent has only \(available) left; read up to the parent's end")
+                    ? "atom '\(name())' declares \(extent) bytes but the file ends after \(available); read as truncated"
+                    : "atom '\(name())' declares \(extent) bytes but its parent has only \(available) left; read up to the parent's end")
             extent = available
             guard extent >= UInt64(header.headerSize) else { return nil }
         }
@@ -246,7 +255,11 @@ final class AtomParser {
         case .timecode:
             return 26
         case .generic:
-            return 8
+            // Only the common fields are known; children follow only when they look like atoms
+            // (QuickTime's `c608`, for one, has none).
+            guard size >= 16 else { return Int(min(size, 8)) }
+            let next = try read(at: start + 8, count: 8, window: window)
+            return looksLikeAtomHeader(next, room: size - 8) ? 8 : Int(size)
         case .audio:
             guard size >= 28 else { return 28 }
             let fields = try read(at: start, count: Int(min(size, 72)), window: window)
@@ -310,10 +323,11 @@ final class AtomParser {
     }
 
     private func note(
-        _ severity: AtomDiagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, _ locator: [Int],
+        _ severity: AtomDiagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, child: Int? = nil,
         _ message: String
     ) {
-        pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), locator))
+        let place = child.map { locator + [$0] } ?? locator
+        pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), place))
     }
 
     /// The first four bytes for an error message: printable ASCII as is, others as `\xNN`.

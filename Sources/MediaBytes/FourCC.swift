@@ -25,8 +25,17 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
     }
 
     /// A string literal of exactly four ISO-8859-1 characters; anything else is a programmer error.
-    public init(stringLiteral value: String) {
-        guard let code = FourCC(latin1: value) else {
+    ///
+    /// Literals are `StaticString`s so that the common all-ASCII case reads four bytes and
+    /// allocates nothing: type literals sit in the parser's hottest switches.
+    @inlinable
+    public init(stringLiteral value: StaticString) {
+        if value.hasPointerRepresentation && value.utf8CodeUnitCount == 4 {
+            let p = value.utf8Start
+            rawValue = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+            return
+        }
+        guard let code = FourCC(latin1: value.description) else {
             preconditionFailure("FourCC literal must be four ISO-8859-1 characters: \(value)")
         }
         self = code

@@ -1,0 +1,151 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+import ISOBMFF
+import MediaBytes
+
+/// Benchmarks for the atom layer. Run through `Tools/benchmark.sh`, which builds in release
+/// mode and prepares the files; each subcommand prints one result line.
+///
+///     atombench parse FILE...          CPU per file to parse the tree, and reads per file
+///     atombench iofloor FILE...        CPU per file to open, read the first 64 KiB and close
+///     atombench bigfile FILE           wall time and peak memory to parse one (large) file
+///     atombench table N                time to decode stsz and stco tables of N entries
+@main
+enum AtomBench {
+    static func main() throws {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let command = arguments.first else {
+            print("usage: atombench parse|iofloor|bigfile|table ...")
+            exit(64)
+        }
+        let rest = Array(arguments.dropFirst())
+        switch command {
+        case "parse": try parse(rest)
+        case "iofloor": try ioFloor(rest)
+        case "bigfile": try bigFile(rest[0])
+        case "table": try table(Int(rest.first ?? "1000000") ?? 1_000_000)
+        default:
+            print("unknown benchmark \(command)")
+            exit(64)
+        }
+    }
+
+    #if os(Linux)
+    static let rusageSelf = __rusage_who_t(RUSAGE_SELF.rawValue)
+    #else
+    static let rusageSelf = RUSAGE_SELF
+    #endif
+
+    /// User plus system CPU time of this process, in seconds.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(rusageSelf, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// Peak resident memory of this process, in MiB.
+    static func peakMiB() -> Double {
+        var usage = rusage()
+        getrusage(rusageSelf, &usage)
+        return Double(usage.ru_maxrss) / 1024
+    }
+
+    static func wallSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+
+    static func parse(_ files: [String]) throws {
+        // Warm up the page cache and the code once, then measure.
+        for file in files.prefix(20) { _ = try AtomTree(contentsOf: file) }
+        let rounds = 3
+        var best = Double.infinity
+        var atoms = 0
+        for _ in 0..<rounds {
+            let start = cpuSeconds()
+            atoms = 0
+            for file in files {
+                let tree = try AtomTree(contentsOf: file)
+                atoms += tree.atoms.count
+            }
+            best = min(best, cpuSeconds() - start)
+        }
+        var reads = 0
+        for file in files {
+            let source = CountingByteSource(try FileByteSource(path: file))
+            _ = try AtomTree(source: source)
+            reads += source.count
+        }
+        let perFile = best / Double(files.count) * 1e6
+        print("parse: \(files.count) files, \(format(perFile)) us CPU per file (best of \(rounds)), \(format(Double(reads) / Double(files.count))) reads per file")
+    }
+
+    static func ioFloor(_ files: [String]) throws {
+        for file in files.prefix(20) { _ = try FileByteSource(path: file).readAvailable(at: 0, upTo: 65536) }
+        var best = Double.infinity
+        for _ in 0..<3 {
+            let start = cpuSeconds()
+            for file in files { _ = try FileByteSource(path: file).readAvailable(at: 0, upTo: 65536) }
+            best = min(best, cpuSeconds() - start)
+        }
+        print("iofloor: \(files.count) files, \(format(best / Double(files.count) * 1e6)) us CPU per file (open, read 64 KiB, close)")
+    }
+
+    static func bigFile(_ path: String) throws {
+        let start = wallSeconds()
+        let cpu = cpuSeconds()
+        let source = CountingByteSource(try FileByteSource(path: path))
+        let tree = try AtomTree(source: source)
+        let wall = wallSeconds() - start
+        let cpuUsed = cpuSeconds() - cpu
+        print("bigfile: \(tree.fileSize >> 20) MiB, \(tree.atoms.count) top-level atoms, \(format(wall * 1000)) ms wall, \(format(cpuUsed * 1000)) ms CPU, \(source.count) reads, peak RSS \(format(peakMiB())) MiB")
+    }
+
+    static func table(_ count: Int) throws {
+        var payload = ByteWriter(capacity: 20 + count * 4)
+        payload.writeUInt32(0)
+        payload.writeUInt32(0)
+        payload.writeUInt32(UInt32(count))
+        for i in 0..<count { payload.writeUInt32(UInt32(truncatingIfNeeded: i &* 2_654_435_761) & 0xFFFF) }
+        for type in ["stsz", "stco"] as [FourCC] {
+            var bytes = payload.bytes
+            if type == "stco" { bytes.removeSubrange(4..<8) }
+            var file = ByteWriter()
+            file.writeUInt32(16); file.writeFourCC("ftyp"); file.writeFourCC("isom"); file.writeUInt32(0)
+            file.writeUInt32(UInt32(8 + bytes.count)); file.writeFourCC(type); file.writeBytes(bytes)
+            let tree = try AtomTree(source: MemoryByteSource(file.bytes))
+            let inspector = AtomInspector(tree: tree)
+            let context = AtomDecodingContext(atom: tree.atoms[1], parent: "stbl")
+            var best = Double.infinity
+            for _ in 0..<5 {
+                let start = wallSeconds()
+                _ = try inspector.decode(context)
+                best = min(best, wallSeconds() - start)
+            }
+            print("table: \(type) with \(count) entries decoded in \(format(best * 1000)) ms (best of 5)")
+        }
+    }
+
+    static func format(_ value: Double) -> String {
+        let scaled = (value * 10).rounded() / 10
+        return String(scaled)
+    }
+}
+
+/// Counts the reads made through it.
+final class CountingByteSource: ByteSource, @unchecked Sendable {
+    let base: FileByteSource
+    var count = 0
+    init(_ base: FileByteSource) { self.base = base }
+    var size: UInt64 { base.size }
+    func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+        self.count += 1
+        return try base.read(at: offset, count: count)
+    }
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmarks for the atom layer; the numbers in the README come from this script.
+#
+#   Tools/benchmark.sh [COUNT]     COUNT copies of a tagged M4A for the parse benchmark (default 1000)
+#
+# Needs: the Swift toolchain; for the TagLib reference, g++ and Debian's libtag1-dev
+# (`apt-get install -y g++ libtag1-dev`); it is skipped when they are missing.
+# Writes its scratch files under a temporary directory and removes them afterwards.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:-1000}
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+swift build -c release --product atombench >/dev/null
+bench=$(swift build -c release --show-bin-path)/atombench
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+
+# 1. Parsing the tree of a typical tagged M4A, COUNT files in one process.
+mkdir -p "$scratch/m4a"
+for i in $(seq 1 "$count"); do cp Fixtures/aac-itunes-tags-cover.m4a "$scratch/m4a/$i.m4a"; done
+"$bench" parse "$scratch"/m4a/*.m4a
+"$bench" iofloor "$scratch"/m4a/*.m4a
+if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ]; then
+    g++ -O2 -o "$scratch/taglib_read" Tools/bench/taglib_read.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
+    "$scratch/taglib_read" "$scratch"/m4a/*.m4a
+else
+    echo "taglib: skipped (install g++ and libtag1-dev)"
+fi
+
+# 2. The tree of a large movie with its moov at the end (sparse files: nothing large is written).
+python3 - "$scratch" <<'PY'
+import struct, sys
+scratch = sys.argv[1]
+data = open("Fixtures/moov-after-mdat.m4a", "rb").read()
+# ftyp, then the fixture's moov after a large mdat.
+pos, boxes = 0, {}
+while pos < len(data):
+    size, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    boxes[kind] = data[pos:pos + size]
+    pos += size
+for name, payload, sixty_four in (("movie-1g.mp4", 1 << 30, False), ("movie-5g.mp4", 5 << 30, True)):
+    with open(f"{scratch}/{name}", "wb") as f:
+        f.write(boxes[b"ftyp"])
+        if sixty_four:
+            f.write(struct.pack(">I4sQ", 1, b"mdat", payload + 16))
+        else:
+            f.write(struct.pack(">I4s", payload + 8, b"mdat"))
+        f.seek(payload, 1)
+        f.write(boxes[b"moov"])
+PY
+"$bench" bigfile "$scratch/movie-1g.mp4"
+"$bench" bigfile "$scratch/movie-5g.mp4"
+
+# 3. Decoding sample tables of a million entries.
+"$bench" table 1000000
