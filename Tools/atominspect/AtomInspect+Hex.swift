@@ -13,7 +13,7 @@ extension AtomInspect {
         @Option(help: "The atom to dump, like moov/udta/meta/ilst/©nam.")
         var path: String
 
-        @Option(help: "Dump at most this many bytes (default 4096; 0 for all).")
+        @Option(help: "Dump at most this many bytes; 0 dumps all.")
         var limit: Int = 4096
 
         func validate() throws {

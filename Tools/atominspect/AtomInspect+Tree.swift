@@ -7,7 +7,7 @@ extension AtomInspect {
     struct Tree: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tree",
-            abstract: "Print the atom tree (the default): one line per atom, or one JSON document."
+            abstract: "Print the atom tree: one line per atom, or one JSON document."
         )
 
         @OptionGroup var options: FileOptions
