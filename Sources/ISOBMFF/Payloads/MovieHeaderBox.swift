@@ -3,43 +3,29 @@ import MediaBytes
 /// `mvhd`: movie time scale and duration (ISO/IEC 14496-12 section 8.2.2).
 public struct MovieHeaderBox: AtomPayload, Hashable {
     public var header: FullBoxHeader
-    public var creationTime: UInt64
-    public var modificationTime: UInt64
-    public var timescale: UInt32
-    public var duration: UInt64
+    public var times: MediaTimes
     public var rate: Double
     public var volume: Double
     public var nextTrackID: UInt32
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        let wide = header.version == 1
-        creationTime = try reader.readUInt(width: wide ? 8 : 4)
-        modificationTime = try reader.readUInt(width: wide ? 8 : 4)
-        timescale = try reader.readUInt32()
-        duration = try reader.readUInt(width: wide ? 8 : 4)
+        times = try MediaTimes(from: &reader, version: header.version)
         rate = try reader.readFixed16_16()
         volume = try reader.readFixed8_8()
         try reader.skip(10 + 36 + 24)  // reserved, matrix, pre_defined
         nextTrackID = try reader.readUInt32()
     }
 
+    public var timescale: UInt32 { times.timescale }
+    public var duration: UInt64 { times.duration }
+
     public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = header.fields
-        fields += [
-            AtomField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
-            AtomField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
-            AtomField("timescale", timescale), AtomField("duration", duration),
-        ]
-        if let seconds = MovieTime.seconds(duration, timescale: timescale) { fields.append(AtomField("durationSeconds", seconds)) }
-        fields += [AtomField("rate", rate), AtomField("volume", volume), AtomField("nextTrackID", nextTrackID)]
-        return fields
+        header.fields + times.fields
+            + [AtomField("rate", rate), AtomField("volume", volume), AtomField("nextTrackID", nextTrackID)]
     }
 
-    public var summary: String {
-        let seconds = MovieTime.seconds(duration, timescale: timescale).map { " (\(formatSeconds($0)))" } ?? ""
-        return "timescale=\(timescale) duration=\(duration)\(seconds)"
-    }
+    public var summary: String { times.summary }
 }
 
 func formatSeconds(_ value: Double) -> String {
