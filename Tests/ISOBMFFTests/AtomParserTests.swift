@@ -1,3 +1,4 @@
+import Foundation
 import ISOBMFF
 import MediaBytes
 import TestSupport
@@ -265,5 +266,44 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let mdat = try #require(tree.atoms.first { $0.type == "mdat" })
         let payload = mdat.payloadOffset..<mdat.endOffset
         #expect(source.reads.allSatisfy { !$0.overlaps(payload) })
+    }
+}
+
+@Suite struct LargeFileTests {
+    /// A sparse 5 GiB file: ftyp, a 64-bit `mdat` of 5 GiB, then a `moov`. Nothing large is
+    /// written to disk on file systems with holes.
+    @Test func fiveGigabyteFileWithSixtyFourBitMediaDataParsesWithoutReadingIt() throws {
+        let payload: UInt64 = 5 << 30
+        let moov = B.container("moov", B.fullBox("mvhd", [UInt8](repeating: 0, count: 96)))
+        var head = B.ftyp("isom")
+        head += [0, 0, 0, 1] + FourCC("mdat").bytes + B.be(payload + 16, width: 8)
+        let written = try TemporaryFile.write(head, name: "large.mp4")
+        let file = try #require(FileHandle(forWritingAtPath: written))
+        try file.seek(toOffset: UInt64(head.count) + payload)
+        try file.write(contentsOf: Data(moov))
+        try file.close()
+
+        let source = RecordingByteSource(try FileByteSource(path: written))
+        let tree = try AtomTree(source: source)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.atoms.map(\.type) == ["ftyp", "mdat", "moov"])
+        let mdat = tree.atoms[1]
+        #expect(mdat.size == payload + 16)
+        #expect(tree.atoms[2].offset == UInt64(head.count) + payload)
+        #expect(source.reads.allSatisfy { !$0.overlaps(mdat.payloadOffset..<mdat.endOffset) })
+        #expect(source.reads.count <= 6)
+    }
+}
+
+@Suite struct GenericSampleEntryTests {
+    @Test func entryWhoseTailIsNotAtomsHasNoChildren() throws {
+        let c608 = B.atom("c608", [UInt8](repeating: 0, count: 6) + [0, 1] + [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 9, 9, 9])
+        let hdlr = B.fullBox("hdlr", [0, 0, 0, 0] + FourCC("clcp").bytes + [UInt8](repeating: 0, count: 13))
+        let bytes = B.ftyp("qt  ") + B.container("moov", B.container("trak", B.container("mdia", hdlr, B.container("minf", B.container("stbl", B.fullBox("stsd", B.be(1, width: 4) + c608))))))
+        let tree = try parse(bytes)
+        #expect(tree.diagnostics.isEmpty)
+        let entry = try #require(tree.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsd/c608")!))
+        #expect(entry.children.isEmpty)
+        #expect(try roundTrip(tree) == bytes)
     }
 }
