@@ -93,7 +93,15 @@ public struct AtomTree: Sendable {
 
     /// `count` bytes at `offset`: from memory when the parse already read them, otherwise one read.
     public func bytes(at offset: UInt64, count: Int) throws(AtomError) -> ArraySlice<UInt8> {
-        if let window = windows.last(where: { $0.covers(offset, count: UInt64(count)) }) {
+        // Windows are disjoint and in file order: find the last one starting at or before `offset`.
+        var low = 0
+        var high = windows.count
+        while low < high {
+            let middle = (low + high) / 2
+            if windows[middle].base <= offset { low = middle + 1 } else { high = middle }
+        }
+        if low > 0, windows[low - 1].covers(offset, count: UInt64(count)) {
+            let window = windows[low - 1]
             let from = Int(offset - window.base)
             return window.bytes[from..<from + count]
         }
