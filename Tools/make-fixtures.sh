@@ -39,7 +39,7 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # Start from nothing: drop every file this script makes.
 find "$OUT" -maxdepth 1 -type f \( -name '*.m4a' -o -name '*.m4b' -o -name '*.mp4' \
-  -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name 'README.md' \) -delete
+  -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
 
 export TZ=UTC LC_ALL=C
 FF=(ffmpeg -nostdin -hide_banner -v error -y)
@@ -272,7 +272,9 @@ AtomicParsley / mutagen / libheif may change bytes (and sizes below). Generated 
 
 Inspect any file with \`python3 Tools/fixture_patch.py tree FILE\` (box tree with
 decoded fields); \`python3 Tools/fixture_patch.py verify FILE\` checks that all
-stco/co64 chunk offsets land inside an mdat.
+stco/co64 chunk offsets land inside an mdat. `box-walk.txt` is that walker's
+tree of every fixture; the Swift tests check that the parser finds every box it
+lists at the same offset with the same header and total size.
 
 | file | bytes | how it is made | what it exercises |
 | --- | ---: | --- | --- |
@@ -353,6 +355,12 @@ cat <<'EOF'
   file is under 100 KB.
 EOF
 } > "$OUT/README.md"
+
+# An independent box walk of every fixture (this script's Python walker, not the Swift
+# parser), which the Swift tests compare their offsets and sizes against.
+for f in "$OUT"/*.m4a "$OUT"/*.m4b "$OUT"/*.mp4 "$OUT"/*.mov "$OUT"/*.3gp "$OUT"/*.heic "$OUT"/*.heif; do
+  "$PYTHON" "$PATCH" tree "$f" | sed "1s|^$OUT/||"
+done > "$OUT/box-walk.txt"
 
 echo "fixtures written to $OUT:"
 ls -l "$OUT"

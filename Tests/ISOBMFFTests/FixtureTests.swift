@@ -94,3 +94,39 @@ let fixtureExpectations: [FixtureExpectation] = [
         #expect(box.offsets.allSatisfy { $0 >= mdat.payloadOffset && $0 < mdat.endOffset })
     }
 }
+
+@Suite struct FixtureBoxWalkTests {
+    /// `Fixtures/box-walk.txt` is written by `Tools/make-fixtures.sh` with its own Python box
+    /// walker: every box it lists must be an atom here, at the same offset with the same header
+    /// and total size.
+    @Test func offsetsAndSizesAgreeWithTheGeneratorsBoxWalk() throws {
+        let text = try String(decoding: TemporaryFile.read(TestFixtures.path("box-walk.txt")), as: UTF8.self)
+        var file: String?
+        var atoms: [UInt64: Atom] = [:]
+        var checked = 0
+        for line in text.split(separator: "\n") {
+            if !line.hasPrefix(" "), !line.contains("["), let colon = line.firstIndex(of: ":") {
+                file = String(line[..<colon])
+                let tree = try AtomTree(contentsOf: TestFixtures.path(file!))
+                atoms = [:]
+                tree.walk { atom, _, _ in atoms[atom.offset] = atoms[atom.offset] ?? atom; return true }
+                continue
+            }
+            guard let open = line.firstIndex(of: "["), let close = line[open...].firstIndex(of: "]") else { continue }
+            let inside = line[line.index(after: open)..<close]  // "8+20 @0"
+            let parts = inside.split(whereSeparator: { $0 == "+" || $0 == " " || $0 == "@" })
+            guard parts.count == 3, let header = Int(parts[0]), let payload = UInt64(parts[1]), let offset = UInt64(parts[2]) else {
+                Issue.record("unreadable walk line: \(line)")
+                continue
+            }
+            guard let atom = atoms[offset] else {
+                Issue.record("\(file ?? "?"): the walk has a box at \(offset), the parser has none")
+                continue
+            }
+            #expect(atom.headerSize == header, "\(file ?? "?") @\(offset)")
+            #expect(atom.size == UInt64(header) + payload, "\(file ?? "?") @\(offset)")
+            checked += 1
+        }
+        #expect(checked > 900)
+    }
+}
