@@ -272,7 +272,7 @@ AtomicParsley / mutagen / libheif may change bytes (and sizes below). Generated 
 
 Inspect any file with \`python3 Tools/fixture_patch.py tree FILE\` (box tree with
 decoded fields); \`python3 Tools/fixture_patch.py verify FILE\` checks that all
-stco/co64 chunk offsets land inside an mdat. `box-walk.txt` is that walker's
+stco/co64 chunk offsets land inside an mdat. \`box-walk.txt\` is that walker's
 tree of every fixture; the Swift tests check that the parser finds every box it
 lists at the same offset with the same header and total size.
 
