@@ -47,6 +47,10 @@ let package = Package(
         .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "MediaBytes"], path: "Tools/atombench"),
 
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
+        // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.
+        .target(name: "CTagLibShim", path: "Tests/CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
+        .target(name: "TagLibOracle", dependencies: ["CTagLibShim"], path: "Tests/TagLibOracle"),
+        .testTarget(name: "ID3Tests", dependencies: ["ID3", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "TestSupport"]),

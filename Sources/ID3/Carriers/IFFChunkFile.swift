@@ -1,0 +1,132 @@
+import MediaBytes
+
+/// A chunk of an AIFF/AIFF-C file (EA IFF 85, big-endian sizes) or a RIFF WAVE file
+/// (little-endian sizes): a four-character ID, a size, data padded to an even length, and for
+/// `FORM`/`RIFF`/`LIST` a form type and children.
+public struct IFFChunk: Sendable, Hashable {
+    public var id: FourCC
+    /// File offset of the chunk header.
+    public var offset: UInt64
+    /// The data size the header declares.
+    public var declaredSize: UInt32
+    /// The data bytes present (less than declared for a truncated chunk).
+    public var dataSize: UInt64
+    /// `AIFF`, `AIFC`, `WAVE` or `INFO` for container chunks.
+    public var formType: FourCC?
+    public var children: [IFFChunk]
+
+    public var dataOffset: UInt64 { offset + 8 }
+    /// Header, data and the pad byte.
+    public var totalSize: UInt64 { 8 + dataSize + (dataSize % 2) }
+}
+
+/// An AIFF or WAV file's chunks and the tags they carry: an `ID3 ` (or `id3 `) chunk holding
+/// an ID3v2 tag, and in WAV the `LIST`/`INFO` chunk, read as a second tag source.
+public struct IFFChunkFile: Sendable {
+    public enum Kind: String, Sendable { case aiff, wav }
+
+    public var kind: Kind
+    public var root: IFFChunk
+    public var id3Tag: ID3v2Tag?
+    /// `LIST`/`INFO` entries of a WAV file (`INAM`, `IART`, `IPRD`, `ICMT`, `ICRD`, `IGNR`,
+    /// `ITRK`...), in order.
+    public var infoEntries: [(id: FourCC, value: String)]
+    public var diagnostics: [ID3Diagnostic]
+
+    /// Most chunks read from one file.
+    public static let maxChunkCount = 10_000
+
+    public init(source: any ByteSource) throws(ID3Error) {
+        let head = try MPEGStreamFile.read(source, at: 0, count: 12)
+        guard head.count == 12 else { throw ID3Error(.notATag, message: "file too short for a RIFF or FORM header") }
+        let id = FourCC(head[0], head[1], head[2], head[3])
+        switch id {
+        case "FORM": kind = .aiff
+        case "RIFF", "RIFX": kind = .wav
+        default: throw ID3Error(.notATag, message: "not an AIFF (FORM) or WAV (RIFF) file")
+        }
+        diagnostics = []
+        infoEntries = []
+        let littleEndian = id == "RIFF"
+        let declared = Self.size(head[4..<8], littleEndian: littleEndian)
+        let available = source.size - 8
+        if UInt64(declared) > available {
+            diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: 0,
+                                             message: "\(id) declares \(declared) bytes but the file has \(available) after the header"))
+        }
+        let dataSize = min(UInt64(declared), available)
+        root = IFFChunk(id: id, offset: 0, declaredSize: declared, dataSize: dataSize,
+                        formType: FourCC(head[8], head[9], head[10], head[11]), children: [])
+        var count = 0
+        root.children = try Self.chunks(source, from: 12, to: 8 + dataSize, littleEndian: littleEndian, depth: 0,
+                                        count: &count, diagnostics: &diagnostics)
+
+        for chunk in root.children where chunk.id == "ID3 " || chunk.id == "id3 " {
+            let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
+            do {
+                let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
+                id3Tag = tag
+                diagnostics += tag.diagnostics
+            } catch {
+                diagnostics.append(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message))
+            }
+            break
+        }
+        for list in root.children where list.id == "LIST" && list.formType == "INFO" {
+            for entry in list.children {
+                let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(entry.dataSize))
+                let end = bytes.firstIndex(of: 0) ?? bytes.count
+                // RIFF INFO text has no declared encoding; UTF-8 when it decodes, else Latin-1.
+                let raw = bytes[..<end]
+                let text = String(validating: raw, as: UTF8.self) ?? TextDecoding.latin1(raw)
+                infoEntries.append((entry.id, text))
+            }
+        }
+    }
+
+    static func size(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> UInt32 {
+        let b = Array(bytes)
+        return littleEndian
+            ? UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+            : UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
+    }
+
+    private static func chunks(
+        _ source: any ByteSource, from start: UInt64, to end: UInt64, littleEndian: Bool, depth: Int, count: inout Int,
+        diagnostics: inout [ID3Diagnostic]
+    ) throws(ID3Error) -> [IFFChunk] {
+        var found: [IFFChunk] = []
+        var position = start
+        while position + 8 <= end {
+            count += 1
+            guard count <= maxChunkCount else {
+                diagnostics.append(ID3Diagnostic(.error, .invalidFrame, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
+                break
+            }
+            let header = try MPEGStreamFile.read(source, at: position, count: 12)
+            let id = FourCC(header[0], header[1], header[2], header[3])
+            let declared = size(header[4..<8], littleEndian: littleEndian)
+            guard id.isPrintable else {
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: position,
+                                                 message: "bytes at offset \(position) are not a chunk ID; the remaining \(end - position) bytes are not read"))
+                break
+            }
+            let room = end - position - 8
+            var dataSize = UInt64(declared)
+            if dataSize > room {
+                diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: position,
+                                                 message: "chunk '\(id)' declares \(declared) bytes but only \(room) remain"))
+                dataSize = room
+            }
+            var chunk = IFFChunk(id: id, offset: position, declaredSize: declared, dataSize: dataSize, formType: nil, children: [])
+            if id == "LIST", dataSize >= 4, depth < 4, header.count >= 12 {
+                chunk.formType = FourCC(header[8], header[9], header[10], header[11])
+                chunk.children = try chunks(source, from: position + 12, to: position + 8 + dataSize, littleEndian: littleEndian,
+                                            depth: depth + 1, count: &count, diagnostics: &diagnostics)
+            }
+            found.append(chunk)
+            position += chunk.totalSize
+        }
+        return found
+    }
+}

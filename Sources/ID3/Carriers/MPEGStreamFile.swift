@@ -1,0 +1,197 @@
+import MediaBytes
+
+/// The layout of an MP3 or ADTS AAC file: ID3v2 tags at the start (several in a row are
+/// allowed), junk before the first audio frame, the first frame's header (and Xing/Info/LAME
+/// header), and at the end an appended ID3v2 tag with footer, an APEv2 block, a Lyrics3v2
+/// block and an ID3v1 tag, in the orders real files use. Only headers, tags and the first
+/// frame are read; never the audio.
+public struct MPEGStreamFile: Sendable {
+    public enum Kind: String, Sendable { case mp3, aac }
+
+    public var kind: Kind?
+    public var fileSize: UInt64
+    /// ID3v2 tags at the start of the file, in order.
+    public var leadingTags: [ID3v2Tag]
+    /// Bytes between the leading tags and the first audio frame.
+    public var junkBeforeAudio: Range<UInt64>?
+    /// Where the audio frames are.
+    public var audio: Range<UInt64>
+    public var mpegHeader: MPEGAudioFrameHeader?
+    public var xingHeader: XingHeader?
+    public var adtsHeader: ADTSFrameHeader?
+    /// An ID3v2 tag appended at the end (found by its footer).
+    public var appendedTag: ID3v2Tag?
+    /// An APEv2 block (detected and preserved, not edited).
+    public var apeBlock: Range<UInt64>?
+    /// A Lyrics3v2 block (detected and preserved, not edited).
+    public var lyrics3Block: Range<UInt64>?
+    public var id3v1: ID3v1Tag?
+    public var diagnostics: [ID3Diagnostic]
+
+    /// How far from the end of the leading tags to look for the first frame.
+    public static let syncSearchLimit = 256 << 10
+
+    public init(source: any ByteSource) throws(ID3Error) {
+        fileSize = source.size
+        leadingTags = []
+        diagnostics = []
+        var position: UInt64 = 0
+        // Leading tags, one after another.
+        while let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
+            let bytes = try Self.read(source, at: position, count: Int(min(header.totalSize, fileSize - position)))
+            do {
+                let tag = try ID3v2Tag(parsing: bytes, at: position)
+                leadingTags.append(tag)
+                diagnostics += tag.diagnostics
+            } catch {
+                diagnostics.append(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message))
+            }
+            position += header.totalSize
+            if position >= fileSize { break }
+        }
+
+        // The end of the file: ID3v1, APEv2, Lyrics3v2, appended ID3v2.
+        var end = fileSize
+        if end >= 128 + position, let v1 = ID3v1Tag(try Self.read(source, at: end - 128, count: 128)) {
+            id3v1 = v1
+            end -= 128
+        }
+        var moved = true
+        while moved {
+            moved = false
+            if let ape = try Self.apeBlock(source, endingAt: end, floor: position) {
+                apeBlock = ape
+                end = ape.lowerBound
+                moved = true
+            }
+            if let lyrics = try Self.lyrics3Block(source, endingAt: end, floor: position) {
+                lyrics3Block = lyrics
+                end = lyrics.lowerBound
+                moved = true
+            }
+            if appendedTag == nil, end >= position + 20 {
+                let footer = try Self.read(source, at: end - 10, count: 10)
+                if footer.starts(with: [0x33, 0x44, 0x49]), let size = SyncsafeInteger.decode(footer[6..<10]),
+                    UInt64(size) + 20 <= end - position
+                {
+                    let start = end - 20 - UInt64(size)
+                    let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
+                    if let tag = try? ID3v2Tag(parsing: bytes, at: start) {
+                        appendedTag = tag
+                        diagnostics += tag.diagnostics
+                        end = start
+                        moved = true
+                    }
+                }
+            }
+        }
+
+        // The first audio frame.
+        audio = position..<max(position, end)
+        let windowSize = Int(min(UInt64(Self.syncSearchLimit), end > position ? end - position : 0))
+        let window = try Self.read(source, at: position, count: windowSize)
+        if let (index, kind) = Self.firstFrame(in: window) {
+            self.kind = kind
+            if index > 0 {
+                junkBeforeAudio = position..<position + UInt64(index)
+                diagnostics.append(ID3Diagnostic(.note, .padding, offset: position,
+                                                 message: "\(index) bytes before the first audio frame"))
+            }
+            audio = position + UInt64(index)..<end
+            let frame = Array(window[index...].prefix(2048))
+            if kind == .mp3, let header = MPEGAudioFrameHeader(frame) {
+                mpegHeader = header
+                xingHeader = XingHeader(frame: frame, header: header)
+            } else {
+                adtsHeader = ADTSFrameHeader(frame)
+            }
+        } else if windowSize > 0 {
+            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: position,
+                                             message: "no MPEG audio or ADTS frame in the first \(windowSize) bytes after the tags"))
+        }
+    }
+
+    /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
+    public var primaryTag: ID3v2Tag? { leadingTags.first ?? appendedTag }
+
+    /// Duration in seconds: from the Xing frame count when there is one, else from the bit rate.
+    public var duration: Double? {
+        if let header = mpegHeader {
+            if let frames = xingHeader?.frameCount, header.sampleRate > 0 {
+                return Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
+            }
+            if header.bitrate > 0 { return Double(audio.count) * 8 / Double(header.bitrate * 1000) }
+        }
+        return nil
+    }
+
+    /// Average bit rate in kbit/s.
+    public var bitrate: Int? {
+        if let header = mpegHeader {
+            if let duration, duration > 0, xingHeader?.frameCount != nil {
+                return Int((Double(xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)) * 8 / duration / 1000).rounded())
+            }
+            return header.bitrate
+        }
+        return nil
+    }
+
+    static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(ID3Error) -> [UInt8] {
+        do {
+            return try source.readAvailable(at: offset, upTo: count)
+        } catch {
+            throw ID3Error(.io, offset: offset, message: error.description)
+        }
+    }
+
+    /// The first offset in `bytes` where two consecutive valid frames (or one running to the end)
+    /// start, and what kind of stream they are.
+    static func firstFrame(in bytes: [UInt8]) -> (Int, Kind)? {
+        var index = 0
+        while index + 4 <= bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { continue }
+            if let adts = ADTSFrameHeader(bytes[index...].prefix(7)) {
+                let next = index + adts.frameLength
+                if next >= bytes.count || ADTSFrameHeader(bytes[next...].prefix(7)) != nil { return (index, .aac) }
+                continue
+            }
+            if let header = MPEGAudioFrameHeader(bytes[index...].prefix(4)) {
+                guard let length = header.frameLength else { return (index, .mp3) }
+                let next = index + length
+                if next + 4 > bytes.count { return (index, .mp3) }
+                if let following = MPEGAudioFrameHeader(bytes[next...].prefix(4)), following.version == header.version,
+                    following.layer == header.layer, following.sampleRate == header.sampleRate
+                {
+                    return (index, .mp3)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// An APEv2 block whose footer ends at `end`.
+    static func apeBlock(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(ID3Error) -> Range<UInt64>? {
+        guard end >= floor + 32 else { return nil }
+        let footer = try read(source, at: end - 32, count: 32)
+        guard footer.starts(with: Array("APETAGEX".utf8)) else { return nil }
+        let size = UInt64(footer[12]) | UInt64(footer[13]) << 8 | UInt64(footer[14]) << 16 | UInt64(footer[15]) << 24
+        let flags = UInt32(footer[20]) | UInt32(footer[21]) << 8 | UInt32(footer[22]) << 16 | UInt32(footer[23]) << 24
+        let total = size + (flags & 0x8000_0000 != 0 ? 32 : 0)
+        guard size >= 32, total <= end - floor else { return nil }
+        return end - total..<end
+    }
+
+    /// A Lyrics3v2 block (`LYRICSBEGIN` ... six size digits, `LYRICS200`) ending at `end`.
+    static func lyrics3Block(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(ID3Error) -> Range<UInt64>? {
+        guard end >= floor + 15 else { return nil }
+        let trailer = try read(source, at: end - 15, count: 15)
+        guard trailer[6...].elementsEqual(Array("LYRICS200".utf8)),
+            let size = UInt64(String(decoding: trailer[0..<6], as: UTF8.self)), size + 15 <= end - floor
+        else { return nil }
+        let start = end - 15 - size
+        let begin = try read(source, at: start, count: 11)
+        guard begin.elementsEqual(Array("LYRICSBEGIN".utf8)) else { return nil }
+        return start..<end
+    }
+}

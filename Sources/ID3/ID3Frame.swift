@@ -1,0 +1,101 @@
+import MediaBytes
+
+/// One frame of an ID3v2 tag: its identifier, flags, decoded content, and the bytes it was
+/// stored as, so an untouched frame can be written back exactly.
+public struct ID3Frame: Sendable, Hashable {
+    /// The v2.3/v2.4 identifier (`TIT2`); for a v2.2 frame, its mapped equivalent when there is
+    /// one, otherwise the 3-character identifier as stored.
+    public var id: String
+    /// The identifier as stored in the file (3 characters in v2.2).
+    public var storedID: String
+    public var flags: ID3FrameFlags
+    public var content: ID3FrameContent
+    /// File offset of the frame header (for frames inside `CHAP`/`CTOC`, inside that frame).
+    public var offset: UInt64
+    /// Bytes the frame took in the tag, header included (after tag-level unsynchronisation was
+    /// undone).
+    public var storedSize: Int
+    /// The frame body after unsynchronisation, decompression and the extra flag bytes were
+    /// dealt with: what `content` was decoded from.
+    public var body: [UInt8]
+
+    public init(id: String, content: ID3FrameContent, flags: ID3FrameFlags = ID3FrameFlags()) {
+        self.id = id
+        storedID = id
+        self.flags = flags
+        self.content = content
+        offset = 0
+        storedSize = 0
+        body = []
+    }
+
+    init(id: String, storedID: String, flags: ID3FrameFlags, content: ID3FrameContent, offset: UInt64, storedSize: Int, body: [UInt8]) {
+        self.id = id
+        self.storedID = storedID
+        self.flags = flags
+        self.content = content
+        self.offset = offset
+        self.storedSize = storedSize
+        self.body = body
+    }
+
+    /// The text values of a text frame (`T***`, `TXXX`), or nil.
+    public var textValues: [String]? {
+        switch content {
+        case .text(_, let values), .userText(_, _, let values): values
+        default: nil
+        }
+    }
+}
+
+/// The flags of a frame, in one form for v2.3 and v2.4 (id3v2.3.0 section 3.3.1;
+/// id3v2.4.0-structure section 4.1).
+public struct ID3FrameFlags: Sendable, Hashable {
+    /// Discard the frame when the tag is altered and the frame unknown.
+    public var discardOnTagAlter = false
+    /// Discard the frame when the audio is altered and the frame unknown.
+    public var discardOnFileAlter = false
+    public var readOnly = false
+    /// The group the frame belongs to.
+    public var groupID: UInt8?
+    /// The body was zlib-compressed.
+    public var compressed = false
+    /// The encryption method; the body is kept as stored.
+    public var encryptionMethod: UInt8?
+    /// v2.4: the body was unsynchronised.
+    public var unsynchronised = false
+    /// v2.4: a data length indicator was present, with this value.
+    public var dataLength: UInt32?
+
+    public init() {}
+}
+
+/// ID3v2.2 three-character frame identifiers and their v2.3/v2.4 equivalents.
+enum ID3v22FrameIDs {
+    static let table: [String: String] = [
+        "BUF": "RBUF", "CNT": "PCNT", "COM": "COMM", "CRA": "AENC", "ETC": "ETCO", "EQU": "EQUA", "GEO": "GEOB",
+        "IPL": "IPLS", "LNK": "LINK", "MCI": "MCDI", "MLL": "MLLT", "PIC": "APIC", "POP": "POPM", "REV": "RVRB",
+        "RVA": "RVAD", "SLT": "SYLT", "STC": "SYTC", "TAL": "TALB", "TBP": "TBPM", "TCM": "TCOM", "TCO": "TCON",
+        "TCR": "TCOP", "TDA": "TDAT", "TDY": "TDLY", "TEN": "TENC", "TFT": "TFLT", "TIM": "TIME", "TKE": "TKEY",
+        "TLA": "TLAN", "TLE": "TLEN", "TMT": "TMED", "TOA": "TOPE", "TOF": "TOFN", "TOL": "TOLY", "TOR": "TORY",
+        "TOT": "TOAL", "TP1": "TPE1", "TP2": "TPE2", "TP3": "TPE3", "TP4": "TPE4", "TPA": "TPOS", "TPB": "TPUB",
+        "TRC": "TSRC", "TRD": "TRDA", "TRK": "TRCK", "TSI": "TSIZ", "TSS": "TSSE", "TT1": "TIT1", "TT2": "TIT2",
+        "TT3": "TIT3", "TXT": "TEXT", "TXX": "TXXX", "TYE": "TYER", "UFI": "UFID", "ULT": "USLT", "WAF": "WOAF",
+        "WAR": "WOAR", "WAS": "WOAS", "WCM": "WCOM", "WCP": "WCOP", "WPB": "WPUB", "WXX": "WXXX",
+        // iTunes extensions written in v2.2 tags.
+        "TCP": "TCMP", "TST": "TSOT", "TSP": "TSOP", "TSA": "TSOA", "TS2": "TSO2", "TSC": "TSOC", "PCS": "PCST",
+        "TID": "TGID", "TDS": "TDES", "WFD": "WFED", "GP1": "GRP1", "MVN": "MVNM", "MVI": "MVIN",
+    ]
+
+    /// MIME types for v2.2 `PIC` image formats.
+    static func mimeType(forImageFormat format: String) -> String {
+        switch format.uppercased() {
+        case "JPG": "image/jpeg"
+        case "PNG": "image/png"
+        case "GIF": "image/gif"
+        case "BMP": "image/bmp"
+        case "-->": "-->"
+        default: "image/" + format.lowercased()
+        }
+    }
+}

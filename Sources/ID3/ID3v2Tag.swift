@@ -1,0 +1,277 @@
+import MediaBytes
+
+/// An ID3v2.2, v2.3 or v2.4 tag (id3v2.4.0-structure; id3v2.3.0; id3v2-00 for v2.2), read
+/// leniently: anomalies become diagnostics, frames that cannot be typed keep their bytes.
+public struct ID3v2Tag: Sendable, Hashable {
+    /// 2, 3 or 4.
+    public var majorVersion: UInt8
+    public var revision: UInt8
+    /// The header flags byte: unsynchronisation 0x80, extended header 0x40, experimental 0x20,
+    /// footer 0x10 (v2.4); in v2.2, 0x40 means compression.
+    public var headerFlags: UInt8
+    public var extendedHeader: ID3ExtendedHeader?
+    public var frames: [ID3Frame]
+    /// Bytes of padding after the last frame.
+    public var paddingSize: Int
+    /// File offset of the tag header.
+    public var offset: UInt64
+    /// Bytes the tag takes in the file: header, body, and footer.
+    public var totalSize: UInt64
+    public var diagnostics: [ID3Diagnostic]
+
+    public var isUnsynchronised: Bool { headerFlags & 0x80 != 0 }
+    public var hasFooter: Bool { majorVersion == 4 && headerFlags & 0x10 != 0 }
+
+    /// The largest decompressed size accepted for one compressed frame.
+    public static let maxDecompressedFrameSize = 16 << 20
+
+    /// Reads a tag from `bytes`, which start with the tag header; `offset` is where that header
+    /// sits in the file (for messages and frame offsets).
+    ///
+    /// - Throws: `.notATag` when the header is not an ID3v2 header, `.unsupportedVersion` for
+    ///   a major version other than 2-4, `.truncated` when `bytes` are shorter than the header
+    ///   says.
+    public init(parsing bytes: [UInt8], at offset: UInt64 = 0) throws(ID3Error) {
+        guard let header = ID3TagHeader(bytes) else {
+            throw ID3Error(.notATag, offset: offset, message: "no ID3v2 header (\"ID3\", version, flags, syncsafe size)")
+        }
+        guard (2...4).contains(header.majorVersion) else {
+            throw ID3Error(.unsupportedVersion, offset: offset, message: "ID3v2.\(header.majorVersion) is not a version this reader knows (2, 3 or 4)")
+        }
+        majorVersion = header.majorVersion
+        revision = header.revision
+        headerFlags = header.flags
+        self.offset = offset
+        totalSize = header.totalSize
+        frames = []
+        paddingSize = 0
+        diagnostics = []
+        extendedHeader = nil
+
+        let bodyEnd = 10 + Int(header.tagSize)
+        guard bytes.count >= bodyEnd else {
+            throw ID3Error(.truncated, offset: offset,
+                           message: "tag declares \(header.tagSize) bytes after its header but only \(bytes.count - 10) follow")
+        }
+        if majorVersion == 2 && headerFlags & 0x40 != 0 {
+            diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset,
+                                             message: "ID3v2.2 tag-level compression has no defined method; frames not read"))
+            return
+        }
+        // v2.2 and v2.3 unsynchronise the whole tag body; v2.4 does it per frame.
+        var body = Array(bytes[10..<bodyEnd])
+        let tagUnsynchronised = isUnsynchronised && majorVersion < 4
+        if tagUnsynchronised { body = ID3Unsynchronisation.decode(body) }
+
+        var position = 0
+        if headerFlags & 0x40 != 0 {
+            do {
+                let extended = try ID3ExtendedHeader(body, version: majorVersion, offset: offset + 10)
+                extendedHeader = extended
+                position = extended.storedSize
+                if let padding = extended.paddingSize, majorVersion == 3, padding <= UInt32(body.count - position) {
+                    // v2.3 states the padding size; frames end before it.
+                    body.removeLast(Int(padding))
+                }
+            } catch {
+                diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10, message: error.message))
+                return
+            }
+        }
+        var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, base: offset + 10)
+        frames = reader.frames(in: body[position...], diagnostics: &diagnostics, padding: &paddingSize)
+        if majorVersion == 3, let padding = extendedHeader?.paddingSize { paddingSize += Int(padding) }
+    }
+
+    /// The frames with identifier `id` (v2.3/v2.4 form), in order.
+    public func frames(_ id: String) -> [ID3Frame] { frames.filter { $0.id == id } }
+}
+
+/// Reads a run of frames from a tag body or from the embedded frames of `CHAP`/`CTOC`.
+struct FrameReader {
+    let version: UInt8
+    let tagUnsynchronised: Bool
+    /// File offset of the first byte of the body being read. In a v2.2/v2.3 tag that was
+    /// unsynchronised as a whole, offsets count the bytes after that was undone.
+    let base: UInt64
+
+    var headerSize: Int { version == 2 ? 6 : 10 }
+    var idLength: Int { version == 2 ? 3 : 4 }
+
+    static func isValidID<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
+        bytes.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
+    }
+
+    /// True when a frame header, padding, or the end of the body starts at `index`.
+    func isFrameBoundary(_ body: ArraySlice<UInt8>, _ index: Int) -> Bool {
+        if index == body.endIndex { return true }
+        guard index < body.endIndex else { return false }
+        if body[index] == 0 { return true }
+        guard index + idLength <= body.endIndex else { return false }
+        return Self.isValidID(body[index..<index + idLength])
+    }
+
+    mutating func frames(in body: ArraySlice<UInt8>, diagnostics: inout [ID3Diagnostic], padding: inout Int) -> [ID3Frame] {
+        var frames: [ID3Frame] = []
+        var index = body.startIndex
+        while index + headerSize <= body.endIndex {
+            let fileOffset = base + UInt64(index)
+            if body[index] == 0 {
+                padding = body.endIndex - index
+                if body[index...].contains(where: { $0 != 0 }) {
+                    diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset,
+                                                     message: "\(padding) bytes of padding are not all zero; kept as padding"))
+                }
+                return frames
+            }
+            let idBytes = body[index..<index + idLength]
+            guard Self.isValidID(idBytes) else {
+                padding = body.endIndex - index
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset,
+                                                 message: "bytes \(Array(idBytes).hexDescription) are not a frame identifier; the remaining \(padding) bytes are kept as padding"))
+                return frames
+            }
+            let storedID = TextDecoding.latin1(idBytes)
+            let size: Int
+            var flagBytes: (UInt8, UInt8) = (0, 0)
+            if version == 2 {
+                size = Int(body[index + 3]) << 16 | Int(body[index + 4]) << 8 | Int(body[index + 5])
+            } else {
+                let raw = body[index + 4..<index + 8]
+                let plain = raw.reduce(0) { $0 << 8 | Int($1) }
+                if version == 4, let syncsafe = SyncsafeInteger.decode(raw) {
+                    // Some writers (old iTunes) put plain 32-bit sizes in v2.4 tags: take the
+                    // reading after which the next frame header or padding starts.
+                    let syncsafeEnd = index + headerSize + Int(syncsafe)
+                    let plainEnd = index + headerSize + plain
+                    if plain != Int(syncsafe), !isFrameBoundary(body, syncsafeEnd), isFrameBoundary(body, plainEnd) {
+                        size = plain
+                        diagnostics.append(ID3Diagnostic(.note, .invalidFrameSize, offset: fileOffset, frame: storedID,
+                                                         message: "v2.4 frame size written as a plain 32-bit number, read as \(plain)"))
+                    } else {
+                        size = Int(syncsafe)
+                    }
+                } else {
+                    size = plain
+                }
+                flagBytes = (body[index + 8], body[index + 9])
+            }
+            let bodyStart = index + headerSize
+            guard size <= body.endIndex - bodyStart else {
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrameSize, offset: fileOffset, frame: storedID,
+                                                 message: "frame \(storedID) declares \(size) bytes but only \(body.endIndex - bodyStart) remain in the tag; the rest is kept as padding"))
+                padding = body.endIndex - index
+                return frames
+            }
+            var frameDiagnostics: [ID3Diagnostic] = []
+            let frame = makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
+                                  offset: fileOffset, storedSize: headerSize + size, diagnostics: &frameDiagnostics)
+            diagnostics += frameDiagnostics
+            frames.append(frame)
+            index = bodyStart + size
+        }
+        if index < body.endIndex {
+            padding = body.endIndex - index
+        }
+        return frames
+    }
+
+    private func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
+                           diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+        var flags = ID3FrameFlags()
+        var data = stored
+        var decompressedSize: Int?
+        let (status, format) = flagBytes
+        switch version {
+        case 3:
+            flags.discardOnTagAlter = status & 0x80 != 0
+            flags.discardOnFileAlter = status & 0x40 != 0
+            flags.readOnly = status & 0x20 != 0
+            flags.compressed = format & 0x80 != 0
+            if flags.compressed, data.count >= 4 {
+                decompressedSize = data.prefix(4).reduce(0) { $0 << 8 | Int($1) }
+                data = data.dropFirst(4)
+            }
+            if format & 0x40 != 0, let method = data.first { flags.encryptionMethod = method; data = data.dropFirst() }
+            if format & 0x20 != 0, let group = data.first { flags.groupID = group; data = data.dropFirst() }
+        case 4:
+            flags.discardOnTagAlter = status & 0x40 != 0
+            flags.discardOnFileAlter = status & 0x20 != 0
+            flags.readOnly = status & 0x10 != 0
+            if format & 0x40 != 0, let group = data.first { flags.groupID = group; data = data.dropFirst() }
+            flags.compressed = format & 0x08 != 0
+            if format & 0x04 != 0, let method = data.first { flags.encryptionMethod = method; data = data.dropFirst() }
+            flags.unsynchronised = format & 0x02 != 0
+            if format & 0x01 != 0, data.count >= 4 {
+                flags.dataLength = SyncsafeInteger.decode(data.prefix(4)) ?? UInt32(data.prefix(4).reduce(0) { $0 << 8 | UInt32($1) })
+                decompressedSize = flags.dataLength.map(Int.init)
+                data = data.dropFirst(4)
+            }
+        default:
+            break
+        }
+        var body = Array(data)
+        // v2.4: undo unsynchronisation per frame, when the frame says so or the tag header does
+        // (writers disagree on which to set); never twice.
+        if version == 4 && (flags.unsynchronised || tagUnsynchronised) { body = ID3Unsynchronisation.decode(body) }
+
+        let id = version == 2 ? (ID3v22FrameIDs.table[storedID] ?? storedID) : storedID
+        if flags.encryptionMethod != nil {
+            diagnostics.append(ID3Diagnostic(.note, .encrypted, offset: offset, frame: storedID,
+                                             message: "frame \(storedID) is encrypted (method \(flags.encryptionMethod!)); kept as stored"))
+            return ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+        }
+        if flags.compressed {
+            let limit = min(ID3v2Tag.maxDecompressedFrameSize, decompressedSize.map { max($0, 0) } ?? ID3v2Tag.maxDecompressedFrameSize)
+            do {
+                body = try Inflate.zlib(body, maxOutputSize: limit)
+            } catch {
+                diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset, frame: storedID,
+                                                 message: "frame \(storedID) does not decompress: \(error.reason); kept as stored"))
+                return ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+            }
+        }
+        var content: ID3FrameContent
+        if version == 2 && storedID == "PIC" {
+            content = Self.decodeV22Picture(body)
+        } else {
+            let subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, base: offset)
+            content = ID3FrameContent.decode(id: id, body: body, version: version) { bytes in
+                var reader = subframeReader
+                var ignored = 0
+                var nested: [ID3Diagnostic] = []
+                return reader.frames(in: bytes, diagnostics: &nested, padding: &ignored)
+            }
+        }
+        if case .binary = content, Self.typedIDs.contains(id) || id.hasPrefix("T") || id.hasPrefix("W") {
+            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
+                                             message: "frame \(storedID) does not follow its layout; kept as bytes"))
+        }
+        if case .text(let encoding, _) = content, encoding.rawValue > 1, version < 4 {
+            diagnostics.append(ID3Diagnostic(.note, .invalidText, offset: offset, frame: storedID,
+                                             message: "frame \(storedID) uses a v2.4 text encoding (\(encoding)) in a v2.\(version) tag"))
+        }
+        return ID3Frame(id: id, storedID: storedID, flags: flags, content: content, offset: offset, storedSize: storedSize, body: body)
+    }
+
+    static let typedIDs: Set<String> = ["COMM", "USLT", "SYLT", "APIC", "GEOB", "PRIV", "UFID", "POPM", "PCNT", "CHAP", "CTOC", "RVA2"]
+
+    /// v2.2 `PIC`: encoding, a 3-character image format, picture type, description, data.
+    static func decodeV22Picture(_ body: [UInt8]) -> ID3FrameContent {
+        guard body.count >= 5, let encoding = ID3TextEncoding(rawValue: body[0]) else { return .binary(body) }
+        let format = TextDecoding.latin1(body[1..<4])
+        let (description, data) = encoding.readString(body[5...])
+        return .picture(encoding: encoding, mimeType: ID3v22FrameIDs.mimeType(forImageFormat: format), pictureType: body[4],
+                        description: description, data: Array(data))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Upper-case hex bytes separated by spaces, for messages.
+    var hexDescription: String {
+        map { byte in
+            let digits = String(byte, radix: 16, uppercase: true)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined(separator: " ")
+    }
+}

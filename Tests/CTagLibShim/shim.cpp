@@ -1,0 +1,189 @@
+// A test-only bridge to the system TagLib (Debian libtag1-dev), used to cross-check the ID3
+// layer. It describes what TagLib reads as JSON:
+// {"properties": {KEY: [values]}, "id3v2": {"version": N, "frames": [FRAME...]} | null,
+//  "id3v1": {"title", "artist", "album", "year", "comment", "track", "genre"} | null,
+//  "info": {KEY: value} | null}
+// FRAME: {"id", ...fields by frame type}.
+#include "CTagLibShim.h"
+
+#include <taglib/aifffile.h>
+#include <taglib/attachedpictureframe.h>
+#include <taglib/chapterframe.h>
+#include <taglib/commentsframe.h>
+#include <taglib/fileref.h>
+#include <taglib/id3v1tag.h>
+#include <taglib/id3v2tag.h>
+#include <taglib/infotag.h>
+#include <taglib/mpegfile.h>
+#include <taglib/popularimeterframe.h>
+#include <taglib/privateframe.h>
+#include <taglib/tpropertymap.h>
+#include <taglib/tableofcontentsframe.h>
+#include <taglib/textidentificationframe.h>
+#include <taglib/uniquefileidentifierframe.h>
+#include <taglib/unsynchronizedlyricsframe.h>
+#include <taglib/urllinkframe.h>
+#include <taglib/wavfile.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+
+std::string quote(const TagLib::String &text) {
+    std::string utf8 = text.to8Bit(true);
+    std::string out = "\"";
+    for (unsigned char c : utf8) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char buffer[8];
+                std::snprintf(buffer, sizeof buffer, "\\u%04x", c);
+                out += buffer;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string list(const TagLib::StringList &values) {
+    std::string out = "[";
+    bool first = true;
+    for (const auto &value : values) {
+        if (!first) out += ",";
+        out += quote(value);
+        first = false;
+    }
+    return out + "]";
+}
+
+std::string frameJSON(TagLib::ID3v2::Frame *frame) {
+    using namespace TagLib::ID3v2;
+    std::string out = "{\"id\":" + quote(TagLib::String(frame->frameID(), TagLib::String::Latin1));
+    if (auto *user = dynamic_cast<UserTextIdentificationFrame *>(frame)) {
+        TagLib::StringList values = user->fieldList();
+        if (!values.isEmpty()) values.erase(values.begin());
+        out += ",\"description\":" + quote(user->description()) + ",\"values\":" + list(values);
+    } else if (auto *text = dynamic_cast<TextIdentificationFrame *>(frame)) {
+        out += ",\"values\":" + list(text->fieldList());
+    } else if (auto *comment = dynamic_cast<CommentsFrame *>(frame)) {
+        out += ",\"language\":" + quote(TagLib::String(comment->language(), TagLib::String::Latin1)) +
+               ",\"description\":" + quote(comment->description()) + ",\"text\":" + quote(comment->text());
+    } else if (auto *lyrics = dynamic_cast<UnsynchronizedLyricsFrame *>(frame)) {
+        out += ",\"language\":" + quote(TagLib::String(lyrics->language(), TagLib::String::Latin1)) +
+               ",\"description\":" + quote(lyrics->description()) + ",\"text\":" + quote(lyrics->text());
+    } else if (auto *picture = dynamic_cast<AttachedPictureFrame *>(frame)) {
+        out += ",\"mimeType\":" + quote(picture->mimeType()) + ",\"pictureType\":" + std::to_string(picture->type()) +
+               ",\"description\":" + quote(picture->description()) + ",\"size\":" + std::to_string(picture->picture().size());
+    } else if (auto *ufid = dynamic_cast<UniqueFileIdentifierFrame *>(frame)) {
+        out += ",\"owner\":" + quote(ufid->owner()) + ",\"size\":" + std::to_string(ufid->identifier().size());
+    } else if (auto *priv = dynamic_cast<PrivateFrame *>(frame)) {
+        out += ",\"owner\":" + quote(priv->owner()) + ",\"size\":" + std::to_string(priv->data().size());
+    } else if (auto *popm = dynamic_cast<PopularimeterFrame *>(frame)) {
+        out += ",\"email\":" + quote(popm->email()) + ",\"rating\":" + std::to_string(popm->rating()) +
+               ",\"counter\":" + std::to_string(popm->counter());
+    } else if (auto *chapter = dynamic_cast<ChapterFrame *>(frame)) {
+        out += ",\"elementID\":" + quote(TagLib::String(chapter->elementID(), TagLib::String::Latin1)) +
+               ",\"startTime\":" + std::to_string(chapter->startTime()) + ",\"endTime\":" + std::to_string(chapter->endTime()) +
+               ",\"subframes\":[";
+        bool first = true;
+        for (auto *sub : chapter->embeddedFrameList()) {
+            if (!first) out += ",";
+            out += frameJSON(sub);
+            first = false;
+        }
+        out += "]";
+    } else if (auto *toc = dynamic_cast<TableOfContentsFrame *>(frame)) {
+        out += ",\"elementID\":" + quote(TagLib::String(toc->elementID(), TagLib::String::Latin1)) +
+               ",\"isTopLevel\":" + (toc->isTopLevel() ? "true" : "false") + ",\"isOrdered\":" + (toc->isOrdered() ? "true" : "false") +
+               ",\"children\":[";
+        bool first = true;
+        for (const auto &child : toc->childElements()) {
+            if (!first) out += ",";
+            out += quote(TagLib::String(child, TagLib::String::Latin1));
+            first = false;
+        }
+        out += "]";
+    } else if (auto *userURL = dynamic_cast<UserUrlLinkFrame *>(frame)) {
+        out += ",\"description\":" + quote(userURL->description()) + ",\"url\":" + quote(userURL->url());
+    } else if (auto *url = dynamic_cast<UrlLinkFrame *>(frame)) {
+        out += ",\"url\":" + quote(url->url());
+    } else {
+        out += ",\"size\":" + std::to_string(frame->size());
+    }
+    return out + "}";
+}
+
+std::string id3v2JSON(TagLib::ID3v2::Tag *tag) {
+    if (!tag || tag->isEmpty()) return "null";
+    std::string out = "{\"version\":" + std::to_string(tag->header()->majorVersion()) + ",\"frames\":[";
+    bool first = true;
+    for (auto *frame : tag->frameList()) {
+        if (!first) out += ",";
+        out += frameJSON(frame);
+        first = false;
+    }
+    return out + "]}";
+}
+
+std::string id3v1JSON(TagLib::ID3v1::Tag *tag) {
+    if (!tag || tag->isEmpty()) return "null";
+    return "{\"title\":" + quote(tag->title()) + ",\"artist\":" + quote(tag->artist()) + ",\"album\":" + quote(tag->album()) +
+           ",\"year\":" + std::to_string(tag->year()) + ",\"comment\":" + quote(tag->comment()) +
+           ",\"track\":" + std::to_string(tag->track()) + ",\"genre\":" + quote(tag->genre()) + "}";
+}
+
+std::string infoJSON(TagLib::RIFF::Info::Tag *tag) {
+    if (!tag || tag->isEmpty()) return "null";
+    std::string out = "{";
+    bool first = true;
+    for (const auto &field : tag->fieldListMap()) {
+        if (!first) out += ",";
+        out += quote(TagLib::String(field.first, TagLib::String::Latin1)) + ":" + quote(field.second);
+        first = false;
+    }
+    return out + "}";
+}
+
+char *copy(const std::string &text) {
+    char *result = static_cast<char *>(std::malloc(text.size() + 1));
+    if (result) std::memcpy(result, text.c_str(), text.size() + 1);
+    return result;
+}
+
+} // namespace
+
+extern "C" char *taglib_shim_describe(const char *path) {
+    TagLib::FileRef ref(path, false);
+    if (ref.isNull()) return nullptr;
+    std::string out = "{\"properties\":{";
+    bool first = true;
+    for (const auto &property : ref.file()->properties()) {
+        if (!first) out += ",";
+        out += quote(property.first) + ":" + list(property.second);
+        first = false;
+    }
+    out += "}";
+    std::string id3v2 = "null", id3v1 = "null", info = "null";
+    if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(ref.file())) {
+        id3v2 = id3v2JSON(mpeg->ID3v2Tag(false));
+        id3v1 = id3v1JSON(mpeg->ID3v1Tag(false));
+    } else if (auto *aiff = dynamic_cast<TagLib::RIFF::AIFF::File *>(ref.file())) {
+        id3v2 = id3v2JSON(aiff->tag());
+    } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(ref.file())) {
+        id3v2 = id3v2JSON(wav->ID3v2Tag());
+        info = infoJSON(wav->InfoTag());
+    }
+    out += ",\"id3v2\":" + id3v2 + ",\"id3v1\":" + id3v1 + ",\"info\":" + info + "}";
+    return copy(out);
+}
+
+extern "C" void taglib_shim_free(char *json) { std::free(json); }
