@@ -172,6 +172,10 @@ struct FrameReader {
         }
         if index < body.endIndex {
             padding = body.endIndex - index
+            if body[index...].contains(where: { $0 != 0 }) {
+                diagnostics.append(ID3Diagnostic(.warning, .padding, offset: base + UInt64(index),
+                                                 message: "\(padding) bytes after the last frame are neither a frame nor zero padding"))
+            }
         }
         return frames
     }

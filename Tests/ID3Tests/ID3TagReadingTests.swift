@@ -1,0 +1,376 @@
+import ID3
+import MediaBytes
+import TestSupport
+import Testing
+
+typealias I = ID3Builder
+
+func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at: 0) }
+
+@Suite struct ID3HeaderTests {
+    @Test func versionFlagsAndSizeAreRead() throws {
+        let tag = try read(I.tag(version: 3, frames: [I.frame("TIT2", I.text(["Hi"], encoding: 0), version: 3)], padding: 20))
+        #expect(tag.majorVersion == 3)
+        #expect(tag.frames.map(\.id) == ["TIT2"])
+        #expect(tag.paddingSize == 20)
+        #expect(tag.totalSize == 10 + 13 + 20)  // header, TIT2 (10 + 3), padding
+    }
+
+    @Test func notATagAndUnknownVersionsAreErrors() {
+        #expect(throws: ID3Error(.notATag)) { try read(Array("ID4\u{4}\0\0\0\0\0\0".utf8)) }
+        #expect(throws: ID3Error(.unsupportedVersion)) { try read(Array("ID3".utf8) + [5, 0, 0, 0, 0, 0, 0]) }
+    }
+
+    @Test func tagLongerThanTheDataIsTruncated() {
+        let bytes = I.tag(frames: [I.frame("TIT2", I.text(["Hi"]))])
+        #expect(throws: ID3Error(.truncated)) { try read(Array(bytes.dropLast(3))) }
+    }
+
+    @Test func v23ExtendedHeaderWithCRCAndPadding() throws {
+        let frames = I.frame("TIT2", I.text(["Hi"], encoding: 0), version: 3)
+        let extended: [UInt8] = [0, 0, 0, 10, 0x80, 0, 0, 0, 0, 4, 0xDE, 0xAD, 0xBE, 0xEF]
+        let tag = try read(I.tag(version: 3, flags: 0x40, extended + frames + [0, 0, 0, 0]))
+        #expect(tag.extendedHeader?.crc == 0xDEAD_BEEF)
+        #expect(tag.extendedHeader?.paddingSize == 4)
+        #expect(tag.frames.count == 1)
+        #expect(tag.paddingSize == 4)
+    }
+
+    @Test func v24ExtendedHeaderWithRestrictions() throws {
+        let extended: [UInt8] = [0, 0, 0, 8, 1, 0x10, 1, 0x42]
+        let tag = try read(I.tag(version: 4, flags: 0x40, extended + I.frame("TIT2", I.text(["Hi"]))))
+        #expect(tag.extendedHeader?.restrictions == 0x42)
+        #expect(tag.frames.first?.textValues == ["Hi"])
+    }
+
+    @Test func paddingThatIsNotZeroIsADiagnostic() throws {
+        let tag = try read(I.tag(frames: [I.frame("TIT2", I.text(["Hi"])), [0, 0, 7, 0]]))
+        #expect(tag.diagnostics.map(\.code) == [.padding])
+        #expect(tag.paddingSize == 4)
+    }
+
+    @Test func invalidFrameIDStopsTheWalkWithADiagnostic() throws {
+        let tag = try read(I.tag(frames: [I.frame("TIT2", I.text(["Hi"])), Array("ti!2".utf8) + [0, 0, 0, 1, 0, 0, 0]]))
+        #expect(tag.frames.count == 1)
+        #expect(tag.diagnostics.first?.code == .invalidFrame)
+        #expect(tag.diagnostics.first?.offset == 10 + 13)
+    }
+
+    @Test func frameLargerThanTheTagIsADiagnostic() throws {
+        var frame = I.frame("TIT2", I.text(["Hi"]))
+        frame[7] = 100
+        let tag = try read(I.tag(frames: [frame]))
+        #expect(tag.frames.isEmpty)
+        #expect(tag.diagnostics.first?.code == .invalidFrameSize)
+        #expect(tag.diagnostics.first?.frame == "TIT2")
+    }
+}
+
+@Suite struct UnsynchronisationTests {
+    @Test func decodeRemovesTheZeroAfterEachFFOnce() {
+        #expect(ID3Unsynchronisation.decode([0xFF, 0x00, 0xE0, 0xFF, 0x00, 0x00, 0x01]) == [0xFF, 0xE0, 0xFF, 0x00, 0x01])
+        #expect(ID3Unsynchronisation.decode(ID3Unsynchronisation.encode([0xFF, 0xF0, 0xFF, 0x00, 0xFF])) == [0xFF, 0xF0, 0xFF, 0x00, 0xFF])
+    }
+
+    @Test func v23WholeTagUnsynchronisationIsUndone() throws {
+        let picture: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0xFF, 0x00]
+        let body = [0] + Array("image/jpeg".utf8) + [0, 3, 0] + picture
+        let frames = I.frame("APIC", body, version: 3)
+        let tag = try read(I.tag(version: 3, flags: 0x80, ID3Unsynchronisation.encode(frames)))
+        guard case .picture(_, let mime, let type, _, let data) = tag.frames.first?.content else {
+            Issue.record("no picture: \(tag.frames)")
+            return
+        }
+        #expect(mime == "image/jpeg")
+        #expect(type == 3)
+        #expect(data == picture)
+    }
+
+    @Test func v24FrameUnsynchronisationIsUndonePerFrame() throws {
+        let body = Array("o".utf8) + [0, 0xFF, 0xE1, 0xFF, 0x00]
+        let tag = try read(I.tag(frames: [I.frame("PRIV", ID3Unsynchronisation.encode(body), flags: (0, 0x02))]))
+        guard case .privateData(let owner, let data) = tag.frames.first?.content else {
+            Issue.record("no PRIV")
+            return
+        }
+        #expect(owner == "o")
+        #expect(data == [0xFF, 0xE1, 0xFF, 0x00])
+        #expect(tag.frames.first?.flags.unsynchronised == true)
+    }
+
+    @Test func v24HeaderFlagAloneAlsoUndoesFrameUnsynchronisation() throws {
+        let body: [UInt8] = Array("o".utf8) + [0, 0xFF, 0xE1]
+        let tag = try read(I.tag(version: 4, flags: 0x80, I.frame("PRIV", ID3Unsynchronisation.encode(body))))
+        guard case .privateData(_, let data) = tag.frames.first?.content else {
+            Issue.record("no PRIV")
+            return
+        }
+        #expect(data == [0xFF, 0xE1])
+    }
+}
+
+@Suite struct FrameFlagTests {
+    @Test func compressedV24FrameIsInflated() throws {
+        // zlib of "\u{03}Hello" (a UTF-8 text frame body), made with Python's zlib.compress.
+        let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x05, 0x9F, 0x01, 0xF8]
+        let body = SyncsafeInteger.encode(6)! + compressed
+        let tag = try read(I.tag(frames: [I.frame("TIT2", body, flags: (0, 0x09))]))
+        #expect(tag.frames.first?.textValues == ["Hello"])
+        #expect(tag.frames.first?.flags.compressed == true)
+        #expect(tag.frames.first?.flags.dataLength == 6)
+    }
+
+    @Test func compressedV23FrameIsInflated() throws {
+        let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x05, 0x9F, 0x01, 0xF8]
+        let tag = try read(I.tag(version: 3, frames: [I.frame("TIT2", [0, 0, 0, 6] + compressed, version: 3, flags: (0, 0x80))]))
+        #expect(tag.frames.first?.textValues == ["Hello"])
+    }
+
+    @Test func decompressionBeyondTheLimitIsRefusedAndKeptAsBytes() throws {
+        // The data length indicator says 2 bytes; the stream inflates to 6.
+        let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x05, 0x9F, 0x01, 0xF8]
+        let body = SyncsafeInteger.encode(2)! + compressed
+        let tag = try read(I.tag(frames: [I.frame("TIT2", body, flags: (0, 0x09))]))
+        #expect(tag.diagnostics.map(\.code) == [.compression])
+        guard case .binary = tag.frames.first?.content else {
+            Issue.record("expected bytes kept")
+            return
+        }
+    }
+
+    @Test func encryptedFramesAreKeptOpaque() throws {
+        let tag = try read(I.tag(frames: [I.frame("TIT2", [0x80, 1, 2, 3], flags: (0, 0x04))]))
+        #expect(tag.frames.first?.flags.encryptionMethod == 0x80)
+        #expect(tag.frames.first?.content == .binary([1, 2, 3]))
+        #expect(tag.diagnostics.map(\.code) == [.encrypted])
+    }
+
+    @Test func groupingAndStatusFlagsAreKept() throws {
+        let tag = try read(I.tag(frames: [I.frame("TIT2", [7] + I.text(["G"]), flags: (0x60, 0x40))]))
+        let flags = try #require(tag.frames.first?.flags)
+        #expect(flags.groupID == 7)
+        #expect(flags.discardOnTagAlter)
+        #expect(flags.discardOnFileAlter)
+        #expect(tag.frames.first?.textValues == ["G"])
+    }
+
+    @Test func v24PlainSizesAreTolerated() throws {
+        let long = String(repeating: "x", count: 200)
+        let frames = I.frame("TIT2", I.text([long]), plainSize: true) + I.frame("TPE1", I.text(["A"]), plainSize: true)
+        let tag = try read(I.tag(frames, padding: 10))
+        #expect(tag.frames.map(\.id) == ["TIT2", "TPE1"])
+        #expect(tag.frames.first?.textValues == [long])
+    }
+}
+
+@Suite struct TextFrameTests {
+    @Test func allFourEncodings() throws {
+        for encoding: UInt8 in 0...3 {
+            let tag = try read(I.tag(frames: [I.frame("TIT2", I.text(["Café"], encoding: encoding))]))
+            #expect(tag.frames.first?.textValues == ["Café"], "encoding \(encoding)")
+        }
+    }
+
+    @Test func multipleValuesAndDoubledTerminators() throws {
+        let tag = try read(I.tag(frames: [I.frame("TPE1", I.text(["A", "B"], terminate: true) + [0])]))
+        #expect(tag.frames.first?.textValues == ["A", "B"])
+    }
+
+    @Test func utf16WithoutBOMIsReadLittleEndianAndOddBytesAreIgnored() throws {
+        let body: [UInt8] = [1, 0x48, 0x00, 0x69, 0x00, 0x21]
+        let tag = try read(I.tag(frames: [I.frame("TIT2", body)]))
+        #expect(tag.frames.first?.textValues == ["Hi"])
+    }
+
+    @Test func userTextHasDescriptionAndValues() throws {
+        let body: [UInt8] = [3] + Array("CATALOGNUMBER".utf8) + [0] + Array("CAT-1".utf8)
+        let tag = try read(I.tag(frames: [I.frame("TXXX", body)]))
+        #expect(tag.frames.first?.content == .userText(encoding: .utf8, description: "CATALOGNUMBER", values: ["CAT-1"]))
+    }
+
+    @Test func urlFrames() throws {
+        let tag = try read(I.tag(frames: [
+            I.frame("WOAR", Array("https://a.example".utf8)),
+            I.frame("WXXX", [0] + Array("home".utf8) + [0] + Array("https://b.example".utf8)),
+        ]))
+        #expect(tag.frames[0].content == .url("https://a.example"))
+        #expect(tag.frames[1].content == .userURL(encoding: .latin1, description: "home", url: "https://b.example"))
+    }
+}
+
+@Suite struct TypedFrameTests {
+    @Test func commentWithLanguageAndDescription() throws {
+        let body: [UInt8] = [0] + Array("eng".utf8) + Array("desc".utf8) + [0] + Array("text".utf8)
+        let tag = try read(I.tag(frames: [I.frame("COMM", body), I.frame("USLT", body)]))
+        #expect(tag.frames[0].content == .comment(encoding: .latin1, language: "eng", description: "desc", text: "text"))
+        #expect(tag.frames[1].content == .comment(encoding: .latin1, language: "eng", description: "desc", text: "text"))
+    }
+
+    @Test func syncedLyrics() throws {
+        let body: [UInt8] = [0] + Array("eng".utf8) + [2, 1] + [0] + Array("la".utf8) + [0, 0, 0, 0x03, 0xE8]
+        let tag = try read(I.tag(frames: [I.frame("SYLT", body)]))
+        guard case .syncedLyrics(_, let language, let format, _, _, let lines) = tag.frames.first?.content else {
+            Issue.record("no SYLT")
+            return
+        }
+        #expect(language == "eng")
+        #expect(format == 2)
+        #expect(lines == [.init(text: "la", time: 1000)])
+    }
+
+    @Test func pictureObjectPrivateAndUniqueID() throws {
+        let tag = try read(I.tag(frames: [
+            I.frame("APIC", [3] + Array("image/png".utf8) + [0, 4] + Array("back".utf8) + [0, 0x89, 0x50]),
+            I.frame("GEOB", [0] + Array("text/plain".utf8) + [0] + Array("a.txt".utf8) + [0] + Array("d".utf8) + [0, 1, 2]),
+            I.frame("PRIV", Array("owner".utf8) + [0, 9]),
+            I.frame("UFID", Array("http://musicbrainz.org".utf8) + [0] + Array("abc".utf8)),
+        ]))
+        #expect(tag.frames[0].content == .picture(encoding: .utf8, mimeType: "image/png", pictureType: 4, description: "back", data: [0x89, 0x50]))
+        #expect(tag.frames[1].content == .object(encoding: .latin1, mimeType: "text/plain", filename: "a.txt", description: "d", data: [1, 2]))
+        #expect(tag.frames[2].content == .privateData(owner: "owner", data: [9]))
+        #expect(tag.frames[3].content == .uniqueFileID(owner: "http://musicbrainz.org", identifier: Array("abc".utf8)))
+    }
+
+    @Test func popularimeterAndPlayCounter() throws {
+        let tag = try read(I.tag(frames: [
+            I.frame("POPM", Array("a@b".utf8) + [0, 196, 0, 0, 0, 5]),
+            I.frame("PCNT", [0, 0, 1, 0]),
+        ]))
+        #expect(tag.frames[0].content == .popularimeter(email: "a@b", rating: 196, counter: 5))
+        #expect(tag.frames[1].content == .playCounter(256))
+    }
+
+    @Test func chaptersAndTableOfContentsWithEmbeddedFrames() throws {
+        let title = I.frame("TIT2", I.text(["Intro"]))
+        let chap = I.frame("CHAP", Array("ch1".utf8) + [0] + AtomBuilder.be(0, width: 4) + AtomBuilder.be(5000, width: 4)
+            + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + title)
+        let toc = I.frame("CTOC", Array("toc".utf8) + [0, 0x03, 1] + Array("ch1".utf8) + [0])
+        let tag = try read(I.tag(frames: [chap, toc]))
+        guard case .chapter(let id, let start, let end, _, _, let subframes) = tag.frames[0].content else {
+            Issue.record("no CHAP")
+            return
+        }
+        #expect(id == "ch1")
+        #expect(start == 0 && end == 5000)
+        #expect(subframes.first?.textValues == ["Intro"])
+        guard case .tableOfContents(_, let top, let ordered, let children, _) = tag.frames[1].content else {
+            Issue.record("no CTOC")
+            return
+        }
+        #expect(top && ordered)
+        #expect(children == ["ch1"])
+    }
+
+    @Test func relativeVolumeAdjustment() throws {
+        let body: [UInt8] = Array("track".utf8) + [0, 1, 0xFE, 0x00, 16, 0x7F, 0xFF]
+        let tag = try read(I.tag(frames: [I.frame("RVA2", body)]))
+        guard case .relativeVolume(let id, let channels) = tag.frames.first?.content else {
+            Issue.record("no RVA2")
+            return
+        }
+        #expect(id == "track")
+        #expect(channels.first?.adjustment == -1)
+        #expect(channels.first?.peak == [0x7F, 0xFF])
+    }
+
+    @Test func unknownFramesAreKeptByteForByte() throws {
+        let tag = try read(I.tag(frames: [I.frame("XYZW", [1, 2, 3])]))
+        #expect(tag.frames.first?.content == .binary([1, 2, 3]))
+        #expect(tag.diagnostics.isEmpty)
+    }
+
+    @Test func typedFrameThatDoesNotFollowItsLayoutIsKeptWithAWarning() throws {
+        let tag = try read(I.tag(frames: [I.frame("COMM", [9, 1])]))
+        #expect(tag.frames.first?.content == .binary([9, 1]))
+        #expect(tag.diagnostics.map(\.code) == [.invalidFrame])
+    }
+}
+
+@Suite struct ID3v22Tests {
+    @Test func threeCharacterIDsAreMapped() throws {
+        let tag = try read(I.tag(version: 2, frames: [
+            I.frame("TT2", I.text(["Title"], encoding: 0), version: 2),
+            I.frame("TYE", I.text(["2001"], encoding: 0), version: 2),
+            I.frame("ZZZ", [1], version: 2),
+        ]))
+        #expect(tag.frames.map(\.id) == ["TIT2", "TYER", "ZZZ"])
+        #expect(tag.frames.map(\.storedID) == ["TT2", "TYE", "ZZZ"])
+        #expect(tag.frames[0].textValues == ["Title"])
+    }
+
+    @Test func pictureImageFormatBecomesAMIMEType() throws {
+        let tag = try read(I.tag(version: 2, frames: [I.frame("PIC", [0] + Array("JPG".utf8) + [3] + Array("c".utf8) + [0, 0xFF, 0xD8], version: 2)]))
+        #expect(tag.frames.first?.id == "APIC")
+        #expect(tag.frames.first?.content == .picture(encoding: .latin1, mimeType: "image/jpeg", pictureType: 3, description: "c", data: [0xFF, 0xD8]))
+    }
+}
+
+@Suite struct GenreTests {
+    @Test func referencesRefinementsAndNumbers() {
+        #expect(ID3Genres.parse("(13)") == ["Pop"])
+        #expect(ID3Genres.parse("(13)Pop") == ["Pop"])
+        #expect(ID3Genres.parse("(21)Eurodisco") == ["Ska", "Eurodisco"])
+        #expect(ID3Genres.parse("(RX)(CR)") == ["Remix", "Cover"])
+        #expect(ID3Genres.parse("17") == ["Rock"])
+        #expect(ID3Genres.parse("Electronic") == ["Electronic"])
+        #expect(ID3Genres.parse("((foo)") == ["(foo)"])
+    }
+
+    @Test func tableHas192NamesAndLooksUpCaseInsensitively() {
+        #expect(ID3Genres.names.count == 192)
+        #expect(ID3Genres.name(52) == "Electronic")
+        #expect(ID3Genres.index(of: "electronic") == 52)
+        #expect(ID3Genres.name(192) == nil)
+    }
+}
+
+@Suite struct ID3v1Tests {
+    func v1(title: String, track: UInt8?, genre: UInt8) -> [UInt8] {
+        func field(_ text: String, _ width: Int) -> [UInt8] { Array(text.utf8.prefix(width)) + [UInt8](repeating: 0, count: width - min(width, text.utf8.count)) }
+        var bytes = Array("TAG".utf8) + field(title, 30) + field("Artist", 30) + field("Album", 30) + field("1999", 4)
+        bytes += track.map { field("Comment", 28) + [0, $0] } ?? field("Comment", 30)
+        return bytes + [genre]
+    }
+
+    @Test func v11HasATrackNumber() throws {
+        let tag = try #require(ID3v1Tag(v1(title: "Title", track: 7, genre: 17)))
+        #expect(tag.title == "Title")
+        #expect(tag.track == 7)
+        #expect(tag.genre == "Rock")
+        #expect(tag.comment == "Comment")
+    }
+
+    @Test func v10HasNone() throws {
+        let tag = try #require(ID3v1Tag(v1(title: "T", track: nil, genre: 255)))
+        #expect(tag.track == nil)
+        #expect(tag.genre == nil)
+    }
+
+    @Test func notATag() {
+        #expect(ID3v1Tag([UInt8](repeating: 0, count: 128)) == nil)
+    }
+}
+
+@Suite struct InflateTests {
+    @Test func storedFixedAndDynamicBlocks() throws {
+        // zlib.compress(b"hello hello hello hello", 9)
+        let data: [UInt8] = [0x78, 0xDA, 0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0xC8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08, 0xB1]
+        #expect(try Inflate.zlib(data, maxOutputSize: 100) == Array("hello hello hello hello".utf8))
+        // A dynamic-Huffman block: Python's zlib.compress(text, 9) of the text below.
+        let text = Array(String(repeating: "The quick brown fox jumps over the lazy dog. Pack my box with five dozen liquor jugs! ", count: 3).utf8)
+        let dynamic: [UInt8] = [0x78, 0xDA, 0xD5, 0x8C, 0xDD, 0x01, 0x80, 0x10, 0x14, 0x85, 0x57, 0x39, 0x2D, 0xD0, 0x2C, 0x3D, 0x58, 0x80, 0x22, 0x2A, 0x6E, 0x08, 0x31, 0x7D, 0x77, 0x8D, 0x9E, 0xBF, 0x1F, 0x61, 0x35, 0x62, 0x71, 0xEB, 0x09, 0x95, 0xA8, 0x05, 0x18, 0x7A, 0x71, 0x14, 0x7F, 0x67, 0x50, 0xD5, 0x09, 0x0F, 0xE3, 0x4B, 0x8E, 0x8E, 0x8D, 0xF6, 0x19, 0x8B, 0x64, 0xCF, 0x77, 0x28, 0x96, 0x9A, 0x7B, 0x2C, 0x8C, 0xAB, 0x9A, 0xD1, 0xD0, 0x01, 0x97, 0x8B, 0x85, 0x12, 0xB7, 0x7B, 0x9E, 0x20, 0x7E, 0x74, 0xFD, 0x00, 0xE8, 0xB2, 0x5C, 0x74]
+        #expect(try Inflate.zlib(dynamic, maxOutputSize: 1000) == text)
+        // A stored block: BFINAL=1, BTYPE=00, LEN=3, NLEN=~3, "abc".
+        #expect(try Inflate.deflate([0x01, 0x03, 0x00, 0xFC, 0xFF, 0x61, 0x62, 0x63], maxOutputSize: 10) == Array("abc".utf8))
+    }
+
+    @Test func outputLimitStopsBombs() {
+        let data: [UInt8] = [0x78, 0xDA, 0xCB, 0x48, 0xCD, 0xC9, 0xC9, 0x57, 0xC8, 0x40, 0x27, 0x01, 0x68, 0x03, 0x08, 0xB1]
+        #expect(throws: Inflate.Failure.self) { try Inflate.zlib(data, maxOutputSize: 10) }
+    }
+
+    @Test func garbageIsAnError() {
+        #expect(throws: Inflate.Failure.self) { try Inflate.zlib([0x78, 0x9C, 0xFF, 0xFF, 0xFF], maxOutputSize: 100) }
+        #expect(throws: Inflate.Failure.self) { try Inflate.zlib([1, 2], maxOutputSize: 100) }
+    }
+}

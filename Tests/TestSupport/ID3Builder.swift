@@ -1,0 +1,56 @@
+import MediaBytes
+
+/// Builds ID3v2 tags and frames for tests, so malformed tags are made in code.
+public enum ID3Builder {
+    /// A frame: 4-character ID (3 in v2.2), size (syncsafe in v2.4 unless `plainSize`), flags, body.
+    public static func frame(_ id: String, _ body: [UInt8], version: UInt8 = 4, flags: (UInt8, UInt8) = (0, 0), plainSize: Bool = false) -> [UInt8] {
+        var bytes = Array(id.utf8)
+        if version == 2 {
+            bytes += [UInt8(body.count >> 16 & 0xFF), UInt8(body.count >> 8 & 0xFF), UInt8(body.count & 0xFF)]
+            return bytes + body
+        }
+        if version == 4 && !plainSize {
+            bytes += SyncsafeInteger.encode(UInt32(body.count))!
+        } else {
+            bytes += AtomBuilder.be(UInt64(body.count), width: 4)
+        }
+        return bytes + [flags.0, flags.1] + body
+    }
+
+    /// A text frame body: encoding byte, then the values separated (and ended) by terminators.
+    public static func text(_ values: [String], encoding: UInt8 = 3, terminate: Bool = false) -> [UInt8] {
+        var body: [UInt8] = [encoding]
+        for (i, value) in values.enumerated() {
+            body += encode(value, encoding)
+            if i < values.count - 1 || terminate { body += encoding == 1 || encoding == 2 ? [0, 0] : [0] }
+        }
+        return body
+    }
+
+    /// `text` in one of the ID3 encodings (UTF-16 with a little-endian BOM for 1).
+    public static func encode(_ text: String, _ encoding: UInt8) -> [UInt8] {
+        switch encoding {
+        case 0: return text.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        case 1: return [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        case 2: return text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+        default: return Array(text.utf8)
+        }
+    }
+
+    /// A whole tag: header (version, flags, syncsafe size), `body` (frames), then `padding` zeros.
+    public static func tag(version: UInt8 = 4, flags: UInt8 = 0, _ body: [UInt8], padding: Int = 0) -> [UInt8] {
+        let size = body.count + padding
+        return Array("ID3".utf8) + [version, 0, flags] + SyncsafeInteger.encode(UInt32(size))! + body + [UInt8](repeating: 0, count: padding)
+    }
+
+    /// A tag made of frames.
+    public static func tag(version: UInt8 = 4, frames: [[UInt8]], padding: Int = 0) -> [UInt8] {
+        tag(version: version, frames.flatMap { $0 }, padding: padding)
+    }
+
+    /// A minimal valid MPEG-1 layer III frame header (128 kbit/s, 44.1 kHz, stereo) followed by
+    /// zero bytes up to its 417-byte length.
+    public static func mp3Frame() -> [UInt8] {
+        [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 413)
+    }
+}
