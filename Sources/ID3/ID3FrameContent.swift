@@ -88,12 +88,15 @@ extension ID3FrameContent {
         case "TXXX":
             let encoding = try encoding(body.first)
             let (description, rest) = encoding.readString(body.dropFirst())
-            return .userText(encoding: encoding, description: description, values: encoding.readStrings(rest))
+            // A user text frame always carries a value after its description, if only an empty one.
+            let values = encoding.readStrings(rest)
+            return .userText(encoding: encoding, description: description, values: values.isEmpty ? [""] : values)
         case "WXXX":
             let encoding = try encoding(body.first)
             let (description, rest) = encoding.readString(body.dropFirst())
             return .userURL(encoding: encoding, description: description, url: latin1.readString(rest).0)
-        case _ where id.hasPrefix("T"):
+        case _ where id.hasPrefix("T"), "WFED":
+            // iTunes writes its podcast feed URL `WFED` as a text frame, with an encoding byte.
             let encoding = try encoding(body.first)
             return .text(encoding: encoding, values: encoding.readStrings(body.dropFirst()))
         case _ where id.hasPrefix("W"):

@@ -53,6 +53,9 @@ public enum ID3Genres {
                 genres.append("Remix")
             } else if reference == "CR" {
                 genres.append("Cover")
+            } else if !reference.isEmpty, !reference.contains("(") {
+                // A name in parentheses, as some writers put it: `(17)(Pop)(02)`.
+                genres.append(String(reference))
             } else {
                 break
             }

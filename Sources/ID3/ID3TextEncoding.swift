@@ -31,7 +31,7 @@ public enum ID3TextEncoding: UInt8, Sendable, Hashable, CaseIterable {
     }
 
     /// Reads every string in `bytes`: a list separated by terminators (v2.4 multiple values),
-    /// ignoring a final terminator and trailing padding of terminators.
+    /// ignoring a final terminator and trailing padding of terminators. No bytes, no values.
     public func readStrings(_ bytes: ArraySlice<UInt8>) -> [String] {
         var pieces = TextDecoding.split(bytes, wideTerminator: isWide).map(decode)
         while pieces.count > 1, pieces.last?.isEmpty == true { pieces.removeLast() }

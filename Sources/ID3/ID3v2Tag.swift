@@ -29,8 +29,8 @@ public struct ID3v2Tag: Sendable, Hashable {
     /// sits in the file (for messages and frame offsets).
     ///
     /// - Throws: `.notATag` when the header is not an ID3v2 header, `.unsupportedVersion` for
-    ///   a major version other than 2-4, `.truncated` when `bytes` are shorter than the header
-    ///   says.
+    ///   a major version other than 2-4. A tag cut short by the end of `bytes` is read as far
+    ///   as it goes, with a `.truncated` diagnostic.
     public init(parsing bytes: [UInt8], at offset: UInt64 = 0) throws(ID3Error) {
         guard let header = ID3TagHeader(bytes) else {
             throw ID3Error(.notATag, offset: offset, message: "no ID3v2 header (\"ID3\", version, flags, syncsafe size)")
@@ -48,10 +48,12 @@ public struct ID3v2Tag: Sendable, Hashable {
         diagnostics = []
         extendedHeader = nil
 
-        let bodyEnd = 10 + Int(header.tagSize)
-        guard bytes.count >= bodyEnd else {
-            throw ID3Error(.truncated, offset: offset,
-                           message: "tag declares \(header.tagSize) bytes after its header but only \(bytes.count - 10) follow")
+        var bodyEnd = 10 + Int(header.tagSize)
+        if bytes.count < bodyEnd {
+            // Read the frames that are there, as the peers do; the rest of the tag is missing.
+            diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: offset,
+                                             message: "tag declares \(header.tagSize) bytes after its header but only \(bytes.count - 10) follow"))
+            bodyEnd = bytes.count
         }
         if majorVersion == 2 && headerFlags & 0x40 != 0 {
             diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset,
