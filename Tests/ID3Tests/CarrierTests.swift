@@ -1,0 +1,167 @@
+import Foundation
+import ID3
+import MediaBytes
+import TestSupport
+import Testing
+
+func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(source: MemoryByteSource(bytes)) }
+
+@Suite struct MPEGStreamFileTests {
+    let audio = [UInt8]((0..<4).flatMap { _ in I.mp3Frame() })
+    let tag = I.tag(version: 3, frames: [I.frame("TIT2", I.text(["Song"], encoding: 0), version: 3)], padding: 16)
+
+    func v1(_ title: String) -> [UInt8] {
+        Array("TAG".utf8) + Array(title.utf8) + [UInt8](repeating: 0, count: 125 - title.utf8.count)
+    }
+
+    @Test func leadingTagAudioAndFirstFrame() throws {
+        let file = try stream(tag + audio)
+        #expect(file.kind == .mp3)
+        #expect(file.leadingTags.count == 1)
+        #expect(file.primaryTag?.frames.first?.textValues == ["Song"])
+        #expect(file.audio == UInt64(tag.count)..<UInt64(tag.count + audio.count))
+        #expect(file.mpegHeader?.bitrate == 128)
+        #expect(file.mpegHeader?.sampleRate == 44100)
+        #expect(file.mpegHeader?.frameLength == 417)
+    }
+
+    @Test func severalLeadingTagsAndJunkBeforeTheAudio() throws {
+        let file = try stream(tag + tag + [1, 2, 3] + audio)
+        #expect(file.leadingTags.count == 2)
+        #expect(file.junkBeforeAudio == UInt64(2 * tag.count)..<UInt64(2 * tag.count + 3))
+        #expect(file.audio.lowerBound == UInt64(2 * tag.count + 3))
+    }
+
+    @Test func trailingID3v1APEAndLyrics3AreFound() throws {
+        let apeItems = [UInt8](repeating: 0x41, count: 8)
+        func apeHeader(_ flags: UInt32) -> [UInt8] {
+            Array("APETAGEX".utf8) + [0xD0, 0x07, 0, 0] + [UInt8(32 + apeItems.count), 0, 0, 0] + [1, 0, 0, 0]
+                + [UInt8(flags & 0xFF), 0, 0, UInt8(flags >> 24)] + [UInt8](repeating: 0, count: 8)
+        }
+        let ape = apeHeader(0xA000_0000) + apeItems + apeHeader(0x8000_0000)
+        let lyricsBody = Array("LYRICSBEGIN".utf8) + Array("IND00002".utf8) + Array("10".utf8)
+        let lyrics = lyricsBody + Array(String(lyricsBody.count).leftPad(6).utf8) + Array("LYRICS200".utf8)
+        let file = try stream(tag + audio + ape + lyrics + v1("Old Title"))
+        #expect(file.id3v1?.title == "Old Title")
+        let audioEnd = UInt64(tag.count + audio.count)
+        #expect(file.apeBlock == audioEnd..<audioEnd + UInt64(ape.count))
+        #expect(file.lyrics3Block == audioEnd + UInt64(ape.count)..<audioEnd + UInt64(ape.count + lyrics.count))
+        #expect(file.audio.upperBound == audioEnd)
+    }
+
+    @Test func appendedTagWithFooterIsFound() throws {
+        var appended = I.tag(frames: [I.frame("TIT2", I.text(["End"]))])
+        appended[5] |= 0x10
+        appended += Array("3DI".utf8) + appended[3..<10]
+        let file = try stream(audio + appended + v1("V1"))
+        #expect(file.leadingTags.isEmpty)
+        #expect(file.appendedTag?.frames.first?.textValues == ["End"])
+        #expect(file.primaryTag?.frames.first?.textValues == ["End"])
+        #expect(file.audio == 0..<UInt64(audio.count))
+    }
+
+    @Test func adtsStreamWithTransportStreamTimestamp() throws {
+        let timestamp: UInt64 = 8_589_934_000  // needs all 33 bits
+        let priv = I.frame("PRIV", Array(ID3v2Tag.transportStreamTimestampOwner.utf8) + [0] + AtomBuilder.be(timestamp, width: 8))
+        let header: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC]  // LC, 44.1 kHz, 2 ch, 16-byte frame
+        let frame = header + [UInt8](repeating: 0, count: 9)
+        let file = try stream(I.tag(frames: [priv]) + frame + frame)
+        #expect(file.kind == .aac)
+        #expect(file.adtsHeader?.sampleRate == 44100)
+        #expect(file.adtsHeader?.channelConfiguration == 2)
+        #expect(file.adtsHeader?.frameLength == 16)
+        #expect(file.primaryTag?.transportStreamTimestamp == timestamp)
+    }
+
+    @Test func xingHeaderGivesFramesAndEncoder() throws {
+        var first = I.mp3Frame()
+        let start = 4 + 32
+        first.replaceSubrange(start..<start + 12, with: Array("Xing".utf8) + [0, 0, 0, 1] + [0, 0, 0x03, 0xE8])
+        first.replaceSubrange(start + 12..<start + 21, with: Array("LAME3.100".utf8))
+        let file = try stream(first + audio)
+        #expect(file.xingHeader?.tag == "Xing")
+        #expect(file.xingHeader?.frameCount == 1000)
+        #expect(file.xingHeader?.encoder == "LAME3.100")
+        #expect(file.duration.map { abs($0 - 1000 * 1152 / 44100.0) < 0.001 } == true)
+    }
+
+    @Test func noAudioFrameIsADiagnosticNotAnError() throws {
+        let file = try stream(tag + [UInt8](repeating: 0x55, count: 600))
+        #expect(file.kind == nil)
+        #expect(file.diagnostics.map(\.code) == [.invalidFrame])
+    }
+}
+
+@Suite struct IFFChunkFileTests {
+    func chunk(_ id: String, _ data: [UInt8], littleEndian: Bool) -> [UInt8] {
+        let size = UInt32(data.count)
+        let sizeBytes: [UInt8] = littleEndian
+            ? [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)]
+            : [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        return Array(id.utf8) + sizeBytes + data + (data.count % 2 == 1 ? [0] : [])
+    }
+
+    @Test func aiffWithAnID3Chunk() throws {
+        let tag = I.tag(frames: [I.frame("TIT2", I.text(["Aiff Title"]))])
+        let body = Array("AIFF".utf8) + chunk("COMM", [UInt8](repeating: 0, count: 18), littleEndian: false) + chunk("ID3 ", tag, littleEndian: false)
+        let file = try IFFChunkFile(source: MemoryByteSource(chunk("FORM", body, littleEndian: false)))
+        #expect(file.kind == .aiff)
+        #expect(file.root.children.map(\.id) == ["COMM", "ID3 "])
+        #expect(file.id3Tag?.frames.first?.textValues == ["Aiff Title"])
+        #expect(file.diagnostics.isEmpty)
+    }
+
+    @Test func wavWithInfoAndID3Chunks() throws {
+        let info = Array("INFO".utf8) + chunk("INAM", Array("Wav Title\0".utf8), littleEndian: true) + chunk("IART", Array("Who\0".utf8), littleEndian: true)
+        let tag = I.tag(frames: [I.frame("TIT2", I.text(["Tag Title"]))])
+        let body = Array("WAVE".utf8) + chunk("fmt ", [UInt8](repeating: 0, count: 16), littleEndian: true)
+            + chunk("LIST", info, littleEndian: true) + chunk("id3 ", tag, littleEndian: true)
+        let file = try IFFChunkFile(source: MemoryByteSource(chunk("RIFF", body, littleEndian: true)))
+        #expect(file.kind == .wav)
+        #expect(file.infoEntries.map(\.id) == ["INAM", "IART"])
+        #expect(file.infoEntries.map(\.value) == ["Wav Title", "Who"])
+        #expect(file.id3Tag?.frames.first?.textValues == ["Tag Title"])
+    }
+
+    @Test func truncatedChunkIsADiagnostic() throws {
+        var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
+        bytes[19] = 200
+        let file = try IFFChunkFile(source: MemoryByteSource(bytes))
+        #expect(file.diagnostics.map(\.code) == [.truncated])
+        #expect(file.root.children.first?.dataSize == 4)
+    }
+
+    @Test func otherDataIsRefused() {
+        #expect(throws: ID3Error(.notATag)) { try IFFChunkFile(source: MemoryByteSource(Array("OggS\0\0\0\0\0\0\0\0".utf8))) }
+    }
+}
+
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: TestFixtures.corpusDirectory + "/MANIFEST.md"), "../shared/corpus is not beside the project"))
+struct ID3CorpusTests {
+    @Test func everyMP3AACAIFFAndWAVFileGivesTagsOrAClearError() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: TestFixtures.corpusDirectory).sorted()
+        var read = 0
+        for file in files where ["mp3", "aac", "aiff", "aif", "aifc", "wav"].contains((file as NSString).pathExtension.lowercased()) {
+            let path = TestFixtures.corpusDirectory + "/" + file
+            let start = threadCPUTime()
+            do {
+                _ = try primaryID3Tag(path)
+                read += 1
+            } catch let error as ID3Error {
+                #expect(!error.message.isEmpty, "\(file)")
+            }
+            #expect(threadCPUTime() - start < 1, "\(file) took too long")
+        }
+        #expect(read > 150)
+    }
+}
+
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+extension String {
+    func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
