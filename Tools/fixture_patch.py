@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Byte-level helpers for the ISO-BMFF / QuickTime test fixtures.
+"""Byte-level helpers for the ISO-BMFF / QuickTime and ID3 test fixtures.
 
 Python 3 standard library only.  Used by Tools/make-fixtures.sh for the
 patches ffmpeg cannot do, and handy on its own to inspect a file.
@@ -37,10 +37,34 @@ Commands:
                             of EXIF_FROM_JPEG)
   expect FILE PATH...       exit 1 unless every box path (e.g.
                             moov/trak/mdia/minf/stbl/co64) exists
+
+ID3 / MP3 / AAC / AIFF / WAV (MP3 and AAC inputs must be bare audio):
+  tags FILE...              print every tag of an MP3/ADTS file (leading
+                            ID3v2 tags and their frames with offsets, flags
+                            and decoded content, junk, the first audio frame
+                            with its Xing/Info/LAME header, and at the end an
+                            appended ID3v2 tag, APEv2, Lyrics3v2, ID3v1), or
+                            the chunks of an AIFF/WAV file incl. ID3 chunks
+  id3v22 MP3 JPEG OUT       ID3v2.2 tag (TT2 TP1 TAL TYE TRK TCO COM TXX PIC)
+  id3-unsync IN OUT         unsynchronise the body of IN's leading ID3v2.3
+                            tag and set header flag 0x80
+  id3-frame-flags MP3 JPEG OUT
+                            ID3v2.4 with per-frame unsynchronisation, zlib
+                            compression, data length indicators, status flag
+  id3-nonsyncsafe MP3 OUT   ID3v2.4 with plain 32-bit frame sizes (iTunes)
+  id3-appended MP3 OUT      audio + ID3v2.4 tag with footer + ID3v1.1
+  ape-lyrics3 MP3 PNG OUT   ID3v2.3 + audio + APEv2 + Lyrics3v2 + ID3v1.1
+  two-tags MP3 OUT          ID3v2.4 + ID3v2.3 + 7 junk bytes + audio
+  hls-timestamp AAC OUT [PTS]
+                            ID3v2.4 PRIV transportStreamTimestamp + ADTS
+  id3v1-only MP3 OUT        audio + ID3v1.0 tag (no track byte)
+  append-id3v1 FILE TITLE ARTIST ALBUM YEAR COMMENT GENRE [TRACK]
+                            in place: append an ID3v1 (v1.1 with TRACK)
 """
 
 import struct
 import sys
+import zlib
 
 # Boxes whose payload is a plain sequence of child boxes.
 CONTAINERS = {
@@ -875,6 +899,733 @@ def cmd_heif_jpeg(jpeg_path, width, height, dst, exif_from=None):
     write(dst, ftyp + meta + mdat)
 
 
+# ------------------------------------------------------------------ ID3 / MPEG
+# Writers for the tag layouts mutagen cannot make (ID3v2.2, per-frame
+# unsynchronisation / compression, non-syncsafe v2.4 frame sizes, a tag
+# appended with a footer, APEv2, Lyrics3v2, a hand-made ID3v1) and `tags`,
+# an independent reader that prints where every tag, frame and the first
+# audio frame are.
+
+ID3_TERM = {0: b"\0", 1: b"\0\0", 2: b"\0\0", 3: b"\0"}
+ID3_CODEC = {0: "latin-1", 1: "utf-16", 2: "utf-16-be", 3: "utf-8"}
+
+
+def syncsafe(n, width=4):
+    if n >= 1 << (7 * width):
+        raise SystemExit("%d does not fit a %d-byte syncsafe integer" % (n, width))
+    return bytes((n >> (7 * (width - 1 - i))) & 0x7F for i in range(width))
+
+
+def from_syncsafe(b):
+    n = 0
+    for c in b:
+        n = (n << 7) | (c & 0x7F)
+    return n
+
+
+def unsynchronise(data):
+    """ID3v2 unsynchronisation: insert 0x00 after every 0xFF that is followed
+    by a byte >= 0xE0 or by 0x00, and after a 0xFF at the very end."""
+    out = bytearray()
+    n = len(data)
+    for i, c in enumerate(data):
+        out.append(c)
+        if c == 0xFF and (i + 1 == n or data[i + 1] >= 0xE0 or data[i + 1] == 0):
+            out.append(0)
+    return bytes(out)
+
+
+def deunsynchronise(data):
+    return data.replace(b"\xff\x00", b"\xff")
+
+
+def id3_str(s, enc):
+    if enc == 1:
+        return b"\xff\xfe" + s.encode("utf-16-le")  # BOM + little-endian
+    return s.encode(ID3_CODEC[enc])
+
+
+def t_body(values, enc=0):
+    """Text frame (also TXXX: [description, value]); v2.4 separates several
+    values with the encoding's terminator."""
+    return bytes([enc]) + ID3_TERM[enc].join(id3_str(v, enc) for v in values)
+
+
+def comm_body(lang, desc, text, enc=0):
+    return bytes([enc]) + lang.encode("ascii") + id3_str(desc, enc) + ID3_TERM[enc] + id3_str(text, enc)
+
+
+def apic_body(mime, ptype, desc, data, enc=0, v22_format=None):
+    head = v22_format.encode("ascii") if v22_format else mime.encode("latin-1") + b"\0"
+    return bytes([enc]) + head + bytes([ptype]) + id3_str(desc, enc) + ID3_TERM[enc] + data
+
+
+def priv_body(owner, data):
+    return owner.encode("latin-1") + b"\0" + data
+
+
+def id3_frame(fid, body, version=4, flags=0, size=None):
+    """One frame; `size` overrides the written size field (v2.4 sizes are
+    syncsafe unless size is given as ('plain', n))."""
+    fid = fid.encode("ascii")
+    if version == 2:
+        return fid + struct.pack(">I", len(body))[1:] + body
+    if isinstance(size, tuple):
+        sz = struct.pack(">I", size[1])
+    elif version == 4:
+        sz = syncsafe(len(body))
+    else:
+        sz = struct.pack(">I", len(body))
+    return fid + sz + struct.pack(">H", flags) + body
+
+
+def id3_tag(version, frames, padding=0, flags=0, footer=False):
+    body = b"".join(frames) + b"\0" * padding
+    if footer:
+        if padding:
+            raise SystemExit("an ID3v2.4 tag with a footer must not have padding")
+        flags |= 0x10
+    head = bytes([version, 0, flags]) + syncsafe(len(body))
+    return b"ID3" + head + body + (b"3DI" + head if footer else b"")
+
+
+def id3v1(title, artist, album, year, comment, genre, track=None, pad=b"\0"):
+    """128-byte ID3v1 tag; v1.1 (byte 125 = 0, byte 126 = track) if track is
+    given.  `pad` fills title/artist/album (some writers use spaces)."""
+    def field(s, n, p):
+        b = s.encode("latin-1")
+        if len(b) > n:
+            raise SystemExit("ID3v1 field too long: %r" % s)
+        return b + p * (n - len(b))
+    if track is None:
+        cm = field(comment, 30, b"\0")
+    else:
+        cm = field(comment, 28, b"\0") + b"\0" + bytes([track])
+    out = (b"TAG" + field(title, 30, pad) + field(artist, 30, pad) + field(album, 30, pad)
+           + year.encode("ascii") + cm + bytes([genre]))
+    assert len(out) == 128
+    return out
+
+
+def ape_tag(items):
+    """APEv2 with header and footer; items: (key, value bytes, item flags).
+    The size field counts the items and the footer, not the header."""
+    body = b"".join(struct.pack("<II", len(v), fl) + k.encode("ascii") + b"\0" + v
+                    for k, v, fl in items)
+
+    def hf(flags):
+        return b"APETAGEX" + struct.pack("<IIII", 2000, len(body) + 32, len(items), flags) + b"\0" * 8
+    return hf(0xA0000000) + body + hf(0x80000000)  # bit 31 has header, bit 29 is header
+
+
+def lyrics3v2(fields):
+    body = b"LYRICSBEGIN" + b"".join(f.encode("ascii") + b"%05d" % len(v) + v for f, v in fields)
+    return body + b"%06d" % len(body) + b"LYRICS200"
+
+
+def read_audio(path):
+    data = open(path, "rb").read()
+    if data[:3] == b"ID3" or data[-128:-125] == b"TAG":
+        raise SystemExit("%s already has a tag; want bare audio" % path)
+    return data
+
+
+def cmd_id3v22(mp3, jpeg, dst):
+    """ID3v2.2: 3-character IDs, 3-byte sizes, no frame flags; PIC has a
+    3-character image format instead of a MIME type."""
+    v = 2
+    frames = [
+        id3_frame("TT2", t_body(["v2.2 T\u00edtle"], 1), v),
+        id3_frame("TP1", t_body(["v2.2 Artist"]), v),
+        id3_frame("TAL", t_body(["v2.2 Album"]), v),
+        id3_frame("TYE", t_body(["2018"]), v),
+        id3_frame("TRK", t_body(["7/9"]), v),
+        id3_frame("TCO", t_body(["(17)"]), v),
+        id3_frame("COM", comm_body("eng", "", "v2.2 comment"), v),
+        id3_frame("TXX", t_body(["v2.2 key", "v2.2 value"]), v),
+        id3_frame("PIC", apic_body(None, 3, "Cover", open(jpeg, "rb").read(), v22_format="JPG"), v),
+    ]
+    write(dst, id3_tag(2, frames, padding=32) + read_audio(mp3))
+
+
+def cmd_id3_unsync(src, dst):
+    """Unsynchronise the body of the leading ID3v2.3 tag of SRC (header flag
+    0x80); frame sizes keep counting the bytes before unsynchronisation."""
+    data = open(src, "rb").read()
+    if data[:4] != b"ID3\x03" or data[5] != 0:
+        raise SystemExit("%s: want a leading ID3v2.3 tag without flags" % src)
+    size = from_syncsafe(data[6:10])
+    body = unsynchronise(data[10:10 + size])
+    if len(body) == size:
+        raise SystemExit("%s: nothing to unsynchronise" % src)
+    write(dst, b"ID3\x03\x00\x80" + syncsafe(len(body)) + body + data[10 + size:])
+
+
+def frame_flags_tag(jpeg):
+    lyrics = "".join("Line %02d: la la la, the same words again and again.\n" % i for i in range(1, 21))
+    uslt = comm_body("eng", "", lyrics, 0)
+    z = zlib.compress(uslt, 9)
+    pic = apic_body("image/jpeg", 3, "Unsynchronised cover", open(jpeg, "rb").read())
+    upic = unsynchronise(pic)
+    priv = priv_body("org.example.unsync", b"\xff\xe0\xff\x00\xff\xfb\x90\x64\xff")
+    upriv = unsynchronise(priv)
+    if upic == pic or upriv == priv:
+        raise SystemExit("frame data has no false sync to unsynchronise")
+    frames = [
+        id3_frame("TIT2", t_body(["Frame Flags Title"], 3)),
+        id3_frame("TPE1", t_body(["Frame Flags Artist"], 3)),
+        # 0x0003: unsynchronisation + data length indicator (size before unsync)
+        id3_frame("APIC", syncsafe(len(pic)) + upic, flags=0x0003),
+        # 0x0009: zlib compression + data length indicator (decompressed size)
+        id3_frame("USLT", syncsafe(len(uslt)) + z, flags=0x0009),
+        # 0x0002: unsynchronisation without a data length indicator
+        id3_frame("PRIV", upriv, flags=0x0002),
+        # 0x1000 status flag: read only
+        id3_frame("TXXX", t_body(["ReadOnlyKey", "read-only value"]), flags=0x1000),
+    ]
+    return id3_tag(4, frames, padding=64)
+
+
+def cmd_id3_frame_flags(mp3, jpeg, dst):
+    write(dst, frame_flags_tag(jpeg) + read_audio(mp3))
+
+
+def cmd_id3_nonsyncsafe(mp3, dst):
+    """v2.4 tag whose frame sizes are plain 32-bit numbers (old iTunes); the
+    tag size in the header stays syncsafe."""
+    txxx = t_body(["Long Value", "x" * 188])            # 200 bytes: 00 00 00 C8
+    comm = comm_body("eng", "Long", "y" * 291)          # 300 bytes: 00 00 01 2C
+    assert len(txxx) == 200 and len(comm) == 300, (len(txxx), len(comm))
+    frames = [id3_frame("TIT2", t_body(["Non-syncsafe Title"]))]
+    frames += [id3_frame(fid, body, size=("plain", len(body)))
+               for fid, body in (("TXXX", txxx), ("COMM", comm))]
+    frames += [id3_frame("TPE1", t_body(["Non-syncsafe Artist"]), size=("plain", 20)),
+               id3_frame("TALB", t_body(["Non-syncsafe Album"]), size=("plain", 19))]
+    write(dst, id3_tag(4, frames, padding=64) + read_audio(mp3))
+
+
+def cmd_id3_appended(mp3, dst):
+    """No leading tag: audio, then an ID3v2.4 tag with footer, then ID3v1.1."""
+    frames = [
+        id3_frame("TIT2", t_body(["Appended Title"], 3)),
+        id3_frame("TPE1", t_body(["Appended Artist"], 3)),
+        id3_frame("TALB", t_body(["Appended Album"], 3)),
+        id3_frame("TRCK", t_body(["9/10"])),
+        id3_frame("COMM", comm_body("eng", "", "tag appended after the audio", 3)),
+    ]
+    v1 = id3v1("ID3v1 Title", "ID3v1 Artist", "ID3v1 Album", "2020", "v1 after appended v2", 12, track=9)
+    write(dst, read_audio(mp3) + id3_tag(4, frames, footer=True) + v1)
+
+
+def cmd_ape_lyrics3(mp3, png, dst):
+    """Leading ID3v2.3; at the end APEv2 (header + footer), Lyrics3v2, ID3v1.1."""
+    v = 3
+    lead = id3_tag(3, [
+        id3_frame("TIT2", t_body(["Leading ID3v2.3 Title"]), v),
+        id3_frame("TPE1", t_body(["Leading ID3v2.3 Artist"]), v),
+        id3_frame("TALB", t_body(["Leading ID3v2.3 Album"]), v),
+    ], padding=16)
+    ape = ape_tag([
+        ("Title", b"APE Title", 0),
+        ("Artist", b"APE Artist One\0APE Artist Two", 0),  # two values
+        ("Album", b"APE Album", 0),
+        ("Year", b"2022", 0),
+        ("Track", b"4/10", 0),
+        ("Genre", b"Ambient", 0),
+        ("Comment", "APE comment \u00dcn\u00efc\u00f6d\u00e9".encode("utf-8"), 0),
+        ("Catalog", b"APE-0001", 1),                       # read-only flag
+        ("Related", b"https://example.org/related", 4),   # external locator
+        ("Cover Art (Front)", b"cover.png\0" + open(png, "rb").read(), 2),  # binary
+    ])
+    lyr = lyrics3v2([("IND", b"10"), ("LYR", b"hello"), ("ETT", b"Lyrics3 Title"),
+                     ("EAR", b"Lyrics3 Artist")])
+    v1 = id3v1("ID3v1 Title", "ID3v1 Artist", "ID3v1 Album", "2022", "after APE and Lyrics3", 26, track=4)
+    write(dst, lead + read_audio(mp3) + ape + lyr + v1)
+
+
+def cmd_two_tags(mp3, dst):
+    """Two ID3v2 tags back to back (v2.4 then v2.3), 7 junk bytes, audio."""
+    first = id3_tag(4, [id3_frame("TIT2", t_body(["First Tag Title"], 3)),
+                        id3_frame("TPE1", t_body(["First Tag Artist"], 3))], padding=0)
+    second = id3_tag(3, [id3_frame("TIT2", t_body(["Second Tag Title"]), 3),
+                         id3_frame("TALB", t_body(["Second Tag Album"]), 3)], padding=8)
+    write(dst, first + second + b"junk\x00\x01\x02" + read_audio(mp3))
+
+
+def cmd_hls_timestamp(aac, dst, ts="8589934000"):
+    """HLS packed-audio segment: ID3v2.4 tag with one PRIV frame
+    com.apple.streaming.transportStreamTimestamp = 33-bit 90 kHz PTS as an
+    8-byte big-endian number, then ADTS AAC."""
+    ts = int(ts)
+    if not (1 << 32) < ts < (1 << 33):
+        raise SystemExit("timestamp should be a 33-bit value above 2^32")
+    frame = id3_frame("PRIV", priv_body("com.apple.streaming.transportStreamTimestamp",
+                                        struct.pack(">Q", ts)))
+    write(dst, id3_tag(4, [frame]) + read_audio(aac))
+
+
+def cmd_id3v1_only(mp3, dst):
+    """ID3v1.0: 30-byte comment (byte 125 is not 0, so it is no v1.1 track),
+    title padded with spaces, the rest with NULs."""
+    comment = "Thirty character v1.0 comment."
+    assert len(comment) == 30
+    tag = id3v1("ID3v1.0 Title", "ID3v1.0 Artist", "ID3v1.0 Album", "1999", comment, 17)
+    tag = tag[:3] + tag[3:33].replace(b"\0", b" ") + tag[33:]
+    write(dst, read_audio(mp3) + tag)
+
+
+def cmd_append_id3v1(path, title, artist, album, year, comment, genre, track=None):
+    data = open(path, "rb").read()
+    if data[-128:-125] == b"TAG":
+        raise SystemExit("%s already ends in an ID3v1 tag" % path)
+    write(path, data + id3v1(title, artist, album, year, comment, int(genre),
+                             None if track is None else int(track)))
+
+
+# --- reader ----------------------------------------------------------------
+MPEG_KBPS = {
+    (3, 3): [0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448],
+    (3, 2): [0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384],
+    (3, 1): [0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320],
+    (2, 3): [0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256],
+    (2, 2): [0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160],
+}
+MPEG_KBPS[(2, 1)] = MPEG_KBPS[(2, 2)]
+MPEG_RATES = {3: (44100, 48000, 32000), 2: (22050, 24000, 16000), 0: (11025, 12000, 8000)}
+ADTS_RATES = (96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350)
+
+
+def mpeg_frame(data, pos):
+    """(length, description, extra) of an MPEG audio frame header at pos."""
+    if pos + 4 > len(data) or data[pos] != 0xFF or data[pos + 1] & 0xE0 != 0xE0:
+        return None
+    ver, layer = (data[pos + 1] >> 3) & 3, (data[pos + 1] >> 1) & 3
+    bri, sri, pad = data[pos + 2] >> 4, (data[pos + 2] >> 2) & 3, (data[pos + 2] >> 1) & 1
+    mode = data[pos + 3] >> 6
+    if ver == 1 or layer == 0 or bri in (0, 15) or sri == 3:
+        return None
+    kbps = MPEG_KBPS[(3 if ver == 3 else 2, layer)][bri]
+    rate = MPEG_RATES[ver][sri]
+    if layer == 3:
+        length = (12 * kbps * 1000 // rate + pad) * 4
+    else:
+        length = (144 if (layer == 2 or ver == 3) else 72) * kbps * 1000 // rate + pad
+    name = "MPEG-%s Layer %s %d Hz %s %d kbps" % (
+        {3: "1", 2: "2", 0: "2.5"}[ver], "I" * (4 - layer), rate,
+        "mono" if mode == 3 else "stereo", kbps)
+    extra = ""
+    if layer == 1:
+        side = (17 if mode == 3 else 32) if ver == 3 else (9 if mode == 3 else 17)
+        x = pos + 4 + side
+        if data[x:x + 4] in (b"Xing", b"Info"):
+            fl = u32(data, x + 4)
+            q = x + 8
+            fields = []
+            if fl & 1:
+                fields.append("frames=%d" % u32(data, q))
+                q += 4
+            if fl & 2:
+                fields.append("bytes=%d" % u32(data, q))
+                q += 4
+            if fl & 4:
+                fields.append("toc")
+                q += 100
+            if fl & 8:
+                fields.append("quality=%d" % u32(data, q))
+                q += 4
+            extra = " %s@%d flags=0x%x %s" % (data[x:x + 4].decode(), x, fl, " ".join(fields))
+            enc = data[q:q + 9]
+            if enc[:4] in (b"LAME", b"Lavf", b"Lavc", b"L3.9", b"GOGO"):
+                extra += " LAME-tag@%d encoder=%r" % (q, enc.rstrip(b"\0").decode("latin-1"))
+        elif data[pos + 36:pos + 40] == b"VBRI":
+            extra = " VBRI@%d" % (pos + 36)
+    return length, name, extra
+
+
+def adts_frame(data, pos):
+    if pos + 7 > len(data) or data[pos] != 0xFF or data[pos + 1] & 0xF6 != 0xF0:
+        return None
+    b2, b3 = data[pos + 2], data[pos + 3]
+    sri = (b2 >> 2) & 15
+    if sri >= len(ADTS_RATES):
+        return None
+    length = ((b3 & 3) << 11) | (data[pos + 4] << 3) | (data[pos + 5] >> 5)
+    if length < 7:
+        return None
+    return length, "ADTS AAC profile=%d %d Hz channels=%d%s" % (
+        (b2 >> 6) + 1, ADTS_RATES[sri], ((b2 & 1) << 2) | (b3 >> 6),
+        "" if data[pos + 1] & 1 else " crc"), ""
+
+
+def first_audio_frame(data, pos, end):
+    """First offset >= pos where two frames follow each other (or one ends at end)."""
+    for p in range(pos, min(end, pos + (256 << 10))):
+        if data[p] != 0xFF:
+            continue
+        for reader in (adts_frame, mpeg_frame):
+            f = reader(data, p)
+            if f and (p + f[0] == end or (p + f[0] < end and reader(data, p + f[0]))):
+                return p, f
+    return None, None
+
+
+def split_term(b, enc):
+    """Split at the encoding's terminator (aligned for UTF-16)."""
+    if enc in (1, 2):
+        out, start = [], 0
+        for i in range(0, len(b) - 1, 2):
+            if b[i:i + 2] == b"\0\0":
+                out.append(b[start:i])
+                start = i + 2
+        out.append(b[start:])
+        return out
+    return b.split(b"\0")
+
+
+def id3_dec(b, enc):
+    if enc == 1 and b[:2] not in (b"\xff\xfe", b"\xfe\xff"):
+        return b.decode("utf-16-le", "replace")  # BOM-less (seen in the wild)
+    return b.decode(ID3_CODEC.get(enc, "latin-1"), "replace")
+
+
+def short(s, n=48):
+    s = "%r" % s
+    return s if len(s) <= n else s[:n - 4] + "...'"
+
+
+def cstring(b, pos, enc=0):
+    """(text, next offset) of a terminated string at pos."""
+    term = ID3_TERM[enc]
+    step = len(term)
+    i = pos
+    while i + step <= len(b) and b[i:i + step] != term:
+        i += step
+    return id3_dec(b[pos:i], enc), i + step
+
+
+def id3_frame_summary(fid, c, ver, indent, base):
+    """One line (plus sub-frame lines for CHAP/CTOC) describing frame content."""
+    f = fid.decode("ascii")
+    f4 = {"TXX": "TXXX", "WXX": "WXXX", "COM": "COMM", "ULT": "USLT", "PIC": "APIC", "UFI": "UFID",
+          "POP": "POPM", "CNT": "PCNT", "GEO": "GEOB"}.get(f, f)
+    sub = []
+    try:
+        if f4 in ("TXXX", "WXXX"):
+            enc = c[0]
+            desc, q = cstring(c, 1, enc)
+            val = (c[q:].rstrip(b"\0").decode("latin-1") if f4 == "WXXX"
+                   else [id3_dec(x, enc) for x in split_term(c[q:], enc)])
+            if f4 == "TXXX" and len(val) > 1 and val[-1] == "":
+                val.pop()  # a terminator after the last value
+            s = "enc=%d desc=%r value=%s" % (enc, desc, short(val, 60))
+        elif f4[0] == "T":
+            enc = c[0]
+            vals = [id3_dec(x, enc) for x in split_term(c[1:], enc)]
+            if len(vals) > 1 and vals[-1] == "":
+                vals.pop()
+            s = "enc=%d %s" % (enc, short(vals if len(vals) > 1 else vals[0], 64))
+        elif f4[0] == "W":
+            s = repr(c.rstrip(b"\0").decode("latin-1"))
+        elif f4 in ("COMM", "USLT"):
+            enc = c[0]
+            desc, q = cstring(c, 4, enc)
+            s = "enc=%d lang=%r desc=%r text=%s" % (enc, c[1:4].decode("latin-1"), desc,
+                                                     short(id3_dec(c[q:], enc).rstrip("\0"), 44))
+        elif f4 == "APIC":
+            enc = c[0]
+            if ver == 2:
+                mime, q = c[1:4].decode("latin-1"), 4
+            else:
+                mime, q = cstring(c, 1)
+            ptype = c[q]
+            desc, q = cstring(c, q + 1, enc)
+            s = "enc=%d %s=%r type=%d desc=%r %d bytes (%s...)" % (
+                enc, "format" if ver == 2 else "mime", mime, ptype, desc, len(c) - q, c[q:q + 4].hex())
+        elif f4 in ("PRIV", "UFID"):
+            owner, q = cstring(c, 0)
+            d = c[q:]
+            s = "owner=%r data=%s" % (owner, d.hex() if len(d) <= 16 and f4 == "PRIV" else short(d, 44))
+            if owner == "com.apple.streaming.transportStreamTimestamp" and len(d) == 8:
+                s += " (33-bit PTS %d = %.6f s)" % (u64(d, 0) & ((1 << 33) - 1), (u64(d, 0) & ((1 << 33) - 1)) / 90000)
+        elif f4 == "POPM":
+            email, q = cstring(c, 0)
+            s = "email=%r rating=%d count=%d" % (email, c[q], int.from_bytes(c[q + 1:], "big"))
+        elif f4 == "PCNT":
+            s = "count=%d" % int.from_bytes(c, "big")
+        elif f4 == "GEOB":
+            enc = c[0]
+            mime, q = cstring(c, 1)
+            fn, q = cstring(c, q, enc)
+            desc, q = cstring(c, q, enc)
+            s = "enc=%d mime=%r filename=%r desc=%r data=%s" % (enc, mime, fn, desc, short(c[q:], 30))
+        elif f4 == "CHAP":
+            eid, q = cstring(c, 0)
+            st, en, so, eo = struct.unpack_from(">IIII", c, q)
+            s = "id=%r start=%dms end=%dms start_offset=0x%x end_offset=0x%x" % (eid, st, en, so, eo)
+            sub = id3_frames_lines(c, q + 16, len(c), ver, indent + "    ", base)
+        elif f4 == "CTOC":
+            eid, q = cstring(c, 0)
+            fl, cnt = c[q], c[q + 1]
+            q += 2
+            kids = []
+            for _ in range(cnt):
+                k, q = cstring(c, q)
+                kids.append(k)
+            s = "id=%r flags=0x%02x%s%s children=%s" % (eid, fl, " top-level" if fl & 2 else "",
+                                                         " ordered" if fl & 1 else "", kids)
+            sub = id3_frames_lines(c, q, len(c), ver, indent + "    ", base)
+        elif f4 == "RVA2":
+            ident, q = cstring(c, 0)
+            adj = []
+            while q + 4 <= len(c):
+                ch, gain, bits = c[q], struct.unpack_from(">h", c, q + 1)[0], c[q + 3]
+                nb = (bits + 7) // 8
+                peak = int.from_bytes(c[q + 4:q + 4 + nb], "big")
+                adj.append("channel=%d gain=%+.3fdB peak_bits=%d peak=%d" % (ch, gain / 512.0, bits, peak))
+                q += 4 + nb
+            s = "id=%r %s" % (ident, "; ".join(adj))
+        else:
+            s = "%d bytes" % len(c)
+    except (IndexError, struct.error, UnicodeError) as e:
+        s = "(cannot decode: %s)" % e
+    return [s] + sub
+
+
+def id3_walk(body, start, end, ver, plain):
+    """Frames [(offset, id, header size, size, flags)], where the walk
+    stopped, and whether it ended cleanly (end of tag or zero padding)."""
+    idlen, hlen = (3, 6) if ver == 2 else (4, 10)
+    p, frames = start, []
+    while p + hlen <= end:
+        if body[p] == 0:
+            return frames, p, not any(body[p:end])
+        fid = body[p:p + idlen]
+        if not all(48 <= ch <= 57 or 65 <= ch <= 90 for ch in fid):
+            return frames, p, False
+        if ver == 2:
+            size, flags = int.from_bytes(body[p + 3:p + 6], "big"), 0
+        else:
+            size = u32(body, p + 4) if (ver == 3 or plain) else from_syncsafe(body[p + 4:p + 8])
+            flags = u16(body, p + 8)
+        if p + hlen + size > end:
+            return frames, p, False
+        frames.append((p, fid, hlen, size, flags))
+        p += hlen + size
+    return frames, p, p == end or not any(body[p:end])
+
+
+def id3_frame_payload(ver, flags, c):
+    """Undo per-frame grouping / data length / unsync / compression."""
+    notes = []
+    if ver == 4:
+        if flags & 0x0040:
+            notes.append("group=%d" % c[0])
+            c = c[1:]
+        if flags & 0x0004:
+            return None, notes + ["encrypted"]
+        if flags & 0x0001:
+            notes.append("data-length=%d" % from_syncsafe(c[:4]))
+            c = c[4:]
+        if flags & 0x0002:
+            n = len(c)
+            c = deunsynchronise(c)
+            notes.append("unsync %d->%d" % (n, len(c)))
+        if flags & 0x0008:
+            n = len(c)
+            c = zlib.decompress(c)
+            notes.append("zlib %d->%d" % (n, len(c)))
+    elif ver == 3:
+        if flags & 0x0080:
+            notes.append("decompressed-size=%d" % u32(c, 0))
+            c = c[4:]
+        if flags & 0x0040:
+            return None, notes + ["encrypted"]
+        if flags & 0x0020:
+            notes.append("group=%d" % c[0])
+            c = c[1:]
+        if flags & 0x0080:
+            n = len(c)
+            c = zlib.decompress(c)
+            notes.append("zlib %d->%d" % (n, len(c)))
+    return c, notes
+
+
+def id3_frames_lines(body, start, end, ver, indent, base):
+    """Lines for the frames in body[start:end]; base maps body offsets to file
+    offsets (None when the body was de-unsynchronised)."""
+    plain = False
+    frames, stop, ok = id3_walk(body, start, end, ver, False)
+    lines = []
+    if ver == 4 and not ok:
+        frames2, stop2, ok2 = id3_walk(body, start, end, ver, True)
+        if ok2:
+            frames, stop, ok, plain = frames2, stop2, ok2, True
+            lines.append(indent + "(frame sizes are plain 32-bit numbers, not syncsafe)")
+
+    def at(p):
+        return "@%d" % (base + p) if base is not None else "@body+%d" % (p - start)
+    for p, fid, hlen, size, flags in frames:
+        c, notes = id3_frame_payload(ver, flags, body[p + hlen:p + hlen + size])
+        sub_base = base + p + hlen if (base is not None and c == body[p + hlen:p + hlen + size]) else None
+        desc = id3_frame_summary(fid, c, ver, indent, sub_base) if c is not None else ["(encrypted)"]
+        fl = "" if ver == 2 else " flags=0x%04x" % flags
+        lines.append("%s%s [%d+%d %s]%s%s %s" % (indent, fid.decode(), hlen, size, at(p), fl,
+                                                 (" (" + ", ".join(notes) + ")") if notes else "", desc[0]))
+        lines.extend(desc[1:])
+    if stop < end:
+        lines.append("%s%s %d bytes %s" % (indent, "padding" if ok else "!! unparsed", end - stop, at(stop)))
+    return lines
+
+
+def id3v2_lines(data, pos, indent=""):
+    """(end offset, lines) of the ID3v2 tag at pos, or (None, [])."""
+    if data[pos:pos + 3] != b"ID3" or pos + 10 > len(data):
+        return None, []
+    ver, rev, fl = data[pos + 3], data[pos + 4], data[pos + 5]
+    size = from_syncsafe(data[pos + 6:pos + 10])
+    foot = 10 if (ver == 4 and fl & 0x10) else 0
+    end = pos + 10 + size + foot
+    names = [n for bit, n in ((0x80, "unsynchronisation"), (0x40, "extended-header"),
+                              (0x20, "experimental"), (0x10, "footer")) if fl & bit]
+    lines = ["%sID3v2.%d.%d [10+%d%s @%d] flags=0x%02x%s" % (
+        indent, ver, rev, size, "+10 footer" if foot else "", pos, fl,
+        (" " + ",".join(names)) if names else "")]
+    body = data[pos + 10:pos + 10 + size]
+    base = pos + 10
+    if fl & 0x80 and ver < 4:
+        body = deunsynchronise(body)
+        base = None
+        lines.append("%s  (tag body unsynchronised: %d bytes on disk, %d after decoding)" % (
+            indent, size, len(body)))
+    start = 0
+    if fl & 0x40 and ver == 3:
+        start = 4 + u32(body, 0)
+    elif fl & 0x40 and ver == 4:
+        start = from_syncsafe(body[:4])
+    if ver == 2 and fl & 0x40:
+        lines.append(indent + "  (v2.2 compression flag: frames not read)")
+    else:
+        lines += id3_frames_lines(body, start, len(body), ver, indent + "  ", base)
+    if foot:
+        lines.append("%s  footer '3DI' @%d" % (indent, end - 10))
+    return end, lines
+
+
+def id3v1_line(t, pos):
+    def s(a, b):
+        return t[a:b].split(b"\0", 1)[0].rstrip(b" ").decode("latin-1")
+    v11 = t[125] == 0 and t[126] != 0
+    return "ID3v1%s [128 @%d] title=%r artist=%r album=%r year=%r comment=%r%s genre=%d" % (
+        ".1" if v11 else ".0", pos, s(3, 33), s(33, 63), s(63, 93), s(93, 97),
+        s(97, 125 if v11 else 127), " track=%d" % t[126] if v11 else "", t[127])
+
+
+def trailing_tags(data, floor):
+    """[(start, lines)] of the tags at the end of an MPEG stream, last first."""
+    found = []
+    end = len(data)
+    if end - 128 >= floor and data[end - 128:end - 125] == b"TAG":
+        found.append((end - 128, [id3v1_line(data[end - 128:], end - 128)]))
+        end -= 128
+    moved = True
+    while moved:
+        moved = False
+        if end - 32 >= floor and data[end - 32:end - 24] == b"APETAGEX":
+            ver, size, cnt, fl = struct.unpack_from("<IIII", data, end - 24)
+            start = end - size - (32 if fl & 0x80000000 else 0)
+            lines = ["APEv2 [%d @%d] version=%d items=%d header=%s footer @%d" % (
+                end - start, start, ver, cnt, "yes" if fl & 0x80000000 else "no", end - 32)]
+            q = end - size
+            for _ in range(cnt):
+                vlen, ifl = struct.unpack_from("<II", data, q)
+                k = data.index(b"\0", q + 8)
+                key = data[q + 8:k].decode("ascii", "replace")
+                val = data[k + 1:k + 1 + vlen]
+                kind = ("utf-8", "binary", "locator", "reserved")[(ifl >> 1) & 3]
+                shown = (short(val[:24], 40) + " (%d bytes)" % vlen if kind == "binary"
+                         else short([v.decode("utf-8", "replace") for v in val.split(b"\0")], 60))
+                lines.append("  %r flags=0x%x %s%s %s" % (key, ifl, kind, " read-only" if ifl & 1 else "", shown))
+                q = k + 1 + vlen
+            found.append((start, lines))
+            end, moved = start, True
+        if end - 15 >= floor and data[end - 9:end] == b"LYRICS200" and data[end - 15:end - 9].isdigit():
+            size = int(data[end - 15:end - 9])
+            start = end - 15 - size
+            if data[start:start + 11] == b"LYRICSBEGIN":
+                lines = ["Lyrics3v2 [%d @%d] size-field=%d" % (end - start, start, size)]
+                q = start + 11
+                while q + 8 <= end - 15:
+                    fid, n = data[q:q + 3].decode("latin-1"), int(data[q + 3:q + 8])
+                    lines.append("  %s [%d] %r" % (fid, n, data[q + 8:q + 8 + n].decode("latin-1")))
+                    q += 8 + n
+                found.append((start, lines))
+                end, moved = start, True
+        if end - 20 >= floor and data[end - 10:end - 7] == b"3DI":
+            start = end - 20 - from_syncsafe(data[end - 4:end])
+            if start >= floor and data[start:start + 3] == b"ID3":
+                _, lines = id3v2_lines(data, start)
+                found.append((start, lines))
+                end, moved = start, True
+    return found, end
+
+
+def iff_lines(data):
+    big = data[:4] == b"FORM"
+    u = (lambda o: u32(data, o)) if big else (lambda o: struct.unpack_from("<I", data, o)[0])
+    lines = ["%s [8+%d @0] form=%r%s" % (data[:4].decode(), u(4), data[8:12].decode("latin-1"),
+                                         "" if u(4) + 8 == len(data) else " !! size != file size - 8")]
+
+    def chunks(pos, end, indent, in_list=False):
+        while pos + 8 <= end:
+            cid, size = data[pos:pos + 4], u(pos + 4)
+            pad = size & 1
+            info = ""
+            if cid == b"LIST":
+                info = " list-type=%r" % data[pos + 8:pos + 12].decode("latin-1")
+            elif in_list:
+                info = " %r" % data[pos + 8:pos + 8 + size].rstrip(b"\0").decode("latin-1")
+            lines.append("%s%s [8+%d%s @%d]%s" % (indent, fourcc(cid), size, "+1 pad" if pad else "", pos, info))
+            if cid == b"LIST":
+                chunks(pos + 12, pos + 8 + size, indent + "  ", True)
+            elif cid in (b"ID3 ", b"id3 "):
+                _, sub = id3v2_lines(data, pos + 8, indent + "  ")
+                lines.extend(sub)
+            pos += 8 + size + pad
+        if pos != end:
+            lines.append("%s!! %d bytes left over @%d" % (indent, end - pos, pos))
+    chunks(12, len(data), "  ")
+    return lines
+
+
+def cmd_tags(path):
+    data = open(path, "rb").read()
+    print("%s: %d bytes" % (path, len(data)))
+    if data[:4] in (b"FORM", b"RIFF"):
+        for line in iff_lines(data):
+            print(line)
+        return 0
+    pos = 0
+    while True:  # leading ID3v2 tags, one after another
+        end, lines = id3v2_lines(data, pos)
+        if end is None:
+            break
+        for line in lines:
+            print(line)
+        pos = end
+    trailing, audio_end = trailing_tags(data, pos)
+    first, f = first_audio_frame(data, pos, audio_end)
+    if first is None:
+        print("!! no audio frame found after @%d" % pos)
+    else:
+        if first > pos:
+            print("junk [%d @%d] %r" % (first - pos, pos, data[pos:first][:16]))
+        print("audio [%d @%d] first frame: %s, %d bytes%s" % (audio_end - first, first, f[1], f[0], f[2]))
+    for _, lines in reversed(trailing):
+        for line in lines:
+            print(line)
+    return 0
+
+
 def main(argv):
     if len(argv) < 2:
         print(__doc__)
@@ -911,6 +1662,23 @@ def main(argv):
         return 0
     if cmd == "jpeg-exif" and len(args) == 2:
         cmd_jpeg_exif(*args)
+        return 0
+    if cmd == "tags" and len(args) >= 1:
+        return max(cmd_tags(a) for a in args)
+    id3_cmds = {  # name: (function, argument counts)
+        "id3v22": (cmd_id3v22, (3,)),
+        "id3-unsync": (cmd_id3_unsync, (2,)),
+        "id3-frame-flags": (cmd_id3_frame_flags, (3,)),
+        "id3-nonsyncsafe": (cmd_id3_nonsyncsafe, (2,)),
+        "id3-appended": (cmd_id3_appended, (2,)),
+        "ape-lyrics3": (cmd_ape_lyrics3, (3,)),
+        "two-tags": (cmd_two_tags, (2,)),
+        "hls-timestamp": (cmd_hls_timestamp, (2, 3)),
+        "id3v1-only": (cmd_id3v1_only, (2,)),
+        "append-id3v1": (cmd_append_id3v1, (7, 8)),
+    }
+    if cmd in id3_cmds and len(args) in id3_cmds[cmd][1]:
+        id3_cmds[cmd][0](*args)
         return 0
     print(__doc__)
     return 2

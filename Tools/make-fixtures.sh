@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates every media test file in Fixtures/ (and Fixtures/README.md)
 # from nothing: all audio is ffmpeg lavfi `sine`, all pictures and video are
-# ffmpeg `testsrc`, so nothing copyrighted goes in.
+# ffmpeg `testsrc`, so nothing copyrighted goes in.  MP3 (libmp3lame), ADTS
+# AAC, AIFF and WAV files carry ID3v1/ID3v2/APEv2/Lyrics3v2 tags written by
+# mutagen or by the standard-library writers in Tools/fixture_patch.py.
 #
 # Debian packages needed (bookworm):
 #   ffmpeg               ffmpeg/ffprobe with libx264 (audio, video, containers)
 #   atomicparsley        iTunes ilst tags + artwork
-#   python3-mutagen      free-form '----' iTunes items, padding
+#   python3-mutagen      free-form '----' iTunes items, padding; ID3v2.3/2.4 tags
+#                        in MP3, AIFF and WAV; reads every ID3 fixture back
 #   libheif-examples     heif-enc / heif-info (HEVC-coded HEIF image)
 #   python3              Tools/fixture_patch.py (standard library only)
 # Optional: libimage-exiftool-perl (only used for an extra sanity print).
@@ -31,7 +34,7 @@ PYTHON="${PYTHON:-/usr/bin/python3}"
 for tool in ffmpeg ffprobe AtomicParsley heif-enc heif-info; do
   command -v "$tool" >/dev/null || { echo "missing $tool (see header)" >&2; exit 1; }
 done
-"$PYTHON" -c 'import mutagen' 2>/dev/null || { echo "missing python3-mutagen" >&2; exit 1; }
+"$PYTHON" -c 'import mutagen.aiff, mutagen.wave' 2>/dev/null || { echo "missing python3-mutagen" >&2; exit 1; }
 
 TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
@@ -39,7 +42,8 @@ trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$OUT"
 # Start from nothing: drop every file this script makes.
 find "$OUT" -maxdepth 1 -type f \( -name '*.m4a' -o -name '*.m4b' -o -name '*.mp4' \
-  -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
+  -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name '*.mp3' -o -name '*.aac' \
+  -o -name '*.aiff' -o -name '*.aif' -o -name '*.wav' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
 
 export TZ=UTC LC_ALL=C
 FF=(ffmpeg -nostdin -hide_banner -v error -y)
@@ -194,12 +198,158 @@ python3 "$PATCH" mdat-size0 "$OUT/moov-before-mdat.m4a" "$OUT/mdat-size-zero.m4a
 "${FF[@]}" -f lavfi -i "$(sine 440 8000 0.25)" "${BX[@]}" -c:a pcm_s24le -ac 1 \
   -f mov "$OUT/quicktime-sound-v1-in24.mov"
 
+# ------------------------------------------------ 13. MP3 / AAC / AIFF / WAV with ID3
+# Bare audio first (no tags: -id3v2_version 0 -write_id3v1 0), then mutagen
+# (deterministic: fixed frames, explicit padding) or the stdlib writers in
+# fixture_patch.py for layouts mutagen cannot make.  The mp3 muxer's
+# Xing/Info frame carries a LAME tag whose encoder string is "Lavf lame".
+MP3=(-c:a libmp3lame -ac 1 -write_xing 1 -id3v2_version 0 -write_id3v1 0 -f mp3)
+"${FF[@]}" -f lavfi -i "$(sine 440 44100 0.5)" "${BX[@]}" -b:a 32k "${MP3[@]}" "$TMP/plain.mp3"
+"${FF[@]}" -f lavfi -i "$(sine 440 44100 0.5)" "${BX[@]}" -q:a 9 "${MP3[@]}" "$TMP/plain-vbr.mp3"
+"${FF[@]}" -f lavfi -i "$(sine 440 22050 0.5)" "${BX[@]}" -b:a 32k "${MP3[@]}" "$TMP/plain22.mp3"
+"${FF[@]}" -f lavfi -i "$(sine 440 22050 0.5)" "${BX[@]}" -c:a aac -b:a 24k -ac 1 -f adts "$TMP/plain.aac"
+
+# 13a. ID3v2.4 with (nearly) every frame type, then an ID3v1.1 tag.
+cp "$TMP/plain.mp3" "$OUT/id3v24-full.mp3"
+"$PYTHON" - "$OUT/id3v24-full.mp3" "$TMP/image.jpg" "$TMP/cover.png" <<'EOF'
+import sys
+from mutagen.id3 import (ID3, APIC, CHAP, COMM, CTOC, CTOCFlags, GEOB, PCNT, POPM, PRIV, RVA2,
+                         TALB, TBPM, TCMP, TCOM, TCON, TDOR, TDRC, TIPL, TIT2, TMOO, TPE1, TPE2,
+                         TPOS, TRCK, TSOP, TXXX, UFID, USLT, WOAR, WXXX)
+path, jpg, png = sys.argv[1], open(sys.argv[2], "rb").read(), open(sys.argv[3], "rb").read()
+t = ID3()
+t.add(TIT2(encoding=1, text=["Fixture Title \u266a"]))            # UTF-16 with BOM
+t.add(TPE1(encoding=0, text=["Fixture Artist"]))
+t.add(TALB(encoding=3, text=["Fixture \u00c4lbum \u2713"]))         # UTF-8 (v2.4 only)
+t.add(TPE2(encoding=2, text=["Fixture Album Artist"]))              # UTF-16BE (v2.4 only)
+t.add(TCOM(encoding=0, text=["Composer One", "Composer Two"]))      # two values, NUL-separated
+t.add(TRCK(encoding=0, text=["3/12"]))
+t.add(TPOS(encoding=0, text=["1/2"]))
+t.add(TDRC(encoding=0, text=["2021-06-01"]))
+t.add(TDOR(encoding=0, text=["2020"]))
+t.add(TCON(encoding=0, text=["Electronic"]))
+t.add(TBPM(encoding=0, text=["120"]))
+t.add(TCMP(encoding=0, text=["1"]))
+t.add(TSOP(encoding=0, text=["Artist, Fixture"]))
+t.add(TMOO(encoding=0, text=["Calm"]))
+t.add(TIPL(encoding=0, people=[["producer", "Fixture Producer"]]))
+t.add(COMM(encoding=0, lang="eng", desc="", text=["Generated test fixture"]))
+t.add(COMM(encoding=3, lang="eng", desc="Fixture note", text=["\u00dcn\u00efc\u00f6d\u00e9 note"]))
+t.add(USLT(encoding=3, lang="eng", desc="", text="First lyric line\nSecond lyric line"))
+t.add(TXXX(encoding=0, desc="MusicBrainz Album Id", text=["8f3b2a5e-0000-4000-8000-000000000002"]))
+t.add(TXXX(encoding=0, desc="CATALOGNUMBER", text=["FIX-0001"]))
+t.add(UFID(owner="http://musicbrainz.org", data=b"8f3b2a5e-0000-4000-8000-000000000001"))
+t.add(POPM(email="fixture@example.org", rating=196, count=7))
+t.add(PCNT(count=42))
+t.add(PRIV(owner="org.example.fixtures", data=b"\x00\x01\x02\x03private"))
+t.add(WXXX(encoding=0, desc="Fixture homepage", url="https://example.org/fixture"))
+t.add(WOAR(url="https://example.org/artist"))
+t.add(GEOB(encoding=0, mime="text/plain", filename="note.txt", desc="Fixture object",
+           data=b"hello, encapsulated object\n"))
+t.add(APIC(encoding=0, mime="image/jpeg", type=3, desc="Front", data=jpg))
+t.add(APIC(encoding=0, mime="image/png", type=4, desc="Back", data=png))
+t.add(RVA2(desc="track", channel=1, gain=-2.5, peak=0.5))
+t.add(CHAP(element_id="chp0", start_time=0, end_time=250, start_offset=0xFFFFFFFF,
+           end_offset=0xFFFFFFFF, sub_frames=[TIT2(encoding=3, text=["Chapter 1"])]))
+t.add(CHAP(element_id="chp1", start_time=250, end_time=500, start_offset=0xFFFFFFFF,
+           end_offset=0xFFFFFFFF, sub_frames=[TIT2(encoding=3, text=["Chapter 2"])]))
+t.add(CTOC(element_id="toc", flags=CTOCFlags.TOP_LEVEL | CTOCFlags.ORDERED,
+           child_element_ids=["chp0", "chp1"], sub_frames=[TIT2(encoding=3, text=["Contents"])]))
+t.save(path, v2_version=4, v1=0, padding=lambda info: 64)
+EOF
+python3 "$PATCH" append-id3v1 "$OUT/id3v24-full.mp3" "Fixture Title" "Fixture Artist" "Fixture Album" \
+  2021 "Generated test fixture" 52 3
+
+# 13b. ID3v2.3, all text UTF-16, date split over TYER/TDAT/TIME, "(13)Pop".
+cp "$TMP/plain-vbr.mp3" "$OUT/id3v23-utf16.mp3"
+"$PYTHON" - "$OUT/id3v23-utf16.mp3" "$TMP/cover.jpg" <<'EOF'
+import sys
+from mutagen.id3 import ID3, APIC, COMM, TALB, TCON, TDRC, TIT2, TPE1, TRCK, TXXX
+path, jpg = sys.argv[1], open(sys.argv[2], "rb").read()
+t = ID3()
+t.add(TIT2(encoding=1, text=["UTF-16 T\u00edtle \u266b"]))
+t.add(TPE1(encoding=1, text=["Artist One", "Artist Two"]))   # v2.3: saved as "Artist One/Artist Two"
+t.add(TALB(encoding=1, text=["UTF-16 Album"]))
+t.add(TDRC(encoding=1, text=["2019-03-07T14:30"]))          # -> TYER 2019, TDAT 0703, TIME 1430
+t.add(TRCK(encoding=1, text=["5/10"]))
+t.add(COMM(encoding=1, lang="eng", desc="", text=["UTF-16 comment"]))
+t.add(TXXX(encoding=1, desc="Fixture Key", text=["Fixture Value"]))
+t.add(APIC(encoding=1, mime="image/jpeg", type=3, desc="Cover \u00e9", data=jpg))
+t.update_to_v23()
+t.add(TCON(encoding=1, text=["(13)Pop"]))  # after update_to_v23, which would rewrite it to "Pop"
+t.save(path, v2_version=3, v23_sep="/", v1=0, padding=lambda info: 1024)
+EOF
+
+# 13c. ID3v2.2 (hand-made).
+python3 "$PATCH" id3v22 "$TMP/plain22.mp3" "$TMP/cover.jpg" "$OUT/id3v22.mp3"
+
+# 13d. ID3v2.3 with the whole tag body unsynchronised (mutagen tag, patched).
+cp "$TMP/plain.mp3" "$TMP/unsync.mp3"
+"$PYTHON" - "$TMP/unsync.mp3" "$TMP/cover.jpg" <<'EOF'
+import sys
+from mutagen.id3 import ID3, APIC, PRIV, TIT2, TPE1
+path, jpg = sys.argv[1], open(sys.argv[2], "rb").read()
+t = ID3()
+t.add(TIT2(encoding=0, text=["Unsynchronised Title"]))
+t.add(TPE1(encoding=0, text=["Unsynchronised Artist"]))
+t.add(PRIV(owner="org.example.sync", data=b"\xff\xfb\x90\x64\xff\x00\xff\xe0\xff"))
+t.add(APIC(encoding=0, mime="image/jpeg", type=3, desc="", data=jpg))
+t.save(path, v2_version=3, v1=0, padding=lambda info: 16)
+EOF
+python3 "$PATCH" id3-unsync "$TMP/unsync.mp3" "$OUT/id3v23-unsynchronised.mp3"
+
+# 13e. Hand-made layouts (fixture_patch.py, standard library): per-frame flags,
+# non-syncsafe frame sizes, a tag appended with footer, APEv2 + Lyrics3v2,
+# two leading tags + junk, HLS timestamp PRIV, no tags, ID3v1.0.
+python3 "$PATCH" id3-frame-flags "$TMP/plain.mp3" "$TMP/cover.jpg" "$OUT/id3v24-frame-unsync-compressed.mp3"
+python3 "$PATCH" id3-nonsyncsafe "$TMP/plain.mp3" "$OUT/id3v24-nonsyncsafe-sizes.mp3"
+python3 "$PATCH" id3-appended "$TMP/plain.mp3" "$OUT/id3v2-appended-footer.mp3"
+python3 "$PATCH" ape-lyrics3 "$TMP/plain.mp3" "$TMP/cover.png" "$OUT/ape-lyrics3-id3v1.mp3"
+python3 "$PATCH" two-tags "$TMP/plain.mp3" "$OUT/two-leading-tags-junk.mp3"
+python3 "$PATCH" hls-timestamp "$TMP/plain.aac" "$OUT/hls-timestamp.aac" 8589934000
+cp "$TMP/plain.mp3" "$OUT/no-tags.mp3"
+python3 "$PATCH" id3v1-only "$TMP/plain.mp3" "$OUT/id3v1-only.mp3"
+
+# 13f. AIFF with an 'ID3 ' chunk (mutagen.aiff).
+"${FF[@]}" -f lavfi -i "$(sine 440 8000 0.25)" "${BX[@]}" -c:a pcm_s16be -ac 1 -f aiff "$OUT/aiff-id3.aiff"
+"$PYTHON" - "$OUT/aiff-id3.aiff" "$TMP/cover.png" <<'EOF'
+import sys
+from mutagen.aiff import AIFF
+from mutagen.id3 import APIC, COMM, TALB, TIT2, TPE1
+f = AIFF(sys.argv[1])
+f.add_tags()
+f.tags.add(TIT2(encoding=3, text=["AIFF Title"]))
+f.tags.add(TPE1(encoding=3, text=["AIFF Artist"]))
+f.tags.add(TALB(encoding=3, text=["AIFF Album"]))
+f.tags.add(COMM(encoding=3, lang="eng", desc="", text=["AIFF comment"]))
+f.tags.add(APIC(encoding=0, mime="image/png", type=3, desc="", data=open(sys.argv[2], "rb").read()))
+f.save(v2_version=4, padding=lambda info: 16)
+EOF
+
+# 13g. WAV with LIST/INFO (ffmpeg) and an 'id3 ' chunk (mutagen.wave).
+"${FF[@]}" -f lavfi -i "$(sine 440 8000 0.25)" "${BX[@]}" -c:a pcm_s16le -ac 1 \
+  -metadata title="WAV INFO Title" -metadata artist="WAV INFO Artist" -metadata album="WAV INFO Album" \
+  -metadata comment="WAV INFO comment" -metadata date=2021 -metadata genre=Ambient -metadata ITRK=7 \
+  -f wav "$OUT/wav-id3-info.wav"
+"$PYTHON" - "$OUT/wav-id3-info.wav" <<'EOF'
+import sys
+from mutagen.wave import WAVE
+from mutagen.id3 import TALB, TIT2, TPE1
+f = WAVE(sys.argv[1])
+f.add_tags()
+f.tags.add(TIT2(encoding=3, text=["WAV ID3 Title"]))
+f.tags.add(TPE1(encoding=3, text=["WAV ID3 Artist"]))
+f.tags.add(TALB(encoding=3, text=["WAV ID3 Album"]))
+f.save(v2_version=4, padding=lambda info: 16)
+EOF
+
 # ---------------------------------------------------------------- checks
 fail=0
-check_decode() { # ffprobe + full decode must print nothing at -v error
+check_decode() { # ffprobe + full decode must print nothing at -v error (but lines matching $2)
   local f="$1" err
   err="$(ffprobe -v error -show_format -show_streams "$f" 2>&1 >/dev/null || echo "ffprobe failed")"
   err+="$(ffmpeg -nostdin -v error -i "$f" -map 0:v? -map 0:a? -f null - 2>&1 || echo "ffmpeg failed")"
+  [ -z "${2:-}" ] || err="$(printf '%s\n' "$err" | grep -Ev "$2" || true)"
   if [ -n "$err" ]; then echo "DECODE ERROR $f: $err" >&2; fail=1; fi
 }
 expect() { python3 "$PATCH" expect "$@" || fail=1; }
@@ -237,6 +387,161 @@ tree_has() { local t; t="$(python3 "$PATCH" tree "$1")"; [[ "$t" == *"$2"* ]]; }
 tree_has "$OUT/mdat-64bit-header.m4a" 'size==1 (64-bit' || { echo "no largesize mdat" >&2; fail=1; }
 tree_has "$OUT/mdat-size-zero.m4a" 'size==0' || { echo "no size-0 mdat" >&2; fail=1; }
 ! tree_has "$OUT/co64-chunk-offsets.m4a" ' stco ' || { echo "stco left" >&2; fail=1; }
+# MP3 / AAC / AIFF / WAV: decode, an independent read with mutagen, and the
+# tag layout as fixture_patch.py's own reader (`tags`) sees it.
+for f in "$OUT"/*.mp3 "$OUT"/*.aac "$OUT"/*.aiff "$OUT"/*.wav; do
+  case "$f" in
+    # ffmpeg 5.1 does not know appended ID3v2 tags: it hands the tag bytes to the
+    # decoder as one more (broken) frame after all the audio decoded fine.
+    */id3v2-appended-footer.mp3) check_decode "$f" \
+      'Header missing|Error while decoding stream #0:0: Invalid data found when processing input' ;;
+    *) check_decode "$f" ;;
+  esac
+  t="$(python3 "$PATCH" tags "$f")"
+  [[ "$t" != *'!!'* ]] || { echo "tags: $t" >&2; fail=1; }
+done
+tags_has() { # tags_has FILE STRING...: `fixture_patch.py tags FILE` prints every STRING
+  local f="$OUT/$1" t s
+  shift
+  t="$(python3 "$PATCH" tags "$f")"
+  for s in "$@"; do
+    [[ "$t" == *"$s"* ]] || { echo "$f: no \"$s\" in the tags output" >&2; fail=1; }
+  done
+}
+tags_has id3v24-full.mp3 'ID3v2.4.0 [' 'Info@' 'LAME-tag@' "CTOC [" 'padding 64 bytes' 'ID3v1.1 [128'
+tags_has id3v23-utf16.mp3 'ID3v2.3.0 [' "TYER [" "TDAT [" "TIME [" "enc=1 '(13)Pop'" 'padding 1024 bytes' 'Xing@'
+tags_has id3v22.mp3 'ID3v2.2.0 [' 'PIC [6+' "format='JPG'" 'MPEG-2 Layer III 22050 Hz'
+tags_has id3v23-unsynchronised.mp3 'flags=0x80 unsynchronisation' 'tag body unsynchronised'
+tags_has id3v24-frame-unsync-compressed.mp3 'flags=0x0003 (data-length=' 'flags=0x0009 (data-length=' \
+  'flags=0x0002 (unsync' 'flags=0x1000'
+tags_has id3v24-nonsyncsafe-sizes.mp3 '(frame sizes are plain 32-bit numbers' 'TXXX [10+200 ' 'COMM [10+300 '
+tags_has id3v2-appended-footer.mp3 ' @0] first frame' "+10 footer @" "footer '3DI'" 'ID3v1.1 [128'
+tags_has ape-lyrics3-id3v1.mp3 'ID3v2.3.0 [' 'APEv2 [' 'items=10 header=yes' 'Lyrics3v2 [' 'ID3v1.1 [128'
+tags_has two-leading-tags-junk.mp3 'ID3v2.4.0 [10+53 @0]' 'ID3v2.3.0 [10+62 @63]' 'junk [7 @135]'
+tags_has hls-timestamp.aac 'ID3v2.4.0 [10+63 @0]' '33-bit PTS 8589934000' 'ADTS AAC'
+tags_has id3v1-only.mp3 ' @0] first frame' 'ID3v1.0 [128'
+tags_has no-tags.mp3 ' @0] first frame'
+[[ "$(python3 "$PATCH" tags "$OUT/no-tags.mp3")" != *ID3* ]] || { echo "no-tags.mp3 has a tag" >&2; fail=1; }
+tags_has aiff-id3.aiff 'ID3  [8+' 'ID3v2.4.0 ['
+tags_has wav-id3-info.wav "list-type='INFO'" 'ITRK [' 'id3  [8+' 'ID3v2.4.0 ['
+"$PYTHON" - "$OUT" "$TMP/image.jpg" "$TMP/cover.jpg" "$TMP/cover.png" <<'EOF' || fail=1
+import os, struct, sys
+from mutagen.aac import AAC
+from mutagen.aiff import AIFF
+from mutagen.apev2 import APEv2
+from mutagen.id3 import ID3, ID3NoHeaderError
+from mutagen.mp3 import MP3
+from mutagen.wave import WAVE
+d = sys.argv[1]
+jpg, cover, png = (open(p, "rb").read() for p in sys.argv[2:5])
+bad = []
+def want(what, got, exp):  # (a missing frame raises KeyError: also a failure)
+    if got != exp:
+        bad.append("%s: got %r, want %r" % (what, got, exp))
+def text(tags, key):
+    return [str(v) for v in tags[key].text] if key in tags else None
+def load(name, **kw):
+    return ID3(os.path.join(d, name), **kw)
+
+t = load("id3v24-full.mp3")
+want("full version", t.version, (2, 4, 0))
+for key, exp in [("TIT2", ["Fixture Title \u266a"]), ("TPE1", ["Fixture Artist"]),
+                 ("TALB", ["Fixture \u00c4lbum \u2713"]), ("TPE2", ["Fixture Album Artist"]),
+                 ("TCOM", ["Composer One", "Composer Two"]), ("TRCK", ["3/12"]), ("TPOS", ["1/2"]),
+                 ("TDRC", ["2021-06-01"]), ("TCON", ["Electronic"]), ("TBPM", ["120"]), ("TCMP", ["1"]),
+                 ("COMM::eng", ["Generated test fixture"]),
+                 ("COMM:Fixture note:eng", ["\u00dcn\u00efc\u00f6d\u00e9 note"]),
+                 ("TXXX:MusicBrainz Album Id", ["8f3b2a5e-0000-4000-8000-000000000002"]),
+                 ("TXXX:CATALOGNUMBER", ["FIX-0001"])]:
+    want("full " + key, text(t, key), exp)
+want("full encodings", [t[k].encoding for k in ("TIT2", "TPE1", "TALB", "TPE2")], [1, 0, 3, 2])
+want("full USLT", t["USLT::eng"].text, "First lyric line\nSecond lyric line")
+want("full UFID", t["UFID:http://musicbrainz.org"].data, b"8f3b2a5e-0000-4000-8000-000000000001")
+want("full POPM", (t["POPM:fixture@example.org"].rating, t["POPM:fixture@example.org"].count), (196, 7))
+want("full PCNT", t["PCNT"].count, 42)
+want("full PRIV", t["PRIV:org.example.fixtures:\x00\x01\x02\x03private"].data, b"\x00\x01\x02\x03private")
+want("full WXXX", t["WXXX:Fixture homepage"].url, "https://example.org/fixture")
+want("full WOAR", t["WOAR:https://example.org/artist"].url, "https://example.org/artist")
+want("full GEOB", t["GEOB:Fixture object"].data, b"hello, encapsulated object\n")
+want("full APIC front", (t["APIC:Front"].type, t["APIC:Front"].mime, t["APIC:Front"].data), (3, "image/jpeg", jpg))
+want("full APIC back", (t["APIC:Back"].type, t["APIC:Back"].mime, t["APIC:Back"].data), (4, "image/png", png))
+want("full RVA2", (t["RVA2:track"].channel, t["RVA2:track"].gain, round(t["RVA2:track"].peak, 6)), (1, -2.5, 0.5))
+want("full CHAP", [(c.element_id, c.start_time, c.end_time, str(c.sub_frames["TIT2"]))
+                   for c in t.getall("CHAP")], [("chp0", 0, 250, "Chapter 1"), ("chp1", 250, 500, "Chapter 2")])
+toc = t["CTOC:toc"]
+want("full CTOC", (int(toc.flags), toc.child_element_ids, str(toc.sub_frames["TIT2"])), (3, ["chp0", "chp1"], "Contents"))
+want("full info", (MP3(os.path.join(d, "id3v24-full.mp3")).info.sample_rate), 44100)
+
+t = load("id3v23-utf16.mp3", translate=False)
+want("v23 version", t.version, (2, 3, 0))
+for key, exp in [("TIT2", ["UTF-16 T\u00edtle \u266b"]), ("TPE1", ["Artist One/Artist Two"]),
+                 ("TALB", ["UTF-16 Album"]), ("TYER", ["2019"]), ("TDAT", ["0703"]), ("TIME", ["1430"]),
+                 ("TCON", ["(13)Pop"]), ("TRCK", ["5/10"]), ("COMM::eng", ["UTF-16 comment"]),
+                 ("TXXX:Fixture Key", ["Fixture Value"])]:
+    want("v23 " + key, text(t, key), exp)
+want("v23 all UTF-16", sorted(set(f.encoding for f in t.values())), [1])
+want("v23 APIC", t["APIC:Cover \u00e9"].data, cover)
+want("v23 TDRC (translated)", text(load("id3v23-utf16.mp3"), "TDRC"), ["2019-03-07 14:30:00"])
+
+# (mutagen names v2.2 frames by their v2.3 IDs: TT2 -> TIT2, PIC -> APIC, ...)
+t = load("id3v22.mp3", translate=False)
+want("v22 version", t.version, (2, 2, 0))
+for key, exp in [("TIT2", ["v2.2 T\u00edtle"]), ("TPE1", ["v2.2 Artist"]), ("TALB", ["v2.2 Album"]),
+                 ("TYER", ["2018"]), ("TRCK", ["7/9"]), ("TCON", ["(17)"]), ("COMM::eng", ["v2.2 comment"]),
+                 ("TXXX:v2.2 key", ["v2.2 value"])]:
+    want("v22 " + key, text(t, key), exp)
+want("v22 PIC", (t["APIC:Cover"].mime, t["APIC:Cover"].type, t["APIC:Cover"].data), ("JPG", 3, cover))
+want("v22 TIT2 encoding", t["TIT2"].encoding, 1)
+
+t = load("id3v23-unsynchronised.mp3")
+want("unsync flag", (t.version, t.f_unsynch), ((2, 3, 0), True))
+want("unsync PRIV", t.getall("PRIV")[0].data, b"\xff\xfb\x90\x64\xff\x00\xff\xe0\xff")
+want("unsync APIC", t.getall("APIC")[0].data, cover)
+want("unsync TIT2", text(t, "TIT2"), ["Unsynchronised Title"])
+
+t = load("id3v24-frame-unsync-compressed.mp3")
+want("frame flags APIC", t.getall("APIC")[0].data, cover)
+want("frame flags USLT", t["USLT::eng"].text.splitlines()[19], "Line 20: la la la, the same words again and again.")
+want("frame flags PRIV", t.getall("PRIV")[0].data, b"\xff\xe0\xff\x00\xff\xfb\x90\x64\xff")
+want("frame flags TXXX", text(t, "TXXX:ReadOnlyKey"), ["read-only value"])
+
+t = load("id3v24-nonsyncsafe-sizes.mp3")
+want("nonsyncsafe", (text(t, "TXXX:Long Value"), text(t, "COMM:Long:eng"), text(t, "TPE1"), text(t, "TALB")),
+     (["x" * 188], ["y" * 291], ["Non-syncsafe Artist"], ["Non-syncsafe Album"]))
+
+want("two tags (mutagen reads the first)", text(load("two-leading-tags-junk.mp3"), "TIT2"), ["First Tag Title"])
+
+a = APEv2(os.path.join(d, "ape-lyrics3-id3v1.mp3"))
+want("APE keys", sorted(a.keys()), sorted(["Title", "Artist", "Album", "Year", "Track", "Genre", "Comment",
+                                           "Catalog", "Related", "Cover Art (Front)"]))
+want("APE Artist", list(a["Artist"]), ["APE Artist One", "APE Artist Two"])
+want("APE cover", a["Cover Art (Front)"].value, b"cover.png\0" + png)
+want("APE leading v2.3", text(load("ape-lyrics3-id3v1.mp3"), "TIT2"), ["Leading ID3v2.3 Title"])
+
+t = load("hls-timestamp.aac")
+want("HLS PRIV", [(p.owner, p.data) for p in t.getall("PRIV")],
+     [("com.apple.streaming.transportStreamTimestamp", struct.pack(">Q", 8589934000))])
+want("HLS ADTS", AAC(os.path.join(d, "hls-timestamp.aac")).info.sample_rate, 22050)
+
+t = AIFF(os.path.join(d, "aiff-id3.aiff")).tags
+want("AIFF", (text(t, "TIT2"), text(t, "TPE1"), text(t, "TALB"), text(t, "COMM::eng"), t.getall("APIC")[0].data),
+     (["AIFF Title"], ["AIFF Artist"], ["AIFF Album"], ["AIFF comment"], png))
+t = WAVE(os.path.join(d, "wav-id3-info.wav")).tags
+want("WAV", (text(t, "TIT2"), text(t, "TPE1"), text(t, "TALB")),
+     (["WAV ID3 Title"], ["WAV ID3 Artist"], ["WAV ID3 Album"]))
+
+for name in ("no-tags.mp3", "id3v1-only.mp3", "id3v2-appended-footer.mp3"):
+    try:
+        ID3(os.path.join(d, name), load_v1=False)
+        bad.append(name + ": has a leading ID3v2 tag")
+    except ID3NoHeaderError:
+        pass
+# mutagen reads ID3v1 (it takes byte 126 as a track number even for v1.0)
+want("ID3v1.0", text(load("id3v1-only.mp3"), "TIT2"), ["ID3v1.0 Title"])
+if bad:
+    print("mutagen checks failed:\n  " + "\n  ".join(bad), file=sys.stderr)
+    sys.exit(1)
+EOF
 for f in "$OUT"/*; do
   [ "$(stat -c %s "$f")" -lt 102400 ] || { echo "too big: $f" >&2; fail=1; }
 done
@@ -268,13 +573,21 @@ AtomicParsley / mutagen / libheif may change bytes (and sizes below). Generated 
 - AtomicParsley $(pkgver atomicparsley) (its \`--version\` prints no number)
 - mutagen $("$PYTHON" -c 'import mutagen; print(mutagen.version_string)')
 - heif-enc, libheif $(heif-enc --help 2>&1 | sed -n 's/.*libheif version: *//p')
-- Debian packages: ffmpeg $(pkgver ffmpeg), libx264 $(pkgver 'libx264-*'), libx265 $(pkgver 'libx265-*'), libheif1 $(pkgver libheif1), python3-mutagen $(pkgver python3-mutagen)
+- Debian packages: ffmpeg $(pkgver ffmpeg), libx264 $(pkgver 'libx264-*'), libx265 $(pkgver 'libx265-*'), libheif1 $(pkgver libheif1), python3-mutagen $(pkgver python3-mutagen), libmp3lame0 $(pkgver libmp3lame0)
 
 Inspect any file with \`python3 Tools/fixture_patch.py tree FILE\` (box tree with
 decoded fields); \`python3 Tools/fixture_patch.py verify FILE\` checks that all
 stco/co64 chunk offsets land inside an mdat. \`box-walk.txt\` is that walker's
-tree of every fixture; the Swift tests check that the parser finds every box it
-lists at the same offset with the same header and total size.
+tree of every ISO-BMFF / QuickTime / HEIF fixture (not of the MP3, AAC, AIFF and
+WAV files); the Swift tests check that the parser finds every box it lists at
+the same offset with the same header and total size.
+
+\`python3 Tools/fixture_patch.py tags FILE\` is an independent reader for the
+MP3 / AAC / AIFF / WAV fixtures: it prints every ID3v2 tag (version, flags, and
+its frames with \`[header+payload @offset]\`, frame flags and decoded values),
+junk before the audio, the first audio frame (with its Xing/Info and LAME
+headers), an appended ID3v2 tag, APEv2, Lyrics3v2 and ID3v1, or the chunk tree
+of an AIFF/WAV file. Its output for those files is at the end of this README.
 
 | file | bytes | how it is made | what it exercises |
 | --- | ---: | --- | --- |
@@ -336,6 +649,48 @@ row heif-image.heic \
 row heif-jpeg-item.heif \
   '`fixture_patch.py heif-jpeg` (hand-built, no encoder)' \
   'minimal HEIF: ftyp `mif1` (compat `mif1 heic miaf`), `meta` (full box) with `hdlr pict`, `pitm` 1, `iloc` v1 (offset/length size 4, base_offset size 0), `iinf` with `infe` v2 `jpeg` item 1 ("Image") and `Exif` item 2, `iref` `cdsc` 2→1, `iprp/ipco/ispe` 64×64 + `ipma` (not essential); Exif item payload = exif_tiff_header_offset 6, then `Exif\0\0` + big-endian TIFF (Make FixtureCam, Model "Model 1", Orientation 1, DateTime, ExifIFD DateTimeOriginal). libheif 1.15 cannot decode JPEG items (`heif-info` rejects the file); exiftool reads it fine'
+row id3v24-full.mp3 \
+  'ffmpeg libmp3lame 44.1 kHz mono 32 kb/s CBR 0.5 s (`-write_xing 1`, no tags), then mutagen `ID3.save(v2_version=4, v1=0, padding=64)`, then `fixture_patch.py append-id3v1`' \
+  'ID3v2.4.0 at 0, no flags, 64 bytes padding, frames in mutagen order: `TIT2` UTF-16+BOM "Fixture Title ♪", `TPE1` "Fixture Artist", `TRCK` 3/12, `TALB` **UTF-8** "Fixture Älbum ✓", `TPOS` 1/2, `TDRC` 2021-06-01, `TCON` Electronic, `TCMP` 1, `PCNT` 42, `TBPM` 120, `TDOR` 2020, `TMOO` Calm, `RVA2` "track" master (channel 1) −2.5 dB peak 16 bits 16384 (0.5), `TSOP`, `TXXX` CATALOGNUMBER=FIX-0001, `POPM` fixture@example.org rating 196 count 7, `TCOM` **two values** "Composer One"\0"Composer Two", `TIPL` producer/Fixture Producer, `WOAR`, `COMM` eng "" Latin-1, `PRIV` org.example.fixtures (00 01 02 03 "private"), `COMM` eng "Fixture note" UTF-8 "Ünïcödé note", `CTOC` "toc" flags 0x03 (top-level+ordered) children chp0, chp1 + embedded `TIT2` "Contents", `USLT` eng "" UTF-8 two lines, `CHAP` chp0 0–250 ms and chp1 250–500 ms (offsets 0xFFFFFFFF) each with embedded `TIT2` "Chapter 1"/"Chapter 2", `TPE2` **UTF-16BE** "Fixture Album Artist", `WXXX` "Fixture homepage", `TXXX` "MusicBrainz Album Id", `UFID` http://musicbrainz.org, `GEOB` text/plain note.txt "Fixture object", `APIC` type 4 image/png "Back" (16×16), `APIC` type 3 image/jpeg "Front" (64×64, 1.3 KB). mutagen ends every text value with a terminator (e.g. `TPE1` is 1+14+1 bytes): a reader must not report an empty extra value. v2.4-only here: `TDRC TDOR TMOO TSOP TIPL RVA2`, encodings 2 and 3 (TagLib downgrades/replaces them when writing v2.3). Audio: first frame is the 56 kb/s `Info` frame with a LAME tag (encoder string "Lavf lame"). ID3v1.1 at the end: "Fixture Title"/"Fixture Artist"/"Fixture Album"/2021/"Generated test fixture"/track 3/genre 52 (Electronic)'
+row id3v23-utf16.mp3 \
+  'ffmpeg libmp3lame VBR `-q:a 9`, then mutagen `update_to_v23()` + `save(v2_version=3, v23_sep="/", v1=0, padding=1024)`' \
+  'ID3v2.3.0, every text frame encoding 1 (UTF-16 with BOM FF FE): `TIT2` "UTF-16 Títle ♫", `TPE1` "Artist One/Artist Two" (v2.3 has no multi-value separator; mutagen joins with "/"), `TRCK` 5/10, `TALB`, `TCON` "(13)Pop" (ID3v1 genre reference + refinement; current TagLib turns it into the single value "Pop" because genre 13 *is* Pop, older TagLib into "13", "Pop"), date split over `TYER` 2019 + `TDAT` 0703 (DDMM) + `TIME` 1430 (HHMM) = 2019-03-07T14:30 (TagLib merges them into `TDRC`), `COMM` eng "" "UTF-16 comment", `TXXX` "Fixture Key"="Fixture Value", `APIC` type 3 image/jpeg desc "Cover é" (UTF-16); 1024 bytes padding; v2.3 frame sizes are plain 32-bit. Audio is VBR, so the first frame holds a **`Xing`** header (not `Info`)'
+row id3v22.mp3 \
+  '`fixture_patch.py id3v22` (hand-made tag) on ffmpeg libmp3lame 22.05 kHz mono 32 kb/s' \
+  'ID3v2.2.0 (3-character IDs, 3-byte sizes, no frame flags), 32 bytes padding: `TT2` UTF-16 "v2.2 Títle", `TP1` "v2.2 Artist", `TAL` "v2.2 Album", `TYE` 2018, `TRK` 7/9, `TCO` "(17)" (= Rock), `COM` eng "" "v2.2 comment", `TXX` "v2.2 key"="v2.2 value", `PIC` image format **"JPG"** (3 chars, not a MIME type) type 3 "Cover" (the 32×32 JPEG). TagLib converts v2.2 frames to v2.4 IDs on read (TT2→TIT2, PIC→APIC with image/jpeg, TYE→TDRC, COM→COMM, TXX→TXXX). Audio is **MPEG-2** Layer III (LSF, 576-sample granules)'
+row id3v23-unsynchronised.mp3 \
+  'mutagen v2.3 tag (padding 16), then `fixture_patch.py id3-unsync`' \
+  'ID3v2.3.0 with header flag **0x80** and the whole tag body unsynchronised (a 0x00 inserted after each 0xFF followed by ≥0xE0 or 0x00): 1018 bytes of frames+padding stored as 1025 (the header size counts the stored bytes; frame sizes count the decoded bytes). Frames: `TIT2` "Unsynchronised Title", `TPE1` "Unsynchronised Artist", `PRIV` org.example.sync = FF FB 90 64 FF 00 FF E0 FF (false syncs, and a 0xFF at the end of the frame), `APIC` type 3 image/jpeg "" (the 32×32 JPEG, which has FF 00 byte stuffing)'
+row id3v24-frame-unsync-compressed.mp3 \
+  '`fixture_patch.py id3-frame-flags` (hand-made tag, Python `zlib`)' \
+  'ID3v2.4.0 (no header flags, 64 bytes padding) with per-frame format flags: `APIC` flags **0x0003** (unsynchronisation + data length indicator: 4-byte syncsafe 911 = size before unsync, then 915 unsynchronised bytes) image/jpeg "Unsynchronised cover" (32×32 JPEG); `USLT` flags **0x0009** (zlib compression + data length indicator 1025 = decompressed size; 119 compressed bytes) eng "" 20 lines "Line NN: la la la, …"; `PRIV` flags **0x0002** (unsynchronisation without a data length indicator) org.example.unsync = FF E0 FF 00 FF FB 90 64 FF; `TXXX` status flag **0x1000** (read-only) "ReadOnlyKey"="read-only value"; plain `TIT2` "Frame Flags Title", `TPE1` "Frame Flags Artist" (UTF-8)'
+row id3v24-nonsyncsafe-sizes.mp3 \
+  '`fixture_patch.py id3-nonsyncsafe` (hand-made tag)' \
+  'ID3v2.4.0 whose **frame** sizes are plain 32-bit big-endian numbers (old iTunes; the tag size in the header is syncsafe), 64 bytes padding: `TIT2` "Non-syncsafe Title" (19), `TXXX` "Long Value"="x"×188 (size 200 = 00 00 00 C8: not a valid syncsafe number), `COMM` eng "Long" "y"×291 (size 300 = 00 00 01 2C: a *valid* syncsafe number meaning 172, so only the next frame ID tells), `TPE1` "Non-syncsafe Artist", `TALB` "Non-syncsafe Album". TagLib: a size byte with bit 7 set makes `SynchData::toUInt` fall back to a plain integer (the `TXXX` case); a valid syncsafe size > 127 whose next frame ID is invalid is re-read as plain (its iTunes hack, unless built with NO_ITUNES_HACKS: the `COMM` case). mutagen walks the frames both ways and keeps the reading that finds more frame IDs (`determine_bpi`)'
+row id3v2-appended-footer.mp3 \
+  '`fixture_patch.py id3-appended` on the bare 44.1 kHz MP3' \
+  'no leading tag; audio from 0; then an ID3v2.4.0 tag with header flag **0x10** (footer present, no padding): `TIT2` "Appended Title", `TPE1` "Appended Artist", `TALB` "Appended Album" (UTF-8), `TRCK` 9/10, `COMM` eng "" "tag appended after the audio"; its 10-byte footer `3DI` (same version/flags/size as the header) ends right before an ID3v1.1 tag ("ID3v1 Title"/"ID3v1 Artist"/"ID3v1 Album"/2020/"v1 after appended v2"/track 9/genre 12). Found by reading the footer backwards from the ID3v1 tag. TagLib and mutagen only read ID3v2 at offset 0 (they see the ID3v1 tag only); ffmpeg 5.1 decodes the appended tag as a broken frame ("Header missing"), which the decode check allows for this file only'
+row ape-lyrics3-id3v1.mp3 \
+  '`fixture_patch.py ape-lyrics3` (hand-made tags)' \
+  'leading ID3v2.3.0 (`TIT2` "Leading ID3v2.3 Title", `TPE1`, `TALB`, 16 bytes padding); audio; then **APEv2** (version 2000, 32-byte `APETAGEX` header flags 0xA0000000 and footer flags 0x80000000, little-endian size = items + footer, 10 items: `Title` "APE Title", `Artist` "APE Artist One"\0"APE Artist Two", `Album`, `Year` 2022, `Track` 4/10, `Genre` Ambient, `Comment` UTF-8 "APE comment Ünïcödé", `Catalog` read-only (item flags 1), `Related` external locator (flags 4) https://example.org/related, `Cover Art (Front)` binary (flags 2) "cover.png\0"+PNG); then **Lyrics3v2** (`LYRICSBEGIN`, `IND`00002 "10", `LYR`00005 "hello", `ETT` "Lyrics3 Title", `EAR` "Lyrics3 Artist", size field 000077 = bytes from `LYRICSBEGIN` up to the size field, `LYRICS200`); then ID3v1.1 ("ID3v1 Title", track 4, genre 26). The APE footer is *not* directly before the ID3v1 tag: TagLib does not find the APE tag here (it only looks right before ID3v1); mutagen does'
+row two-leading-tags-junk.mp3 \
+  '`fixture_patch.py two-tags`' \
+  'ID3v2.4.0 at 0 (`TIT2` "First Tag Title", `TPE1` "First Tag Artist", UTF-8, no padding, 63 bytes) immediately followed by ID3v2.3.0 at 63 (`TIT2` "Second Tag Title", `TALB` "Second Tag Album", 8 bytes padding, 72 bytes), then 7 junk bytes "junk" 00 01 02 at 135, first MPEG frame at 142. mutagen and TagLib read only the first tag; ffmpeg reads both'
+row hls-timestamp.aac \
+  'ffmpeg native AAC-LC 22.05 kHz mono 24 kb/s `-f adts` 0.5 s, then `fixture_patch.py hls-timestamp`' \
+  'HLS packed-audio layout: ID3v2.4.0 at 0 (73 bytes, no padding) with one `PRIV` frame, owner `com.apple.streaming.transportStreamTimestamp`, data 8 bytes big-endian 00 00 00 01 FF FF FD B0 = 8589934000 (33-bit MPEG-2 90 kHz PTS above 2^32 = 95443.711111 s); ADTS frames from 73 (no CRC). mutagen.File guesses MP3 for it (use `mutagen.aac.AAC` / `ID3`)'
+row aiff-id3.aiff \
+  'ffmpeg `pcm_s16be` 8 kHz mono 0.25 s `-f aiff`, then mutagen.aiff (`padding=16`)' \
+  '`FORM`/`AIFF` with `COMM`, `SSND`, then an **`ID3 `** chunk (odd size 333 + 1 pad byte; FORM size includes the pad) holding ID3v2.4.0: `TIT2` "AIFF Title", `TPE1` "AIFF Artist", `TALB` "AIFF Album", `COMM` eng "" "AIFF comment" (UTF-8), `APIC` type 3 image/png (16×16)'
+row wav-id3-info.wav \
+  'ffmpeg `pcm_s16le` 8 kHz mono 0.25 s `-f wav -metadata title/artist/album/comment/date/genre/ITRK`, then mutagen.wave (`padding=16`)' \
+  '`RIFF`/`WAVE`: `fmt `, **`LIST`/`INFO`** before `data` with `IART` "WAV INFO Artist", `ICMT` "WAV INFO comment", `ICRD` 2021, `IGNR` Ambient, `INAM` "WAV INFO Title", `IPRD` "WAV INFO Album", `ITRK` 7 (NUL-terminated values; odd sizes followed by a pad byte), then `data` (4000 bytes), then a lower-case **`id3 `** chunk (mutagen writes `id3 `; others write `ID3 `) with ID3v2.4.0 `TIT2` "WAV ID3 Title", `TPE1` "WAV ID3 Artist", `TALB` "WAV ID3 Album" — values differ from INFO so a test can tell which one it read'
+row no-tags.mp3 \
+  'ffmpeg libmp3lame 44.1 kHz mono 32 kb/s `-write_xing 1 -id3v2_version 0 -write_id3v1 0`' \
+  'no tag at all: first MPEG-1 Layer III frame at 0 is the 56 kb/s `Info` frame (Xing flags 0xF: frames, bytes, TOC, quality; LAME tag "Lavf lame"), then 32 kb/s frames. The bare audio every other MP3 fixture here is built from (except `id3v22.mp3` and `id3v23-utf16.mp3`)'
+row id3v1-only.mp3 \
+  '`fixture_patch.py id3v1-only` on `no-tags.mp3`' \
+  'audio + **ID3v1.0** (not 1.1): 30-byte comment "Thirty character v1.0 comment." (byte 125 is "t", so there is no track byte), title "ID3v1.0 Title" padded with **spaces**, artist/album padded with NULs, year 1999, genre 17 (Rock). TagLib reads v1.0 correctly; mutagen always takes byte 126 as a track (it reports track 46)'
 cat <<'EOF'
 
 ## Notes
@@ -352,8 +707,39 @@ cat <<'EOF'
 - The checks at the end of `make-fixtures.sh` fail the run unless every file
   passes `ffprobe -v error` and a full `ffmpeg -v error … -f null -` decode,
   all chunk offsets land in an mdat, the expected box paths exist, and every
-  file is under 100 KB.
+  file is under 100 KB. For the MP3 / AAC / AIFF / WAV files they also read
+  every tag back with mutagen (frame values, encodings, flags, pictures) and
+  check the layout printed by `fixture_patch.py tags`.
+- ffmpeg 5.1 does not know ID3v2 tags appended at the end of an MP3: it hands
+  the tag of `id3v2-appended-footer.mp3` to the decoder as one more frame
+  ("Header missing"); the decode check allows that message for this file only.
+- mutagen cannot write ID3v2.2, per-frame unsynchronisation or compression,
+  non-syncsafe frame sizes, footers, appended or repeated tags, Lyrics3v2 or
+  ID3v1.0 (and it writes APEv2 only directly before ID3v1): those tags come
+  from the Python standard-library writers in `fixture_patch.py`; the
+  mutagen-written tags use explicit padding.
+- The MP3 audio comes from ffmpeg's mp3 muxer with `-write_xing 1`: the first
+  frame is an `Info` (CBR) or `Xing` (VBR) frame at a higher bitrate than the
+  rest (56 kb/s in the 32 kb/s files) whose LAME tag carries the encoder string
+  "Lavf lame" (ffmpeg fills that field itself, not LAME's "LAME3.100").
+- ID3v2.4-only features used: frames `TDRC TDOR TMOO TSOP TIPL RVA2`, text
+  encodings 2 (UTF-16BE) and 3 (UTF-8), several NUL-separated values in one
+  text frame, per-frame unsynchronisation / data length indicator, footers.
+  ID3v2.3 has `TYER TDAT TIME` (and `IPLS`, `RVAD`) instead; `CHAP`/`CTOC`
+  are an addendum valid for both.
 EOF
+echo
+echo '## Tag walk of the MP3 / AAC / AIFF / WAV files'
+echo
+echo 'Output of `python3 Tools/fixture_patch.py tags FILE` (offsets are absolute'
+echo 'file offsets, except `@body+N`: inside an unsynchronised tag body).'
+echo
+echo '```'
+for f in "$OUT"/*.mp3 "$OUT"/*.aac "$OUT"/*.aiff "$OUT"/*.wav; do
+  python3 "$PATCH" tags "$f" | sed "1s|^$OUT/||"
+  echo
+done
+echo '```'
 } > "$OUT/README.md"
 
 # An independent box walk of every fixture (this script's Python walker, not the Swift

@@ -23,6 +23,8 @@ final class AtomParser {
     /// Child indexes from the top level down to the container being read.
     private var locator: [Int] = []
     private var atomCount = 0
+    /// Diagnostics beyond `AtomLimits.maxDiagnostics`, counted but not kept.
+    private var suppressed = 0
     private var stopped = false
 
     init(source: any ByteSource, limits: AtomLimits) {
@@ -52,11 +54,18 @@ final class AtomParser {
 
     /// Diagnostics with their paths filled in from the finished tree.
     func diagnostics(resolvingIn atoms: [Atom]) -> [AtomDiagnostic] {
-        pending.map { entry in
+        var memo: [[Int]: [Int?]] = [:]
+        var resolved = pending.map { entry in
             var diagnostic = entry.diagnostic
-            diagnostic.path = Self.path(for: entry.locator, in: atoms)
+            diagnostic.path = Self.path(for: entry.locator, in: atoms, memo: &memo)
             return diagnostic
         }
+        if suppressed > 0, let last = resolved.last {
+            resolved.append(AtomDiagnostic(
+                .warning, last.code, offset: last.offset, path: .root,
+                message: "\(suppressed) more anomalies are not listed (the limit is \(limits.maxDiagnostics))"))
+        }
+        return resolved
     }
 
     // MARK: - Walking
@@ -326,6 +335,10 @@ final class AtomParser {
         _ severity: AtomDiagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, child: Int? = nil,
         _ message: String
     ) {
+        guard pending.count < limits.maxDiagnostics else {
+            suppressed += 1
+            return
+        }
         let place = child.map { locator + [$0] } ?? locator
         pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), place))
     }
@@ -338,28 +351,25 @@ final class AtomParser {
         return "\"\(text)\""
     }
 
-    /// The path of the atom reached by following child indexes from the top level.
-    static func path(for locator: [Int], in atoms: [Atom]) -> AtomPath {
+    /// The path of the atom reached by following child indexes from the top level. `memo`
+    /// keeps each container's sibling indexes, so resolving many diagnostics stays linear.
+    static func path(for locator: [Int], in atoms: [Atom], memo: inout [[Int]: [Int?]]) -> AtomPath {
         var path = AtomPath.root
         var siblings = atoms
+        var prefix: [Int] = []
         for index in locator {
             guard index < siblings.count else { break }
-            let atom = siblings[index]
-            path = path.appending(atom.type, index: siblingIndex(of: index, in: siblings))
-            siblings = atom.children
+            let indexes: [Int?]
+            if let known = memo[prefix] {
+                indexes = known
+            } else {
+                indexes = AtomTree.siblingIndexes(siblings)
+                memo[prefix] = indexes
+            }
+            path = path.appending(siblings[index].type, index: indexes[index])
+            siblings = siblings[index].children
+            prefix.append(index)
         }
         return path
-    }
-
-    /// The index of `siblings[position]` among the siblings of its type, or nil when it is the only one.
-    static func siblingIndex(of position: Int, in siblings: [Atom]) -> Int? {
-        let type = siblings[position].type
-        var before = 0
-        var total = 0
-        for (i, sibling) in siblings.enumerated() where sibling.type == type {
-            if i < position { before += 1 }
-            total += 1
-        }
-        return total > 1 ? before : nil
     }
 }

@@ -7,11 +7,14 @@ public struct AtomLimits: Sendable, Hashable {
     /// Largest atom read into memory whole (a `moov` to parse, a table to decode). Larger
     /// containers are walked header by header instead; larger leaves are not decoded.
     public var maxPayloadInMemory: Int
+    /// Most diagnostics kept from one read; the rest are counted in one last diagnostic.
+    public var maxDiagnostics: Int
 
-    public init(maxDepth: Int = 48, maxAtomCount: Int = 1_000_000, maxPayloadInMemory: Int = 256 << 20) {
+    public init(maxDepth: Int = 48, maxAtomCount: Int = 1_000_000, maxPayloadInMemory: Int = 256 << 20, maxDiagnostics: Int = 1000) {
         self.maxDepth = maxDepth
         self.maxAtomCount = maxAtomCount
         self.maxPayloadInMemory = maxPayloadInMemory
+        self.maxDiagnostics = maxDiagnostics
     }
 
     public static let `default` = AtomLimits()

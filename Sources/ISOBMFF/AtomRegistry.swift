@@ -25,7 +25,7 @@ enum AtomRegistry {
     static let plainContainers: Set<FourCC> = [
         "moov", "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "mvex", "moof", "traf", "mfra",
         "tref", "sinf", "schi", "wave", "ilst", "gmhd", "clip", "matt", "tapt", "iprp", "ipco", "rinf",
-        "strk", "strd", "trgr", "meco", "mere", "paen",
+        "strk", "strd", "trgr", "meco", "mere", "paen", "grpl",
     ]
 
     /// Full-box containers with fixed fields before the children: version and flags (4 bytes),
@@ -98,7 +98,7 @@ enum AtomRegistry {
         }
     }
 
-    /// Top-level types that can open an ISO-BMFF or QuickTime file.
+    /// Top-level types that can open an ISO-BMFF or QuickTime file (`AtomTree.openingTypes`).
     static let openingTypes: Set<FourCC> = [
         "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp", "sidx", "moof", "meta",
         "junk", "PICT", "jP  ", "mfra", "prfl", "pdin", "emsg", "prft", "ssix",

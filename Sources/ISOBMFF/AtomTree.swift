@@ -43,6 +43,9 @@ public struct AtomTree: Sendable {
 
     public var fileSize: UInt64 { source.size }
 
+    /// The atom types a file may start with for this reader to take it as ISO-BMFF/QuickTime.
+    public static var openingTypes: Set<FourCC> { AtomRegistry.openingTypes }
+
     // MARK: - Finding atoms
 
     /// The atom at `path` (a missing index means the first of that type).

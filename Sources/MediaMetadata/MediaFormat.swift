@@ -1,4 +1,5 @@
 import ID3
+import ISOBMFF
 import MediaBytes
 
 /// The container formats this package knows, as named in tool output.
@@ -56,16 +57,18 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         return detect(prefix: head)
     }
 
-    private static let isoOpeningTypes: Set<String> = [
-        "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp", "sidx", "moof", "junk",
-    ]
+    /// Atoms that open classic QuickTime files, which have no `ftyp`.
+    private static let quickTimeOpenings: Set<FourCC> = ["moov", "mdat", "wide", "free", "skip", "pnot", "PICT", "junk"]
 
+    /// The format of a file opening with an atom the atom reader accepts (the same set), by the
+    /// `ftyp`/`styp` brand when there is one.
     private static func atomFormat(_ bytes: [UInt8]) -> MediaFormat? {
-        let type = String(decoding: bytes[4..<8], as: UTF8.self)
-        guard isoOpeningTypes.contains(type) else { return nil }
-        guard type == "ftyp", bytes.count >= 12 else { return .mov }
-        let major = String(decoding: bytes[8..<12], as: UTF8.self)
-        return format(forBrand: major)
+        let type = FourCC(bytes[4], bytes[5], bytes[6], bytes[7])
+        guard AtomTree.openingTypes.contains(type) else { return nil }
+        if type == "ftyp" || type == "styp", bytes.count >= 12 {
+            return format(forBrand: String(decoding: bytes[8..<12], as: UTF8.self))
+        }
+        return quickTimeOpenings.contains(type) ? .mov : .mp4
     }
 
     /// The format an `ftyp` major brand announces.

@@ -61,6 +61,14 @@ public struct FileSink: ByteSink {
         }
     }
 
+    /// True when both paths name the same existing file (same device and inode).
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// Flushes to disk and closes the file.
     public func close() throws {
         guard ownsDescriptor else { return }

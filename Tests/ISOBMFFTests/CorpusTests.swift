@@ -59,6 +59,10 @@ func threadCPUSeconds() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
+extension String {
+    func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
+
 @Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the project"))
 struct CorpusTests {
     @Test func everyFileGivesATreeOrAClearErrorQuickly() throws {
@@ -102,18 +106,22 @@ struct CorpusTests {
         #expect(oracle.count >= 70)
         for (file, entries) in oracle {
             let tree = try AtomTree(contentsOf: Corpus.directory + "/" + file)
-            var ours: [UInt64: Atom] = [:]
-            tree.walk { atom, _, _ in
-                ours[atom.offset] = ours[atom.offset] ?? atom
+            // Ours by (offset, depth): a container and its first child share an offset only
+            // when the container is empty of fields, so depth tells them apart.
+            var ours: [String: Atom] = [:]
+            tree.walk { atom, _, depth in
+                ours["\(atom.offset)/\(depth)"] = atom
                 return true
             }
             for entry in entries where entry.offset < tree.fileSize {
-                guard let atom = ours[entry.offset] else {
-                    Issue.record("\(file): the box walk has \(entry.type) @\(entry.offset), we have no atom there")
+                guard let atom = ours["\(entry.offset)/\(entry.depth)"] else {
+                    Issue.record("\(file): the box walk has \(entry.type) @\(entry.offset) at depth \(entry.depth), we do not")
                     continue
                 }
                 let size = atom.isTruncated ? atom.header.declaredSize : atom.size
                 #expect(size == entry.size, "\(file): \(entry.type) @\(entry.offset)")
+                let type = atom.type.isPrintable ? atom.type.description : atom.type.bytes.map { String($0, radix: 16).leftPad(2) }.joined()
+                #expect(type == entry.type, "\(file): @\(entry.offset)")
             }
         }
     }

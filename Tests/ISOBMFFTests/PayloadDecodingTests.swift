@@ -377,3 +377,29 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         #expect(pitm.itemID == 1)
     }
 }
+
+@Suite struct HostileFieldTests {
+    @Test func extremeTimesAndDurationsDoNotTrap() throws {
+        let huge: UInt64 = 0x8000_0000_0000_0000 + 2_082_844_800
+        let payload = [1, 0, 0, 0] + B.be(huge, width: 8) + B.be(UInt64.max, width: 8) + B.be(1, width: 4) + B.be(UInt64.max, width: 8)
+            + B.be(0x10000, width: 4) + [1, 0] + [UInt8](repeating: 0, count: 70) + B.be(2, width: 4)
+        let box = try #require(try decodeLeaf("mvhd", payload, parents: ["moov"]) as? MovieHeaderBox)
+        #expect(field(box, "creationTime") == .text("\(huge) s since 1904"))
+        #expect(!box.summary.isEmpty)
+        let media = [1, 0, 0, 0] + B.be(huge, width: 8) + B.be(0, width: 8) + B.be(1, width: 4) + B.be(1 << 62, width: 8) + [0x15, 0xC7, 0, 0]
+        let mdhd = try #require(try decodeLeaf("mdhd", media, parents: ["moov", "trak", "mdia"]) as? MediaHeaderBox)
+        #expect(mdhd.summary.contains("language=eng"))
+    }
+}
+
+@Suite struct DiagnosticVolumeTests {
+    @Test func manyAnomaliesAreCappedAndResolvedQuickly() throws {
+        // 5000 children that each leave one stray byte: one diagnostic apiece.
+        var children: [UInt8] = []
+        for _ in 0..<5000 { children += B.rawAtom(size: 9, "udta", [1]) }
+        let tree = try parse(B.ftyp() + B.atom("moov", children), AtomReadingOptions(limits: AtomLimits(maxDiagnostics: 100)))
+        #expect(tree.diagnostics.count == 101)
+        #expect(tree.diagnostics.last?.message.contains("4900 more anomalies") == true)
+        #expect(tree.diagnostics.first?.path.description == "moov/udta[0]")
+    }
+}

@@ -3,6 +3,8 @@ import Foundation
 /// Runs the package's built command-line tools, for end-to-end tests.
 public enum ToolRunner {
     public struct Result: Sendable {
+        /// The exit status, or 128 + the signal number when the tool was killed by a signal
+        /// (so a crash never looks like one of the tool's own exit codes).
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
@@ -20,7 +22,7 @@ public enum ToolRunner {
     }
 
     /// Runs `tool` with `arguments`, waiting for it to exit.
-    public static func run(_ tool: String, _ arguments: [String]) throws -> Result {
+    public static func run(_ tool: String, _ arguments: [String]) async throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: productsDirectory + "/" + tool)
         process.arguments = arguments
@@ -29,11 +31,13 @@ public enum ToolRunner {
         process.standardOutput = output
         process.standardError = error
         try process.run()
-        // Read before waiting so a large output cannot fill the pipe and block the tool.
+        // Drain both pipes at once so neither can fill up and block the tool.
+        let errorReader = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        let errData = await errorReader.value
         process.waitUntilExit()
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: outData, as: UTF8.self),
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        return Result(status: status, standardOutput: String(decoding: outData, as: UTF8.self),
                       standardError: String(decoding: errData, as: UTF8.self))
     }
 }

@@ -6,16 +6,16 @@ import Testing
 @Suite struct AtomInspectTests {
     let fixture = TestFixtures.path("aac-itunes-tags-cover.m4a")
 
-    func atominspect(_ arguments: String...) throws -> ToolRunner.Result {
-        try ToolRunner.run("atominspect", arguments)
+    func atominspect(_ arguments: String...) async throws -> ToolRunner.Result {
+        try await ToolRunner.run("atominspect", arguments)
     }
 
     func jsonObject(_ text: String) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    @Test func treePrintsOneIndentedLinePerAtom() throws {
-        let result = try atominspect(fixture)
+    @Test func treePrintsOneIndentedLinePerAtom() async throws {
+        let result = try await atominspect(fixture)
         #expect(result.status == 0)
         #expect(result.standardError.isEmpty)
         let lines = result.standardOutput.split(separator: "\n")
@@ -25,8 +25,8 @@ import Testing
         #expect(lines.contains { $0.contains("data @") && $0.contains("utf8 \"Fixture Title\"") })
     }
 
-    @Test func jsonFollowsThePinnedShape() throws {
-        let result = try atominspect(fixture, "--json")
+    @Test func jsonFollowsThePinnedShape() async throws {
+        let result = try await atominspect(fixture, "--json")
         #expect(result.status == 0)
         let document = try jsonObject(result.standardOutput)
         #expect(document["path"] as? String == fixture)
@@ -50,8 +50,8 @@ import Testing
         #expect(fields["typeName"] as? String == "utf8")
     }
 
-    @Test func pathAndDepthLimitTheOutput() throws {
-        let result = try atominspect(fixture, "--path", "moov/trak/mdia", "--depth", "2")
+    @Test func pathAndDepthLimitTheOutput() async throws {
+        let result = try await atominspect(fixture, "--path", "moov/trak/mdia", "--depth", "2")
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n").map(String.init)
         #expect(lines.first == "mdia @288 size=505")
@@ -59,27 +59,27 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("    ") })
     }
 
-    @Test func uuidAtomsReportTheirExtendedTypeInJSON() throws {
+    @Test func uuidAtomsReportTheirExtendedTypeInJSON() async throws {
         var bytes: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 0, 0]
         bytes += [0, 0, 0, 26] + Array("uuid".utf8) + Array(0..<16) + [1, 2]
         let path = try TemporaryFile.write(bytes, name: "uuid.mp4")
-        let document = try jsonObject(try atominspect(path, "--json").standardOutput)
+        let document = try jsonObject(try await atominspect(path, "--json").standardOutput)
         let atoms = try #require(document["atoms"] as? [[String: Any]])
         #expect(atoms[1]["uuid"] as? String == "000102030405060708090a0b0c0d0e0f")
     }
 
-    @Test func hexDumpsOneAtom() throws {
-        let result = try atominspect("hex", fixture, "--path", "moov/mvhd", "--limit", "16")
+    @Test func hexDumpsOneAtom() async throws {
+        let result = try await atominspect("hex", fixture, "--path", "moov/mvhd", "--limit", "16")
         #expect(result.status == 0)
         #expect(result.standardOutput.hasPrefix("0000002c  00 00 00 6c 6d 76 68 64  "))
         #expect(result.standardOutput.contains("|...lmvhd"))
         #expect(result.standardOutput.contains("92 more bytes"))
     }
 
-    @Test func extractWritesTheAtomBytes() throws {
+    @Test func extractWritesTheAtomBytes() async throws {
         let directory = try TemporaryFile.makeDirectory()
         let output = directory + "/ilst.bin"
-        let result = try atominspect("extract", fixture, "--path", "moov/udta/meta/ilst", "--output", output)
+        let result = try await atominspect("extract", fixture, "--path", "moov/udta/meta/ilst", "--output", output)
         #expect(result.status == 0)
         let original = try TemporaryFile.read(fixture)
         let extracted = try TemporaryFile.read(output)
@@ -87,43 +87,43 @@ import Testing
         #expect(Array(original[918..<918 + 1696]) == extracted)
     }
 
-    @Test func checkPassesSoundFilesAndListsProblems() throws {
-        let sound = try atominspect("check", fixture, TestFixtures.path("co64-chunk-offsets.m4a"))
+    @Test func checkPassesSoundFilesAndListsProblems() async throws {
+        let sound = try await atominspect("check", fixture, TestFixtures.path("co64-chunk-offsets.m4a"))
         #expect(sound.status == 0)
         #expect(sound.standardOutput.contains(": ok"))
 
         var broken = try TemporaryFile.read(fixture)
         broken += [1, 2, 3]
         let path = try TemporaryFile.write(broken, name: "trailing.m4a")
-        let result = try atominspect("check", path)
+        let result = try await atominspect("check", path)
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("1 problem"))
         #expect(result.standardOutput.contains("bytes at the end of the file form no atom"))
     }
 
-    @Test func missingFileExitsTwoWithOneLine() throws {
-        let result = try atominspect("/nonexistent/missing.m4a")
+    @Test func missingFileExitsTwoWithOneLine() async throws {
+        let result = try await atominspect("/nonexistent/missing.m4a")
         #expect(result.status == 2)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError == "atominspect: /nonexistent/missing.m4a: no such file\n")
     }
 
-    @Test func directoryExitsTwo() throws {
-        let result = try atominspect(TestFixtures.directory)
+    @Test func directoryExitsTwo() async throws {
+        let result = try await atominspect(TestFixtures.directory)
         #expect(result.status == 2)
         #expect(result.standardError.contains("is a directory"))
     }
 
-    @Test func nonAtomFileExitsThreeAndSaysWhatItLooksLike() throws {
+    @Test func nonAtomFileExitsThreeAndSaysWhatItLooksLike() async throws {
         let path = try TemporaryFile.write([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0, 0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 50), name: "song.m4a")
-        let result = try atominspect(path)
+        let result = try await atominspect(path)
         #expect(result.status == 3)
         #expect(result.standardError.contains("not an ISO-BMFF/QuickTime file"))
         #expect(result.standardError.contains("MP3"))
         #expect(result.standardError.split(separator: "\n").count == 1)
     }
 
-    @Test func malformedFileInStrictModeExitsFourNamingOffsetAndPath() throws {
+    @Test func malformedFileInStrictModeExitsFourNamingOffsetAndPath() async throws {
         var bytes = try TemporaryFile.read(fixture)
         // Make udta's meta claim 16 more bytes than udta holds.
         let metaSizeOffset = 801
@@ -133,31 +133,31 @@ import Testing
         bytes[metaSizeOffset + 3] = UInt8(bigger & 0xFF)
         let path = try TemporaryFile.write(bytes, name: "overrun.m4a")
 
-        let lenient = try atominspect(path)
+        let lenient = try await atominspect(path)
         #expect(lenient.status == 0)
         #expect(lenient.standardError.contains("warning: moov/udta/meta at offset 801"))
 
-        let strict = try atominspect(path, "--strict")
+        let strict = try await atominspect(path, "--strict")
         #expect(strict.status == 4)
         #expect(strict.standardError.contains("offset 801"))
         #expect(strict.standardError.contains("moov/udta/meta"))
     }
 
-    @Test func unknownPathExitsFive() throws {
-        let result = try atominspect(fixture, "--path", "moov/zzzz")
+    @Test func unknownPathExitsFive() async throws {
+        let result = try await atominspect(fixture, "--path", "moov/zzzz")
         #expect(result.status == 5)
         #expect(result.standardError.contains("no atom at path 'moov/zzzz'"))
     }
 
-    @Test func badArgumentsExitWithUsageError() throws {
-        let result = try atominspect(fixture, "--depth", "0")
+    @Test func badArgumentsExitWithUsageError() async throws {
+        let result = try await atominspect(fixture, "--depth", "0")
         #expect(result.status == 64)
     }
 
-    @Test func truncatedFileStillShowsATree() throws {
+    @Test func truncatedFileStillShowsATree() async throws {
         let bytes = try TemporaryFile.read(fixture)
         let path = try TemporaryFile.write(Array(bytes.prefix(1500)), name: "cut.m4a")
-        let result = try atominspect(path, "--json")
+        let result = try await atominspect(path, "--json")
         #expect(result.status == 0)
         let document = try jsonObject(result.standardOutput)
         let diagnostics = try #require(document["diagnostics"] as? [[String: Any]])

@@ -23,6 +23,9 @@ extension AtomInspect {
         func run() throws {
             let tree = loadTree(options.file, strict: options.strict)
             let (atom, _) = requireAtom(path, in: tree, file: options.file)
+            if FileSink.isSameFile(output, options.file) {
+                fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
+            }
             let start = payloadOnly ? atom.payloadOffset : atom.offset
             do {
                 var sink = try FileSink(path: output)

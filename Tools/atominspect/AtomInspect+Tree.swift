@@ -45,7 +45,9 @@ extension AtomInspect {
                 if tree.trailingSize > 0 && root == nil {
                     print("(\(tree.trailingSize) bytes at the end form no atom)")
                 }
-                for diagnostic in diagnostics { StandardError.write(AtomTreeRendering.line(diagnostic) + "\n") }
+                for diagnostic in diagnostics {
+                    StandardError.write("atominspect: \(options.file): " + AtomTreeRendering.line(diagnostic) + "\n")
+                }
             }
         }
     }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 import ArgumentParser
 import ISOBMFF
 import MediaBytes
@@ -17,6 +23,17 @@ struct AtomInspect: ParsableCommand {
         subcommands: [Tree.self, Hex.self, Extract.self, Check.self],
         defaultSubcommand: Tree.self
     )
+
+    static func main() {
+        // Output piped into `head` should end the tool quietly, not kill it with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options shared by the subcommands that read one file.

@@ -56,7 +56,9 @@ public struct FullBoxHeader: Sendable, Hashable {
 enum MovieTime {
     /// ISO 8601 text for a count of seconds since 1904-01-01 00:00:00 UTC.
     static func iso8601(secondsSince1904 value: UInt64) -> String {
-        let unixSeconds = Int64(bitPattern: value &- 2_082_844_800)
+        // Beyond the year 9999 a time stamp is garbage; show the number instead of a date.
+        guard value < 255_000_000_000 else { return "\(value) s since 1904" }
+        let unixSeconds = Int64(value) - 2_082_844_800
         var days = unixSeconds >= 0 ? unixSeconds / 86_400 : (unixSeconds - 86_399) / 86_400
         let secondsOfDay = unixSeconds - days * 86_400
         // Civil-from-days (Howard Hinnant's algorithm).

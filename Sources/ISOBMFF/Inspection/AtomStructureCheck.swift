@@ -3,7 +3,7 @@ import MediaBytes
 /// Structural validation for `atominspect check`: the tree's own diagnostics, fields that do
 /// not decode, and the cross-checks a player relies on.
 ///
-/// - exactly one `moov`;
+/// - exactly one `moov` (none for an image file: a top-level `meta` and no movie);
 /// - every chunk offset (`stco`/`co64`) starts inside an `mdat` payload, and the chunk (its
 ///   samples' sizes added up through `stsc` and `stsz`) ends inside it too;
 /// - `stsz`, `stts` and `stsc` agree on the number of samples.
@@ -14,7 +14,9 @@ public enum AtomStructureCheck {
         findings += inspector.inspect().diagnostics
 
         let movies = tree.atoms.filter { $0.type == "moov" }
-        if movies.count != 1 {
+        // An image file (HEIF/AVIF: a top-level `meta` and no movie) needs no `moov`.
+        let isImageFile = movies.isEmpty && tree.atoms.contains { $0.type == "meta" }
+        if movies.count != 1 && !isImageFile {
             findings.append(AtomDiagnostic(
                 .error, .movieCount, offset: movies.dropFirst().first?.offset ?? 0, path: .root,
                 message: movies.isEmpty ? "no 'moov' atom: the file has no movie header" : "\(movies.count) 'moov' atoms; a file has exactly one"))
@@ -86,7 +88,7 @@ public enum AtomStructureCheck {
                     }
                     sample += count
                 }
-                let inside = mediaData.contains { $0.contains(start) && start + length <= $0.upperBound }
+                let inside = mediaData.contains { $0.contains(start) && length <= $0.upperBound - start }
                 if !inside && chunks.offsets.count > 0 {
                     reported += 1
                     if reported <= 5 {

@@ -28,7 +28,9 @@ public struct MovieHeaderBox: AtomPayload, Hashable {
     public var summary: String { times.summary }
 }
 
+/// Seconds with three decimals (`12.345 s`); very large or non-finite values as plain numbers.
 func formatSeconds(_ value: Double) -> String {
+    guard value.isFinite, abs(value) < 1e12 else { return "\(value) s" }
     let millis = (value * 1000).rounded()
     return "\(Int64(millis / 1000)).\(String(Int64(abs(millis)) % 1000).leftPadded(to: 3)) s"
 }

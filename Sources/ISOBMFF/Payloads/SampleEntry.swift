@@ -47,7 +47,10 @@ public struct SampleEntry: AtomPayload, Hashable {
         var fields = [AtomField("version", version)]
         if revision != 0 { fields.append(AtomField("revision", revision)) }
         if vendor.rawValue != 0 { fields.append(AtomField("vendor", vendor)) }
-        fields += [AtomField("sampleSize", sampleSize), AtomField("compressionID", compressionID), AtomField("packetSize", packetSize)]
+        if version != 2 {
+            // Version 2 keeps fixed placeholders here (16, -2, 0); its real values follow.
+            fields += [AtomField("sampleSize", sampleSize), AtomField("compressionID", compressionID), AtomField("packetSize", packetSize)]
+        }
         // The reader covers the fixed fields only, so what remains tells a QuickTime version 1
         // or 2 description (16 or 36 more bytes) from an ISO entry that merely says version 1.
         if version == 1 && reader.remaining >= 16 {
