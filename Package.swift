@@ -24,7 +24,7 @@ let package = Package(
         // Layer 3: uniform metadata keys, format detection, file-level facade.
         .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
-        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "MediaMetadata"]),
+        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "MediaMetadata"]),
 
         .executableTarget(
             name: "atominspect",

@@ -32,33 +32,33 @@ import Testing
     }
 }
 
-@Suite struct AtomTreeRenderingTests {
-    func tree() throws -> AtomTree {
+@Suite struct InspectionRenderingTests {
+    func nodes() throws -> (AtomTree, [InspectionNode]) {
         var bytes = AtomBuilder.ftyp()
         bytes += AtomBuilder.atom64("mdat", [1, 2, 3])
         bytes += AtomBuilder.rawAtom(size: 100, "free", [0])
-        return try AtomTree(source: MemoryByteSource(bytes))
+        let tree = try AtomTree(source: MemoryByteSource(bytes))
+        return (tree, AtomInspector(tree: tree).inspect().atoms.map(InspectionNode.init))
     }
 
     @Test func textLinesShowHeaderFormsAndTruncation() throws {
-        let tree = try tree()
-        let text = AtomTreeRendering.text(AtomInspector(tree: tree).inspect().atoms)
-        let lines = text.split(separator: "\n").map(String.init)
+        let (_, nodes) = try nodes()
+        let lines = InspectionRendering.text(nodes).split(separator: "\n").map(String.init)
         #expect(lines[0] == "ftyp @0 size=24  major=M4A  minor=0 compatible=M4A ,isom")
         #expect(lines[1] == "mdat @24 size=19 (64-bit size)")
         #expect(lines[2] == "free @43 size=9 (declares 100: truncated)")
     }
 
     @Test func diagnosticLineNamesPlaceAndOffset() throws {
-        let tree = try tree()
-        let line = AtomTreeRendering.line(try #require(tree.diagnostics.first))
+        let (tree, _) = try nodes()
+        let line = InspectionDiagnostic(try #require(tree.diagnostics.first)).line
         #expect(line.hasPrefix("warning: free at offset 43: atom 'free' declares 100 bytes"))
     }
 
-    @Test func jsonAtomHasThePinnedKeysInOrder() throws {
-        let tree = try tree()
-        let atoms = AtomInspector(tree: tree).inspect().atoms
-        let document = AtomTreeRendering.json(path: "x.mp4", format: nil, fileSize: tree.fileSize, atoms: atoms, diagnostics: tree.diagnostics)
+    @Test func jsonNodeHasThePinnedKeysInOrder() throws {
+        let (tree, nodes) = try nodes()
+        let document = InspectionRendering.json(path: "x.mp4", format: nil, fileSize: tree.fileSize, nodes: nodes,
+                                                diagnostics: tree.diagnostics.map(InspectionDiagnostic.init))
         guard case .object(let top) = document else { Issue.record("not an object"); return }
         #expect(top.map(\.0) == ["path", "format", "fileSize", "atoms", "diagnostics"])
         guard case .array(let list) = document["atoms"]!, case .object(let mdat) = list[1] else { Issue.record("no atoms"); return }
@@ -66,5 +66,59 @@ import Testing
         #expect(list[1]["headerSize"] == JSONValue.int(16))
         guard case .array(let diagnostics) = document["diagnostics"]!, case .object(let first) = diagnostics[0] else { Issue.record("no diagnostics"); return }
         #expect(first.map(\.0) == ["severity", "offset", "path", "message"])
+    }
+
+    @Test func depthLimitCutsChildren() {
+        let leaf = InspectionNode(type: "b", offset: 8, size: 8, headerSize: 8, path: "a/b")
+        let root = InspectionNode(type: "a", offset: 0, size: 16, headerSize: 8, path: "a", children: [leaf])
+        #expect(InspectionRendering.limit([root], depth: 1).first?.children.isEmpty == true)
+        #expect(InspectionRendering.limit([root], depth: 2).first?.children.count == 1)
+    }
+}
+
+@Suite struct InspectionPathTests {
+    @Test func parsesIndexesAndEscapes() throws {
+        let components = try #require(InspectionPath.parse("moov/trak[1]/%A9nam"))
+        #expect(components.map(\.type) == ["moov", "trak", "©nam"])
+        #expect(components.map(\.index) == [0, 1, 0])
+        #expect(InspectionPath.parse("moov/trak[x]") == nil)
+        #expect(InspectionPath.escape("\u{0}\u{0}\u{0}\u{1}") == "%00%00%00%01")
+    }
+
+    @Test func findsNodesByTypeAndIndex() {
+        let frames = ["TXXX", "TIT2", "TXXX"].enumerated().map { InspectionNode(type: $1, offset: UInt64($0), size: 1, headerSize: 0, path: "") }
+        let tag = InspectionNode(type: "ID3v2", offset: 0, size: 3, headerSize: 10, path: "ID3v2", children: frames)
+        #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX[1]")!, in: [tag])?.offset == 2)
+        #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX")!, in: [tag])?.offset == 0)
+        #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX[2]")!, in: [tag]) == nil)
+    }
+}
+
+@Suite struct ID3InspectionTests {
+    @Test func mp3FileShowsTagsStreamAndID3v1() throws {
+        let file = try FileInspection.open(TestFixtures.path("id3v24-full.mp3"))
+        #expect(file.format?.rawValue == "mp3")
+        #expect(file.nodes.map(\.type) == ["ID3v2", "mpeg", "ID3v1"])
+        let tag = file.nodes[0]
+        #expect(tag.children.first?.type == "TIT2")
+        #expect(tag.children.first?.path == "ID3v2/TIT2")
+        #expect(file.node(at: "ID3v2/APIC[1]")?.summary.hasPrefix("front cover image/jpeg") == true)
+        #expect(file.node(at: "ID3v2/CHAP[1]/TIT2")?.summary == "\"Chapter 2\"")
+        #expect(file.findings().isEmpty)
+    }
+
+    @Test func wavShowsChunksWithTheTagInside() throws {
+        let file = try FileInspection.open(TestFixtures.path("wav-id3-info.wav"))
+        #expect(file.nodes.first?.type == "RIFF")
+        #expect(file.node(at: "RIFF/LIST/INAM")?.summary == "\"WAV INFO Title\"")
+        #expect(file.node(at: "RIFF/id3 /ID3v2/TIT2")?.summary == "\"WAV ID3 Title\"")
+    }
+
+    @Test func strictModeRefusesAnomalies() throws {
+        var bytes = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"])), [0, 0, 7, 0]])
+        bytes += ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
+        let path = try TemporaryFile.write(bytes, name: "junk-padding.mp3")
+        #expect(throws: InspectionFailure.self) { try FileInspection.open(path, strict: true) }
+        #expect(try FileInspection.open(path).findings().count == 1)
     }
 }

@@ -114,13 +114,49 @@ import Testing
         #expect(result.standardError.contains("is a directory"))
     }
 
-    @Test func nonAtomFileExitsThreeAndSaysWhatItLooksLike() async throws {
-        let path = try TemporaryFile.write([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0, 0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 50), name: "song.m4a")
+    @Test func unsupportedFileExitsThreeWithOneLine() async throws {
+        let path = try TemporaryFile.write(Array("OggS".utf8) + [UInt8](repeating: 0, count: 60), name: "sound.ogg")
         let result = try await atominspect(path)
         #expect(result.status == 3)
         #expect(result.standardError.contains("not an ISO-BMFF/QuickTime file"))
-        #expect(result.standardError.contains("MP3"))
+        #expect(result.standardError.contains("\"OggS\""))
         #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+
+    @Test func mp3ShowsTagsFramesStreamAndID3v1() async throws {
+        let result = try await atominspect(TestFixtures.path("id3v24-full.mp3"), "--json")
+        #expect(result.status == 0)
+        let document = try jsonObject(result.standardOutput)
+        #expect(document["format"] as? String == "mp3")
+        let nodes = try #require(document["atoms"] as? [[String: Any]])
+        #expect(nodes.map { $0["type"] as? String } == ["ID3v2", "mpeg", "ID3v1"])
+        let frames = try #require(nodes[0]["children"] as? [[String: Any]])
+        let title = try #require(frames.first)
+        #expect(title["type"] as? String == "TIT2")
+        #expect(title["offset"] as? Int == 10)
+        #expect(title["headerSize"] as? Int == 10)
+        #expect((title["fields"] as? [String: Any])?["values"] as? [String] == ["Fixture Title ♪"])
+        #expect((nodes[1]["fields"] as? [String: Any])?["sampleRate"] as? Int == 44100)
+    }
+
+    @Test func hexAndExtractWorkOnFrames() async throws {
+        let hex = try await atominspect("hex", TestFixtures.path("id3v24-full.mp3"), "--path", "ID3v2/TIT2", "--limit", "16")
+        #expect(hex.standardOutput.hasPrefix("0000000a  54 49 54 32 "))
+        let output = try TemporaryFile.makeDirectory() + "/cover.bin"
+        let extract = try await atominspect("extract", TestFixtures.path("id3v24-full.mp3"), "--path", "ID3v2/APIC[1]", "--output", output)
+        #expect(extract.status == 0)
+        #expect(try TemporaryFile.read(output).count == 1345)
+    }
+
+    @Test func checkReadsID3Files() async throws {
+        let sound = try await atominspect("check", TestFixtures.path("id3v24-full.mp3"), TestFixtures.path("aiff-id3.aiff"))
+        #expect(sound.status == 0)
+        var bytes = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"])), [0, 0, 7, 0]])
+        bytes += ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
+        let path = try TemporaryFile.write(bytes, name: "junk-padding.mp3")
+        let broken = try await atominspect("check", path)
+        #expect(broken.status == 1)
+        #expect(broken.standardOutput.contains("ID3v2 at offset 23"))
     }
 
     @Test func malformedFileInStrictModeExitsFourNamingOffsetAndPath() async throws {

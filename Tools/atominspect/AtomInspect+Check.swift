@@ -1,11 +1,10 @@
 import ArgumentParser
-import ISOBMFF
 import MediaToolSupport
 
 extension AtomInspect {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov.",
+            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of MP3, AAC, AIFF, WAV.",
             discussion: "Prints 'FILE: ok' or the findings, one per line. Exit 0 when every file is sound, 1 otherwise."
         )
 
@@ -18,22 +17,21 @@ extension AtomInspect {
 
         func run() throws {
             var worst: Int32 = 0
-            for file in files {
-                let tree: AtomTree
-                switch openTree(file, strict: false) {
-                case .success(let opened):
-                    tree = opened
-                case .failure(let failure):
-                    StandardError.write("atominspect: \(failure.message)\n")
-                    worst = max(worst, failure.code.rawValue)
+            for path in files {
+                let file: FileInspection
+                do {
+                    file = try FileInspection.open(path)
+                } catch {
+                    StandardError.write("atominspect: \(error.message)\n")
+                    worst = max(worst, ExitStatus.code(for: error).rawValue)
                     continue
                 }
-                let findings = AtomStructureCheck.findings(in: tree).filter { $0.severity >= .warning }
+                let findings = file.findings()
                 if findings.isEmpty {
-                    print("\(file): ok")
+                    print("\(path): ok")
                 } else {
-                    print("\(file): \(findings.count) problem\(findings.count == 1 ? "" : "s")")
-                    for finding in findings { print("  " + AtomTreeRendering.line(finding)) }
+                    print("\(path): \(findings.count) problem\(findings.count == 1 ? "" : "s")")
+                    for finding in findings { print("  " + finding.line) }
                     worst = max(worst, ExitStatus.findings.rawValue)
                 }
             }

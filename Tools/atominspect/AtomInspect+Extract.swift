@@ -1,35 +1,34 @@
 import ArgumentParser
-import ISOBMFF
 import MediaBytes
 import MediaToolSupport
 
 extension AtomInspect {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write one atom's bytes (header included) to a file."
+            abstract: "Write the bytes of one atom, chunk, tag or frame (header included) to a file."
         )
 
         @OptionGroup var options: FileOptions
 
-        @Option(help: "The atom to extract, like moov/udta.")
+        @Option(help: "What to extract, like moov/udta or ID3v2/APIC.")
         var path: String
 
         @Option(name: [.short, .long], help: "The file to write ('-' for standard output).")
         var output: String
 
-        @Flag(help: "Write the payload only, without the atom header.")
+        @Flag(help: "Write the payload only, without the header.")
         var payloadOnly = false
 
         func run() throws {
-            let tree = loadTree(options.file, strict: options.strict)
-            let (atom, _) = requireAtom(path, in: tree, file: options.file)
+            let file = open(options)
+            let node = requireNode(path, in: file)
             if FileSink.isSameFile(output, options.file) {
                 fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
             }
-            let start = payloadOnly ? atom.payloadOffset : atom.offset
+            let header = payloadOnly ? UInt64(min(node.headerSize, Int(node.size))) : 0
             do {
                 var sink = try FileSink(path: output)
-                try tree.source.copy(from: start, count: atom.endOffset - start, to: &sink)
+                try file.source.copy(from: node.offset + header, count: node.size - header, to: &sink)
                 try sink.close()
             } catch let error as FileSink.Failure {
                 fail(error.message, path: output, code: ExitStatus.unreadable)

@@ -1,16 +1,15 @@
 import ArgumentParser
-import ISOBMFF
 import MediaToolSupport
 
 extension AtomInspect {
     struct Hex: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Hex-dump one atom, header included."
+            abstract: "Hex-dump one atom, chunk, tag or frame, header included."
         )
 
         @OptionGroup var options: FileOptions
 
-        @Option(help: "The atom to dump, like moov/udta/meta/ilst/©nam.")
+        @Option(help: "What to dump, like moov/udta/meta/ilst/©nam or ID3v2/TIT2.")
         var path: String
 
         @Option(help: "Dump at most this many bytes; 0 dumps all.")
@@ -21,22 +20,22 @@ extension AtomInspect {
         }
 
         func run() throws {
-            let tree = loadTree(options.file, strict: options.strict)
-            let (atom, _) = requireAtom(path, in: tree, file: options.file)
-            let count = limit == 0 ? atom.size : min(atom.size, UInt64(limit))
-            var offset = atom.offset
-            let end = atom.offset + count
+            let file = open(options)
+            let node = requireNode(path, in: file)
+            let count = limit == 0 ? node.size : min(node.size, UInt64(limit))
+            var offset = node.offset
+            let end = node.offset + count
             while offset < end {
                 let piece = Int(min(end - offset, 1 << 16))
-                let bytes: ArraySlice<UInt8>
-                do { bytes = try tree.bytes(at: offset, count: piece) } catch {
+                let bytes: [UInt8]
+                do { bytes = try file.source.read(at: offset, count: piece) } catch {
                     fail(error.description, path: options.file, code: ExitStatus.unreadable)
                 }
                 for line in HexDump.lines(bytes, startingAt: offset) { print(line) }
                 offset += UInt64(piece)
             }
-            if count < atom.size {
-                print("... \(atom.size - count) more bytes (use --limit 0 for all)")
+            if count < node.size {
+                print("... \(node.size - count) more bytes (use --limit 0 for all)")
             }
         }
     }

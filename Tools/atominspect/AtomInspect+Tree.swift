@@ -1,13 +1,11 @@
 import ArgumentParser
-import ISOBMFF
-import MediaMetadata
 import MediaToolSupport
 
 extension AtomInspect {
     struct Tree: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tree",
-            abstract: "Print the atom tree: one line per atom, or one JSON document."
+            abstract: "Print the structure: one line per atom, chunk, tag or frame, or one JSON document."
         )
 
         @OptionGroup var options: FileOptions
@@ -15,7 +13,7 @@ extension AtomInspect {
         @Flag(help: "Print one JSON document instead of text.")
         var json = false
 
-        @Option(help: "Show only the subtree at this path, like moov/trak[1]/mdia.")
+        @Option(help: "Show only the subtree at this path, like moov/trak[1]/mdia or ID3v2/APIC[1].")
         var path: String?
 
         @Option(help: "Show at most this many levels (1 = the top level only).")
@@ -29,24 +27,22 @@ extension AtomInspect {
         }
 
         func run() throws {
-            let tree = loadTree(options.file, strict: options.strict)
-            var root: AtomPath?
-            if let path { root = requireAtom(path, in: tree, file: options.file).1 }
-            let inspector = AtomInspector(tree: tree, options: allEntries ? .complete : .default)
-            let (atoms, decodeDiagnostics) = inspector.inspect(root: root, maxDepth: depth)
-            let diagnostics = tree.diagnostics + decodeDiagnostics
+            let file = open(options, fieldOptions: allEntries ? .complete : .default)
+            var nodes = file.nodes
+            if let path { nodes = [requireNode(path, in: file)] }
+            nodes = InspectionRendering.limit(nodes, depth: depth)
             if json {
-                let document = AtomTreeRendering.json(
-                    path: options.file, format: MediaFormat.detect(tree.source), fileSize: tree.fileSize,
-                    atoms: atoms, diagnostics: diagnostics)
+                let document = InspectionRendering.json(
+                    path: options.file, format: file.format?.rawValue, fileSize: file.source.size, nodes: nodes,
+                    diagnostics: file.diagnostics)
                 print(document.serialized())
             } else {
-                print(AtomTreeRendering.text(atoms), terminator: "")
-                if tree.trailingSize > 0 && root == nil {
-                    print("(\(tree.trailingSize) bytes at the end form no atom)")
+                print(InspectionRendering.text(nodes), terminator: "")
+                if file.trailingBytes > 0 && path == nil {
+                    print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }
-                for diagnostic in diagnostics {
-                    StandardError.write("atominspect: \(options.file): " + AtomTreeRendering.line(diagnostic) + "\n")
+                for diagnostic in file.diagnostics {
+                    StandardError.write("atominspect: \(options.file): " + diagnostic.line + "\n")
                 }
             }
         }

@@ -40,15 +40,34 @@ public indirect enum AtomFieldValue: Sendable, Hashable {
     /// A short text form for one-line summaries.
     public var summaryText: String {
         switch self {
-        case .integer(let v): String(v)
-        case .unsigned(let v): String(v)
-        case .number(let v): v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
-        case .boolean(let v): v ? "yes" : "no"
-        case .text(let v): v.count > 48 ? "\"\(v.prefix(45))...\"" : "\"\(v)\""
-        case .bytes(let v): v.count > 16 ? "<\(v.count) bytes>" : "<" + v.hexString + ">"
-        case .list(let v): "[\(v.count)]"
-        case .record(let v): "{" + v.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ") + "}"
+        case .integer(let v): return String(v)
+        case .unsigned(let v): return String(v)
+        case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+        case .boolean(let v): return v ? "yes" : "no"
+        case .text(let v):
+            // One line: line breaks are shown escaped, long text is cut.
+            let flat = v.replacingLineBreaks
+            return flat.count > 48 ? "\"\(flat.prefix(45))...\"" : "\"\(flat)\""
+        case .bytes(let v): return v.count > 16 ? "<\(v.count) bytes>" : "<" + v.hexString + ">"
+        case .list(let v): return "[\(v.count)]"
+        case .record(let v): return "{" + v.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ") + "}"
         }
+    }
+}
+
+extension String {
+    /// The text with CR and LF written as `\r` and `\n`.
+    var replacingLineBreaks: String {
+        var out = ""
+        for character in self {
+            switch character {
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\r\n": out += "\\r\\n"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 }
 

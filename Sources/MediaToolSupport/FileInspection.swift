@@ -1,0 +1,112 @@
+import ID3
+import ISOBMFF
+import MediaBytes
+import MediaMetadata
+
+/// Why a file could not be inspected.
+public struct InspectionFailure: Error, Sendable, CustomStringConvertible {
+    public enum Kind: Sendable { case unreadable, unsupported, malformed }
+    public var kind: Kind
+    /// One line naming the file and, where it applies, the offset and the place in the file.
+    public var message: String
+    public var description: String { message }
+}
+
+/// A file opened for `atominspect`: its format, the nodes to show, and its diagnostics.
+/// ISO-BMFF/QuickTime files show atoms; MP3 and ADTS files their tags, stream header and
+/// trailing blocks; AIFF and WAV files their chunks.
+public struct FileInspection: Sendable {
+    public let path: String
+    public let source: any ByteSource
+    public let format: MediaFormat?
+    public let nodes: [InspectionNode]
+    public let diagnostics: [InspectionDiagnostic]
+    /// The atom tree, for atom-based files.
+    public let atomTree: AtomTree?
+    /// Bytes at the end of an atom-based file that form no atom.
+    public var trailingBytes: UInt64 { atomTree?.trailingSize ?? 0 }
+
+    /// Opens and reads `path`.
+    ///
+    /// - Throws: `InspectionFailure` naming the file: `.unreadable` (missing, directory,
+    ///   permission, I/O), `.unsupported` (not a format this tool reads; the message says what
+    ///   it looks like), `.malformed` (with `strict`, the first anomaly).
+    public static func open(_ path: String, strict: Bool = false, fieldOptions: AtomFieldOptions = .default) throws(InspectionFailure) -> FileInspection {
+        let source: FileByteSource
+        do {
+            source = try FileByteSource(path: path)
+        } catch {
+            throw InspectionFailure(kind: .unreadable, message: error.description)
+        }
+        let format = MediaFormat.detect(source)
+        switch format {
+        case .mp3?, .aac?:
+            return try openStream(path, source: source, format: format, strict: strict)
+        case .aiff?, .wav?:
+            return try openChunks(path, source: source, format: format, strict: strict)
+        default:
+            return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)
+        }
+    }
+
+    private static func openAtoms(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool, fieldOptions: AtomFieldOptions) throws(InspectionFailure) -> FileInspection {
+        let tree: AtomTree
+        do {
+            tree = try AtomTree(source: source, options: strict ? .strict : .lenient)
+        } catch let error where error.code == .notISOBMFF {
+            throw InspectionFailure(kind: .unsupported, message: "\(path): \(error.message)")
+        } catch let error where error.code == .io {
+            throw InspectionFailure(kind: .unreadable, message: "\(path): \(error.description)")
+        } catch {
+            throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
+        }
+        let (atoms, decodeDiagnostics) = AtomInspector(tree: tree, options: fieldOptions).inspect()
+        return FileInspection(path: path, source: source, format: format, nodes: atoms.map(InspectionNode.init),
+                              diagnostics: (tree.diagnostics + decodeDiagnostics).map(InspectionDiagnostic.init), atomTree: tree)
+    }
+
+    private static func openStream(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
+        let file: MPEGStreamFile
+        do {
+            file = try MPEGStreamFile(source: source)
+        } catch {
+            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
+        }
+        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
+        try checkStrict(path, diagnostics, strict)
+        return FileInspection(path: path, source: source, format: format, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+    }
+
+    private static func openChunks(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
+        let file: IFFChunkFile
+        do {
+            file = try IFFChunkFile(source: source)
+        } catch {
+            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
+        }
+        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0, container: file.root.id.description) }
+        try checkStrict(path, diagnostics, strict)
+        return FileInspection(path: path, source: source, format: format, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+    }
+
+    private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {
+        if strict, let first = diagnostics.first(where: \.isProblem) {
+            throw InspectionFailure(kind: .malformed, message: "\(path): malformed at byte offset \(first.offset) (\(first.path)): \(first.message)")
+        }
+    }
+
+    /// The node at a path like `moov/trak[1]/mdia` or `ID3v2/TXXX[1]`, or nil.
+    public func node(at path: String) -> InspectionNode? {
+        guard let components = InspectionPath.parse(path) else { return nil }
+        return InspectionPath.find(components, in: nodes)
+    }
+
+    /// What `atominspect check` reports: every problem (not notes), and for atom-based files the
+    /// structural cross-checks of `AtomStructureCheck`.
+    public func findings() -> [InspectionDiagnostic] {
+        if let atomTree {
+            return AtomStructureCheck.findings(in: atomTree).map(InspectionDiagnostic.init).filter(\.isProblem)
+        }
+        return diagnostics.filter(\.isProblem)
+    }
+}

@@ -1,0 +1,275 @@
+import ID3
+import ISOBMFF
+import MediaBytes
+
+/// Inspection nodes for the files that carry ID3: MP3 and ADTS streams, AIFF and WAV chunks.
+public enum ID3Inspection {
+    /// Tags, stream header and trailing blocks of an MP3 or ADTS file, in file order.
+    public static func nodes(for file: MPEGStreamFile) -> [InspectionNode] {
+        var nodes: [(UInt64, String, (String) -> InspectionNode)] = []
+        for tag in file.leadingTags + (file.appendedTag.map { [$0] } ?? []) {
+            nodes.append((tag.offset, "ID3v2", { path in tagNode(tag, path: path) }))
+        }
+        if let junk = file.junkBeforeAudio {
+            nodes.append((junk.lowerBound, "junk", { path in
+                InspectionNode(type: "junk", offset: junk.lowerBound, size: UInt64(junk.count), headerSize: 0, path: path,
+                               summary: "\(junk.count) bytes before the first audio frame")
+            }))
+        }
+        if file.kind != nil {
+            nodes.append((file.audio.lowerBound, file.kind == .aac ? "adts" : "mpeg", { path in streamNode(file, path: path) }))
+        }
+        if let ape = file.apeBlock {
+            nodes.append((ape.lowerBound, "APEv2", { path in
+                InspectionNode(type: "APEv2", offset: ape.lowerBound, size: UInt64(ape.count), headerSize: 32, path: path,
+                               summary: "APEv2 block, preserved as is")
+            }))
+        }
+        if let lyrics = file.lyrics3Block {
+            nodes.append((lyrics.lowerBound, "Lyrics3v2", { path in
+                InspectionNode(type: "Lyrics3v2", offset: lyrics.lowerBound, size: UInt64(lyrics.count), headerSize: 11, path: path,
+                               summary: "Lyrics3v2 block, preserved as is")
+            }))
+        }
+        if let v1 = file.id3v1 {
+            nodes.append((file.fileSize - 128, "ID3v1", { path in v1Node(v1, offset: file.fileSize - 128, path: path) }))
+        }
+        nodes.sort { $0.0 < $1.0 }
+        let indexes = InspectionPath.siblingIndexes(nodes.map(\.1))
+        return nodes.enumerated().map { i, entry in entry.2(component(entry.1, indexes[i])) }
+    }
+
+    /// The chunk tree of an AIFF or WAV file, with the ID3 tag inside its chunk.
+    public static func nodes(for file: IFFChunkFile) -> [InspectionNode] {
+        [chunkNode(file.root, path: file.root.id.description, file: file)]
+    }
+
+    static func component(_ type: String, _ index: Int?) -> String {
+        InspectionPath.escape(type) + (index.map { "[\($0)]" } ?? "")
+    }
+
+    static func chunkNode(_ chunk: IFFChunk, path: String, file: IFFChunkFile) -> InspectionNode {
+        var fields: [(String, JSONValue)] = []
+        var summary = ""
+        if let form = chunk.formType {
+            fields.append(("formType", .string(form.description)))
+            summary = "form \(form)"
+        }
+        if chunk.dataSize < UInt64(chunk.declaredSize) { fields.append(("declaredSize", .uint(UInt64(chunk.declaredSize)))) }
+        if let entry = file.infoEntries.first(where: { $0.id == chunk.id }), path.contains("LIST") {
+            fields.append(("value", .string(entry.value)))
+            summary = "\"\(entry.value)\""
+        }
+        var children: [InspectionNode] = []
+        let indexes = InspectionPath.siblingIndexes(chunk.children.map(\.id.description))
+        for (i, child) in chunk.children.enumerated() {
+            children.append(chunkNode(child, path: path + "/" + component(child.id.description, indexes[i]), file: file))
+        }
+        if (chunk.id == "ID3 " || chunk.id == "id3 "), let tag = file.id3Tag, tag.offset == chunk.dataOffset {
+            children.append(tagNode(tag, path: path + "/ID3v2"))
+            summary = "ID3v2.\(tag.majorVersion) tag"
+        }
+        return InspectionNode(type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
+                              path: path, notes: chunk.dataSize < UInt64(chunk.declaredSize) ? ["declares \(chunk.declaredSize): truncated"] : [],
+                              fields: fields, summary: summary, children: children)
+    }
+
+    static func tagNode(_ tag: ID3v2Tag, path: String) -> InspectionNode {
+        var fields: [(String, JSONValue)] = [
+            ("version", .string("2.\(tag.majorVersion).\(tag.revision)")), ("flags", .uint(UInt64(tag.headerFlags))),
+            ("unsynchronised", .bool(tag.isUnsynchronised)), ("footer", .bool(tag.hasFooter)),
+        ]
+        if let extended = tag.extendedHeader {
+            var members: [(String, JSONValue)] = [("size", .int(Int64(extended.storedSize)))]
+            if let crc = extended.crc { members.append(("crc", .uint(crc))) }
+            if let padding = extended.paddingSize { members.append(("paddingSize", .uint(UInt64(padding)))) }
+            if extended.isUpdate { members.append(("update", .bool(true))) }
+            if let restrictions = extended.restrictions { members.append(("restrictions", .uint(UInt64(restrictions)))) }
+            fields.append(("extendedHeader", .object(members)))
+        }
+        fields += [("frameCount", .int(Int64(tag.frames.count))), ("paddingSize", .int(Int64(tag.paddingSize)))]
+        return InspectionNode(
+            type: "ID3v2", offset: tag.offset, size: tag.totalSize, headerSize: 10, path: path, fields: fields,
+            summary: "v2.\(tag.majorVersion).\(tag.revision), \(tag.frames.count) frames, \(tag.paddingSize) bytes padding"
+                + (tag.isUnsynchronised ? ", unsynchronised" : ""),
+            children: frameNodes(tag.frames, parentPath: path, version: tag.majorVersion))
+    }
+
+    static func frameNodes(_ frames: [ID3Frame], parentPath: String, version: UInt8) -> [InspectionNode] {
+        let indexes = InspectionPath.siblingIndexes(frames.map(\.storedID))
+        return frames.enumerated().map { i, frame in
+            let path = parentPath + "/" + component(frame.storedID, indexes[i])
+            var fields: [(String, JSONValue)] = []
+            if frame.id != frame.storedID { fields.append(("id", .string(frame.id))) }
+            let flags = flagFields(frame.flags)
+            if !flags.isEmpty { fields.append(("flags", .object(flags))) }
+            let (contentFields, summary) = describe(frame.content)
+            fields += contentFields
+            var children: [InspectionNode] = []
+            switch frame.content {
+            case .chapter(_, _, _, _, _, let subframes), .tableOfContents(_, _, _, _, let subframes):
+                children = frameNodes(subframes, parentPath: path, version: version)
+            default:
+                break
+            }
+            return InspectionNode(type: frame.storedID, offset: frame.offset, size: UInt64(frame.storedSize), headerSize: version == 2 ? 6 : 10,
+                                  path: path, fields: fields, summary: summary, children: children)
+        }
+    }
+
+    static func flagFields(_ flags: ID3FrameFlags) -> [(String, JSONValue)] {
+        var fields: [(String, JSONValue)] = []
+        if flags.discardOnTagAlter { fields.append(("discardOnTagAlter", .bool(true))) }
+        if flags.discardOnFileAlter { fields.append(("discardOnFileAlter", .bool(true))) }
+        if flags.readOnly { fields.append(("readOnly", .bool(true))) }
+        if let group = flags.groupID { fields.append(("groupID", .uint(UInt64(group)))) }
+        if flags.compressed { fields.append(("compressed", .bool(true))) }
+        if let method = flags.encryptionMethod { fields.append(("encryptionMethod", .uint(UInt64(method)))) }
+        if flags.unsynchronised { fields.append(("unsynchronised", .bool(true))) }
+        if let length = flags.dataLength { fields.append(("dataLength", .uint(UInt64(length)))) }
+        return fields
+    }
+
+    static let pictureTypes = [
+        "other", "file icon", "other file icon", "front cover", "back cover", "leaflet page", "media", "lead artist",
+        "artist", "conductor", "band", "composer", "lyricist", "recording location", "during recording",
+        "during performance", "video capture", "bright coloured fish", "illustration", "band logo", "publisher logo",
+    ]
+
+    static func quoted(_ text: String) -> String { AtomFieldValue.text(text).summaryText }
+
+    static func bytesField(_ data: [UInt8]) -> [(String, JSONValue)] {
+        [("size", .int(Int64(data.count)))] + (data.count <= 64 ? [("data", .string(data.hexString))] : [])
+    }
+
+    /// Fields and a one-line summary for a frame's content.
+    static func describe(_ content: ID3FrameContent) -> ([(String, JSONValue)], String) {
+        func encoding(_ e: ID3TextEncoding) -> (String, JSONValue) { ("encoding", .string("\(e)")) }
+        switch content {
+        case .text(let e, let values):
+            return ([encoding(e), ("values", .array(values.map { .string($0) }))], values.map(quoted).joined(separator: "; "))
+        case .userText(let e, let description, let values):
+            return ([encoding(e), ("description", .string(description)), ("values", .array(values.map { .string($0) }))],
+                    "\(quoted(description)): " + values.map(quoted).joined(separator: "; "))
+        case .url(let url):
+            return ([("url", .string(url))], url)
+        case .userURL(let e, let description, let url):
+            return ([encoding(e), ("description", .string(description)), ("url", .string(url))], "\(quoted(description)): \(url)")
+        case .comment(let e, let language, let description, let text):
+            return ([encoding(e), ("language", .string(language)), ("description", .string(description)), ("text", .string(text))],
+                    "[\(language)] \(quoted(description)): \(quoted(text))")
+        case .syncedLyrics(let e, let language, let format, let type, let description, let lines):
+            return ([encoding(e), ("language", .string(language)), ("timestampFormat", .uint(UInt64(format))),
+                     ("contentType", .uint(UInt64(type))), ("description", .string(description)),
+                     ("lines", .array(lines.map { .object([("time", .uint(UInt64($0.time))), ("text", .string($0.text))]) }))],
+                    "[\(language)] \(lines.count) lines")
+        case .picture(let e, let mime, let type, let description, let data):
+            let typeName = Int(type) < pictureTypes.count ? pictureTypes[Int(type)] : "type \(type)"
+            return ([encoding(e), ("mimeType", .string(mime)), ("pictureType", .uint(UInt64(type))), ("pictureTypeName", .string(typeName)),
+                     ("description", .string(description)), ("size", .int(Int64(data.count)))],
+                    "\(typeName) \(mime) \(data.count) bytes" + (description.isEmpty ? "" : " \(quoted(description))"))
+        case .object(let e, let mime, let filename, let description, let data):
+            return ([encoding(e), ("mimeType", .string(mime)), ("filename", .string(filename)), ("description", .string(description)),
+                     ("size", .int(Int64(data.count)))], "\(mime) \(quoted(filename)) \(data.count) bytes")
+        case .privateData(let owner, let data):
+            var fields: [(String, JSONValue)] = [("owner", .string(owner))] + bytesField(data)
+            var summary = "\(owner) \(data.count) bytes"
+            if owner == ID3v2Tag.transportStreamTimestampOwner, data.count == 8 {
+                let value = data.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & ((1 << 33) - 1)
+                fields += [("transportStreamTimestamp", .uint(value)), ("seconds", .double(Double(value) / 90000))]
+                summary = "MPEG-2 TS timestamp \(value) (\(Double(value) / 90000) s)"
+            }
+            return (fields, summary)
+        case .uniqueFileID(let owner, let identifier):
+            let text = String(validating: identifier, as: UTF8.self)
+            return ([("owner", .string(owner)), ("identifier", .string(text ?? identifier.hexString))], "\(owner): \(text ?? identifier.hexString)")
+        case .popularimeter(let email, let rating, let counter):
+            var fields: [(String, JSONValue)] = [("email", .string(email)), ("rating", .uint(UInt64(rating)))]
+            if let counter { fields.append(("counter", .uint(counter))) }
+            return (fields, "\(email) rating \(rating)" + (counter.map { " played \($0)" } ?? ""))
+        case .playCounter(let count):
+            return ([("count", .uint(count))], "played \(count)")
+        case .chapter(let id, let start, let end, let startOffset, let endOffset, _):
+            return ([("elementID", .string(id)), ("startTime", .uint(UInt64(start))), ("endTime", .uint(UInt64(end))),
+                     ("startOffset", .uint(UInt64(startOffset))), ("endOffset", .uint(UInt64(endOffset)))],
+                    "\(id) \(start)-\(end) ms")
+        case .tableOfContents(let id, let top, let ordered, let children, _):
+            return ([("elementID", .string(id)), ("isTopLevel", .bool(top)), ("isOrdered", .bool(ordered)),
+                     ("children", .array(children.map { .string($0) }))], "\(id): \(children.joined(separator: ", "))")
+        case .musicCDIdentifier(let data):
+            return (bytesField(data), "\(data.count) bytes")
+        case .relativeVolume(let identification, let channels):
+            return ([("identification", .string(identification)),
+                     ("channels", .array(channels.map { .object([("channel", .uint(UInt64($0.channel))), ("adjustment", .double($0.adjustment)),
+                                                                  ("peakBits", .uint(UInt64($0.peakBits)))]) }))],
+                    "\(identification): " + channels.map { "\($0.adjustment) dB" }.joined(separator: ", "))
+        case .binary(let data):
+            return (bytesField(data), "\(data.count) bytes")
+        }
+    }
+
+    static func streamNode(_ file: MPEGStreamFile, path: String) -> InspectionNode {
+        var fields: [(String, JSONValue)] = []
+        var summary = ""
+        if let header = file.mpegHeader {
+            fields += [
+                ("version", .string(header.version.rawValue)), ("layer", .int(Int64(header.layer))), ("bitrate", .int(Int64(header.bitrate))),
+                ("sampleRate", .int(Int64(header.sampleRate))), ("channelMode", .string(header.channelMode.rawValue)),
+                ("channels", .int(Int64(header.channelCount))), ("crc", .bool(header.hasCRC)),
+            ]
+            summary = "\(header.version.rawValue) layer \(header.layer), \(header.sampleRate) Hz, \(header.channelMode.rawValue)"
+            if let xing = file.xingHeader {
+                var members: [(String, JSONValue)] = [("tag", .string(xing.tag))]
+                if let frames = xing.frameCount { members.append(("frames", .uint(UInt64(frames)))) }
+                if let bytes = xing.byteCount { members.append(("bytes", .uint(UInt64(bytes)))) }
+                if let quality = xing.quality { members.append(("quality", .uint(UInt64(quality)))) }
+                if let encoder = xing.encoder { members.append(("encoder", .string(encoder))) }
+                fields.append(("xing", .object(members)))
+                if let encoder = xing.encoder { summary += ", \(encoder)" }
+            }
+        } else if let header = file.adtsHeader {
+            fields += [
+                ("audioObjectType", .int(Int64(header.audioObjectType))), ("sampleRate", header.sampleRate.map { .int(Int64($0)) } ?? .null),
+                ("channelConfiguration", .int(Int64(header.channelConfiguration))), ("frameLength", .int(Int64(header.frameLength))),
+                ("crc", .bool(header.hasCRC)),
+            ]
+            summary = "ADTS AAC (object type \(header.audioObjectType)), \(header.sampleRate.map(String.init) ?? "?") Hz, \(header.channelConfiguration) ch"
+        }
+        if let bitrate = file.bitrate {
+            fields.append(("averageBitrate", .int(Int64(bitrate))))
+            summary += ", \(bitrate) kbit/s"
+        }
+        if let duration = file.duration {
+            fields.append(("durationSeconds", .double(duration)))
+            summary += ", " + String(format3(duration)) + " s"
+        }
+        return InspectionNode(type: file.kind == .aac ? "adts" : "mpeg", offset: file.audio.lowerBound, size: UInt64(file.audio.count),
+                              headerSize: file.kind == .aac ? 7 : 4, path: path, fields: fields, summary: summary)
+    }
+
+    static func format3(_ value: Double) -> String {
+        let millis = Int64((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    static func v1Node(_ tag: ID3v1Tag, offset: UInt64, path: String) -> InspectionNode {
+        var fields: [(String, JSONValue)] = [
+            ("version", .string(tag.track == nil ? "1.0" : "1.1")), ("title", .string(tag.title)), ("artist", .string(tag.artist)),
+            ("album", .string(tag.album)), ("year", .string(tag.year)), ("comment", .string(tag.comment)),
+        ]
+        if let track = tag.track { fields.append(("track", .uint(UInt64(track)))) }
+        fields.append(("genreIndex", .uint(UInt64(tag.genreIndex))))
+        if let genre = tag.genre { fields.append(("genre", .string(genre))) }
+        return InspectionNode(type: "ID3v1", offset: offset, size: 128, headerSize: 3, path: path, fields: fields,
+                              summary: "v\(tag.track == nil ? "1.0" : "1.1") \(quoted(tag.title))" + (tag.track.map { " track \($0)" } ?? ""))
+    }
+}
+
+extension InspectionDiagnostic {
+    /// `container` is the path of the tag the diagnostic is about.
+    public init(_ diagnostic: ID3Diagnostic, container: String = "ID3v2") {
+        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
+                  path: diagnostic.frame.map { container + "/" + $0 } ?? container, message: diagnostic.message)
+    }
+}
