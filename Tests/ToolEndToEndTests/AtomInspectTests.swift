@@ -156,7 +156,7 @@ import Testing
         let path = try TemporaryFile.write(bytes, name: "junk-padding.mp3")
         let broken = try await atominspect("check", path)
         #expect(broken.status == 1)
-        #expect(broken.standardOutput.contains("ID3v2 at offset 23"))
+        #expect(broken.standardOutput.contains("ID3v2 at offset 22"))  // header 10 + TIT2 12
     }
 
     @Test func malformedFileInStrictModeExitsFourNamingOffsetAndPath() async throws {
