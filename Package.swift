@@ -44,7 +44,7 @@ let package = Package(
         ),
 
         // Benchmarks (run by Tools/benchmark.sh in release mode; numbers go in the README).
-        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "MediaBytes"], path: "Tools/atombench"),
+        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "MediaBytes"], path: "Tools/atombench"),
 
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.

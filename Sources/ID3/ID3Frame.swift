@@ -16,8 +16,8 @@ public struct ID3Frame: Sendable, Hashable {
     /// undone).
     public var storedSize: Int
     /// The frame body after unsynchronisation, decompression and the extra flag bytes were
-    /// dealt with: what `content` was decoded from.
-    public var body: [UInt8]
+    /// dealt with: what `content` was decoded from (a slice of the tag as read).
+    public var body: ArraySlice<UInt8>
 
     public init(id: String, content: ID3FrameContent, flags: ID3FrameFlags = ID3FrameFlags()) {
         self.id = id
@@ -29,7 +29,7 @@ public struct ID3Frame: Sendable, Hashable {
         body = []
     }
 
-    init(id: String, storedID: String, flags: ID3FrameFlags, content: ID3FrameContent, offset: UInt64, storedSize: Int, body: [UInt8]) {
+    init(id: String, storedID: String, flags: ID3FrameFlags, content: ID3FrameContent, offset: UInt64, storedSize: Int, body: ArraySlice<UInt8>) {
         self.id = id
         self.storedID = storedID
         self.flags = flags

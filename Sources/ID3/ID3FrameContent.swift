@@ -2,6 +2,8 @@ import MediaBytes
 
 /// The decoded body of an ID3v2 frame (id3v2.4.0-frames section 4; id3v2.3.0 section 4).
 /// Frames this library has no type for are kept as `.binary` bytes and written back unchanged.
+/// Large byte payloads (pictures, objects, private data) are slices of the tag as read: no
+/// copy is made until a caller asks for the bytes.
 public enum ID3FrameContent: Sendable, Hashable {
     /// Text information frames `T***` (not `TXXX`); several values in v2.4.
     case text(encoding: ID3TextEncoding, values: [String])
@@ -16,11 +18,11 @@ public enum ID3FrameContent: Sendable, Hashable {
     /// `SYLT`: synchronised lyrics; times in milliseconds (format 2) or MPEG frames (format 1).
     case syncedLyrics(encoding: ID3TextEncoding, language: String, timestampFormat: UInt8, contentType: UInt8, description: String, lines: [SyncedLine])
     /// `APIC` (and v2.2 `PIC`, whose 3-character image format is turned into a MIME type).
-    case picture(encoding: ID3TextEncoding, mimeType: String, pictureType: UInt8, description: String, data: [UInt8])
+    case picture(encoding: ID3TextEncoding, mimeType: String, pictureType: UInt8, description: String, data: ArraySlice<UInt8>)
     /// `GEOB`: general encapsulated object.
-    case object(encoding: ID3TextEncoding, mimeType: String, filename: String, description: String, data: [UInt8])
+    case object(encoding: ID3TextEncoding, mimeType: String, filename: String, description: String, data: ArraySlice<UInt8>)
     /// `PRIV`: private data with an owner identifier.
-    case privateData(owner: String, data: [UInt8])
+    case privateData(owner: String, data: ArraySlice<UInt8>)
     /// `UFID`: unique file identifier with an owner.
     case uniqueFileID(owner: String, identifier: [UInt8])
     /// `POPM`: popularimeter (e-mail, rating 0-255, optional play counter).
@@ -37,7 +39,7 @@ public enum ID3FrameContent: Sendable, Hashable {
     /// `RVA2`: relative volume adjustment per channel.
     case relativeVolume(identification: String, channels: [VolumeAdjustment])
     /// Any other frame, or a typed frame whose body could not be read: the bytes as they are.
-    case binary([UInt8])
+    case binary(ArraySlice<UInt8>)
 
     public struct SyncedLine: Sendable, Hashable {
         public var text: String
@@ -62,8 +64,8 @@ public enum ID3FrameContent: Sendable, Hashable {
 extension ID3FrameContent {
     /// Decodes the body of frame `id` (a v2.3/v2.4 identifier) read from a tag of `version`.
     /// Bodies that do not follow their frame's layout come back as `.binary`.
-    static func decode(id: String, body: [UInt8], version: UInt8, subframeParser: (ArraySlice<UInt8>) -> [ID3Frame]) -> ID3FrameContent {
-        (try? decodeThrowing(id: id, body: body[...], version: version, subframeParser: subframeParser)) ?? .binary(body)
+    static func decode(id: String, body: ArraySlice<UInt8>, version: UInt8, subframeParser: (ArraySlice<UInt8>) -> [ID3Frame]) -> ID3FrameContent {
+        (try? decodeThrowing(id: id, body: body, version: version, subframeParser: subframeParser)) ?? .binary(body)
     }
 
     private struct Malformed: Error {}
@@ -127,16 +129,16 @@ extension ID3FrameContent {
             let (mime, afterMime) = latin1.readString(body.dropFirst())
             guard let type = afterMime.first else { throw Malformed() }
             let (description, data) = encoding.readString(afterMime.dropFirst())
-            return .picture(encoding: encoding, mimeType: mime, pictureType: type, description: description, data: Array(data))
+            return .picture(encoding: encoding, mimeType: mime, pictureType: type, description: description, data: data)
         case "GEOB":
             let encoding = try encoding(body.first)
             let (mime, a) = latin1.readString(body.dropFirst())
             let (filename, b) = encoding.readString(a)
             let (description, data) = encoding.readString(b)
-            return .object(encoding: encoding, mimeType: mime, filename: filename, description: description, data: Array(data))
+            return .object(encoding: encoding, mimeType: mime, filename: filename, description: description, data: data)
         case "PRIV":
             let (owner, data) = latin1.readString(body)
-            return .privateData(owner: owner, data: Array(data))
+            return .privateData(owner: owner, data: data)
         case "UFID":
             let (owner, data) = latin1.readString(body)
             return .uniqueFileID(owner: owner, identifier: Array(data))
@@ -187,7 +189,7 @@ extension ID3FrameContent {
             }
             return .relativeVolume(identification: identification, channels: channels)
         default:
-            return .binary(Array(body))
+            return .binary(body)
         }
     }
 }

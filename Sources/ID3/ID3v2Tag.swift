@@ -61,16 +61,16 @@ public struct ID3v2Tag: Sendable, Hashable {
             return
         }
         // v2.2 and v2.3 unsynchronise the whole tag body; v2.4 does it per frame.
-        var body = Array(bytes[10..<bodyEnd])
+        var body = bytes[10..<bodyEnd]
         let tagUnsynchronised = isUnsynchronised && majorVersion < 4
-        if tagUnsynchronised { body = ID3Unsynchronisation.decode(body) }
+        if tagUnsynchronised { body = ID3Unsynchronisation.decode(body)[...] }
 
-        var position = 0
+        var position = body.startIndex
         if headerFlags & 0x40 != 0 {
             do {
-                let extended = try ID3ExtendedHeader(body, version: majorVersion, offset: offset + 10)
+                let extended = try ID3ExtendedHeader(Array(body), version: majorVersion, offset: offset + 10)
                 extendedHeader = extended
-                position = extended.storedSize
+                position = body.startIndex + extended.storedSize
                 if let padding = extended.paddingSize, majorVersion == 3, padding <= UInt32(body.count - position) {
                     // v2.3 states the padding size; frames end before it.
                     body.removeLast(Int(padding))
@@ -80,7 +80,7 @@ public struct ID3v2Tag: Sendable, Hashable {
                 return
             }
         }
-        var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, base: offset + 10)
+        var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, base: offset + 10 - UInt64(body.startIndex))
         frames = reader.frames(in: body[position...], diagnostics: &diagnostics, padding: &paddingSize)
         if majorVersion == 3, let padding = extendedHeader?.paddingSize { paddingSize += Int(padding) }
     }
@@ -216,10 +216,17 @@ struct FrameReader {
         default:
             break
         }
-        var body = Array(data)
+        var body = data
+        // While `body` is a slice of the buffer being read, its indexes map to file offsets
+        // through `base`; once unsynchronisation or decompression makes new bytes, embedded
+        // frames are placed relative to the frame body's start.
+        var bodyBase = base
         // v2.4: undo unsynchronisation per frame, when the frame says so or the tag header does
         // (writers disagree on which to set); never twice.
-        if version == 4 && (flags.unsynchronised || tagUnsynchronised) { body = ID3Unsynchronisation.decode(body) }
+        if version == 4 && (flags.unsynchronised || tagUnsynchronised) {
+            body = ID3Unsynchronisation.decode(body)[...]
+            bodyBase = offset + UInt64(headerSize)
+        }
 
         let id = version == 2 ? (ID3v22FrameIDs.table[storedID] ?? storedID) : storedID
         if flags.encryptionMethod != nil {
@@ -230,7 +237,8 @@ struct FrameReader {
         if flags.compressed {
             let limit = min(ID3v2Tag.maxDecompressedFrameSize, decompressedSize.map { max($0, 0) } ?? ID3v2Tag.maxDecompressedFrameSize)
             do {
-                body = try Inflate.zlib(body, maxOutputSize: limit)
+                body = try Inflate.zlib(Array(body), maxOutputSize: limit)[...]
+                bodyBase = offset + UInt64(headerSize)
             } catch {
                 diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset, frame: storedID,
                                                  message: "frame \(storedID) does not decompress: \(error.reason); kept as stored"))
@@ -241,7 +249,7 @@ struct FrameReader {
         if version == 2 && storedID == "PIC" {
             content = Self.decodeV22Picture(body)
         } else {
-            let subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, base: offset)
+            let subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, base: bodyBase)
             content = ID3FrameContent.decode(id: id, body: body, version: version) { bytes in
                 var reader = subframeReader
                 var ignored = 0
@@ -263,12 +271,13 @@ struct FrameReader {
     static let typedIDs: Set<String> = ["COMM", "USLT", "SYLT", "APIC", "GEOB", "PRIV", "UFID", "POPM", "PCNT", "CHAP", "CTOC", "RVA2"]
 
     /// v2.2 `PIC`: encoding, a 3-character image format, picture type, description, data.
-    static func decodeV22Picture(_ body: [UInt8]) -> ID3FrameContent {
-        guard body.count >= 5, let encoding = ID3TextEncoding(rawValue: body[0]) else { return .binary(body) }
-        let format = TextDecoding.latin1(body[1..<4])
-        let (description, data) = encoding.readString(body[5...])
-        return .picture(encoding: encoding, mimeType: ID3v22FrameIDs.mimeType(forImageFormat: format), pictureType: body[4],
-                        description: description, data: Array(data))
+    static func decodeV22Picture(_ body: ArraySlice<UInt8>) -> ID3FrameContent {
+        let i = body.startIndex
+        guard body.count >= 5, let encoding = ID3TextEncoding(rawValue: body[i]) else { return .binary(body) }
+        let format = TextDecoding.latin1(body[i + 1..<i + 4])
+        let (description, data) = encoding.readString(body[(i + 5)...])
+        return .picture(encoding: encoding, mimeType: ID3v22FrameIDs.mimeType(forImageFormat: format), pictureType: body[i + 4],
+                        description: description, data: data)
     }
 }
 

@@ -138,7 +138,7 @@ public enum ID3Inspection {
 
     static func quoted(_ text: String) -> String { AtomFieldValue.text(text).summaryText }
 
-    static func bytesField(_ data: [UInt8]) -> [(String, JSONValue)] {
+    static func bytesField<C: Collection>(_ data: C) -> [(String, JSONValue)] where C.Element == UInt8 {
         [("size", .int(Int64(data.count)))] + (data.count <= 64 ? [("data", .string(data.hexString))] : [])
     }
 

@@ -36,6 +36,8 @@ let id3Fixtures = [
         }
         #expect(id == "chp1" && start == 250 && end == 500)
         #expect(subframes.first?.id == "TIT2")
+        // Embedded frames carry their own file offsets: CHAP at 761, header 10, "chp1\0", 16 bytes of times.
+        #expect(subframes.first?.offset == 761 + 10 + 5 + 16)
         guard case .tableOfContents(_, true, true, let children, _) = tag.frames("CTOC").first?.content else {
             Issue.record("no CTOC")
             return

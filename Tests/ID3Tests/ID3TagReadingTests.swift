@@ -85,7 +85,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         }
         #expect(mime == "image/jpeg")
         #expect(type == 3)
-        #expect(data == picture)
+        #expect(Array(data) == picture)
     }
 
     @Test func v24FrameUnsynchronisationIsUndonePerFrame() throws {

@@ -55,8 +55,9 @@ func crossCheck(_ path: String) throws -> [String] {
         let place = "\(id)[\(occurrence)]"
         if tag.majorVersion < 4 && ["TDAT", "TIME", "TYER"].contains(id) { continue }
         if id == "WFED" { continue }
-        if frame.body.count >= 3, frame.body[0] == 1, !(frame.body[1] == 0xFF && frame.body[2] == 0xFE),
-            !(frame.body[1] == 0xFE && frame.body[2] == 0xFF), theirs["values"] as? [String] == [""]
+        let head = Array(frame.body.prefix(3))
+        if head.count == 3, head[0] == 1, !(head[1] == 0xFF && head[2] == 0xFE), !(head[1] == 0xFE && head[2] == 0xFF),
+            theirs["values"] as? [String] == [""]
         {
             continue  // BOM-less UTF-16
         }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 
+import ID3
 import ISOBMFF
 import MediaBytes
 
@@ -14,6 +15,7 @@ import MediaBytes
 ///     atombench iofloor FILE...        CPU per file to open, read the first 64 KiB and close
 ///     atombench bigfile FILE           wall time and peak memory to parse one (large) file
 ///     atombench table N                time to decode stsz and stco tables of N entries
+///     atombench id3 FILE...            CPU per file to read the ID3 tags (and stream header) of MP3s
 @main
 enum AtomBench {
     static func main() throws {
@@ -28,6 +30,7 @@ enum AtomBench {
         case "iofloor": try ioFloor(rest)
         case "bigfile": try bigFile(rest[0])
         case "table": try table(Int(rest.first ?? "1000000") ?? 1_000_000)
+        case "id3": try id3(rest)
         default:
             print("unknown benchmark \(command)")
             exit(64)
@@ -84,6 +87,28 @@ enum AtomBench {
         }
         let perFile = best / Double(files.count) * 1e6
         print("parse: \(files.count) files, \(format(perFile)) us CPU per file (best of \(rounds)), \(format(Double(reads) / Double(files.count))) reads per file")
+    }
+
+    static func id3(_ files: [String]) throws {
+        for file in files.prefix(20) { _ = try MPEGStreamFile(source: FileByteSource(path: file)) }
+        var best = Double.infinity
+        var frames = 0
+        for _ in 0..<3 {
+            let start = cpuSeconds()
+            frames = 0
+            for file in files {
+                let stream = try MPEGStreamFile(source: FileByteSource(path: file))
+                frames += stream.primaryTag?.frames.count ?? 0
+            }
+            best = min(best, cpuSeconds() - start)
+        }
+        var reads = 0
+        for file in files {
+            let source = CountingByteSource(try FileByteSource(path: file))
+            _ = try MPEGStreamFile(source: source)
+            reads += source.count
+        }
+        print("id3: \(files.count) files, \(format(best / Double(files.count) * 1e6)) us CPU per file (best of 3), \(format(Double(reads) / Double(files.count))) reads per file, \(frames / max(files.count, 1)) frames per tag")
     }
 
     static func ioFloor(_ files: [String]) throws {
