@@ -18,6 +18,31 @@ public struct ID3Frame: Sendable, Hashable {
     /// The frame body after unsynchronisation, decompression and the extra flag bytes were
     /// dealt with: what `content` was decoded from (a slice of the tag as read).
     public var body: ArraySlice<UInt8>
+    /// How the frame was stored, so an untouched frame is written back exactly: the tag
+    /// version, the two flag bytes, and the body bytes with their flag-dependent extras.
+    var stored: Stored?
+    /// The content as decoded; a frame whose `content` still equals it is unchanged.
+    var decodedContent: ID3FrameContent?
+
+    struct Stored: Sendable, Hashable {
+        var version: UInt8
+        var flagBytes: [UInt8]
+        var body: ArraySlice<UInt8>
+    }
+
+    /// True when the frame was read from a file and its content has not been changed since.
+    public var isUnchanged: Bool { stored != nil && decodedContent == content }
+
+    /// Frames are equal when their identifier, flags and content are: where they were read
+    /// from does not matter.
+    public static func == (lhs: ID3Frame, rhs: ID3Frame) -> Bool {
+        lhs.id == rhs.id && lhs.flags == rhs.flags && lhs.content == rhs.content
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+        hasher.combine(content)
+    }
 
     public init(id: String, content: ID3FrameContent, flags: ID3FrameFlags = ID3FrameFlags()) {
         self.id = id
@@ -27,6 +52,8 @@ public struct ID3Frame: Sendable, Hashable {
         offset = 0
         storedSize = 0
         body = []
+        stored = nil
+        decodedContent = nil
     }
 
     init(id: String, storedID: String, flags: ID3FrameFlags, content: ID3FrameContent, offset: UInt64, storedSize: Int, body: ArraySlice<UInt8>) {
@@ -37,6 +64,8 @@ public struct ID3Frame: Sendable, Hashable {
         self.offset = offset
         self.storedSize = storedSize
         self.body = body
+        stored = nil
+        decodedContent = content
     }
 
     /// The text values of a text frame (`T***`, `TXXX`), or nil.

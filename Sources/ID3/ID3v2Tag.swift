@@ -184,6 +184,14 @@ struct FrameReader {
 
     private func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
                            diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+        var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
+                                diagnostics: &diagnostics)
+        frame.stored = ID3Frame.Stored(version: version, flagBytes: [flagBytes.0, flagBytes.1], body: stored)
+        return frame
+    }
+
+    private func decodeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
+                             diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
         var flags = ID3FrameFlags()
         var data = stored
         var decompressedSize: Int?

@@ -1,0 +1,168 @@
+import MediaBytes
+
+/// The result of serializing a tag: its bytes and what could not be carried into the target
+/// version.
+public struct ID3TagSerialization: Sendable {
+    public var bytes: [UInt8]
+    /// One sentence per frame that was converted, joined or dropped (`TDRL dropped: v2.4 only`).
+    public var notes: [String]
+}
+
+extension ID3v2Tag {
+    /// Serializes the tag as ID3v2.`version` (3 or 4; the tag's own version by default, and
+    /// v2.4 for a v2.2 tag) followed by `padding` zero bytes. Never writes unsynchronisation or
+    /// an extended header. Frames whose content is unchanged and whose version is the target
+    /// one are written back byte for byte (a v2.4 frame stored unsynchronised is re-encoded).
+    public func serialized(version requested: UInt8? = nil, padding: Int = 1024) -> ID3TagSerialization {
+        let version = requested ?? (majorVersion == 2 ? 4 : majorVersion)
+        precondition(version == 3 || version == 4, "ID3v2 tags are written as v2.3 or v2.4")
+        var notes: [String] = []
+        let frames = ID3VersionConversion.convert(frames, from: majorVersion, to: version, notes: &notes)
+        var body: [UInt8] = []
+        for frame in frames {
+            guard let bytes = ID3FrameEncoder.encode(frame, version: version) else {
+                notes.append("\(frame.id) dropped: it cannot be written as ID3v2.\(version)")
+                continue
+            }
+            body += bytes
+        }
+        let size = UInt32(min(body.count + max(0, padding), (1 << 28) - 1))
+        var bytes = Array("ID3".utf8) + [version, 0, 0] + SyncsafeInteger.encode(size)!
+        bytes += body
+        bytes += [UInt8](repeating: 0, count: Int(size) - body.count)
+        return ID3TagSerialization(bytes: bytes, notes: notes)
+    }
+}
+
+/// Encodes frames for a tag of one version.
+enum ID3FrameEncoder {
+    /// A run of frames, or nil when one of them cannot be written.
+    static func encode(_ frames: [ID3Frame], version: UInt8) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        for frame in frames {
+            guard let encoded = encode(frame, version: version) else { return nil }
+            bytes += encoded
+        }
+        return bytes
+    }
+
+    /// One frame: header and body; nil when it cannot be written in `version`.
+    static func encode(_ frame: ID3Frame, version: UInt8) -> [UInt8]? {
+        guard frame.id.utf8.count == 4, frame.id.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
+            return nil
+        }
+        if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id,
+            !(version == 4 && stored.flagBytes[1] & 0x02 != 0)
+        {
+            return header(frame.id, size: stored.body.count, flags: stored.flagBytes, version: version) + stored.body
+        }
+        if frame.flags.encryptionMethod != nil { return nil }  // cannot re-encode what we cannot read
+        guard var body = frame.content.encodedBody(version: version) else { return nil }
+        var format: UInt8 = 0
+        if let group = frame.flags.groupID {
+            body.insert(group, at: 0)
+            format |= version == 3 ? 0x20 : 0x40
+        }
+        var status: UInt8 = 0
+        if frame.flags.discardOnTagAlter { status |= version == 3 ? 0x80 : 0x40 }
+        if frame.flags.discardOnFileAlter { status |= version == 3 ? 0x40 : 0x20 }
+        if frame.flags.readOnly { status |= version == 3 ? 0x20 : 0x10 }
+        return header(frame.id, size: body.count, flags: [status, format], version: version) + body
+    }
+
+    static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8] {
+        let sizeBytes = version == 4
+            ? SyncsafeInteger.encode(UInt32(size)) ?? [0x7F, 0x7F, 0x7F, 0x7F]
+            : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        return Array(id.utf8) + sizeBytes + flags
+    }
+}
+
+/// Frame conversions between ID3v2.3 and v2.4 (id3v2.4.0-changes): the date frames, the
+/// involved-people lists, and the frames one version has and the other does not.
+enum ID3VersionConversion {
+    /// v2.4 frames with no v2.3 form.
+    static let v24Only: Set<String> = ["ASPI", "EQU2", "RVA2", "SEEK", "SIGN", "TDEN", "TDRL", "TDTG", "TMOO", "TPRO", "TSST"]
+    /// v2.3 frames with no v2.4 form.
+    static let v23Only: Set<String> = ["EQUA", "RVAD", "TRDA", "TSIZ"]
+
+    static func convert(_ frames: [ID3Frame], from source: UInt8, to target: UInt8, notes: inout [String]) -> [ID3Frame] {
+        if source == target { return frames }
+        if target == 3 { return toV23(frames, notes: &notes) }
+        return toV24(frames, notes: &notes)
+    }
+
+    static func text(_ id: String, _ values: [String], like frame: ID3Frame? = nil) -> ID3Frame {
+        let encoding: ID3TextEncoding = if case .text(let e, _)? = frame?.content { e } else { .latin1 }
+        return ID3Frame(id: id, content: .text(encoding: encoding, values: values))
+    }
+
+    static func toV23(_ frames: [ID3Frame], notes: inout [String]) -> [ID3Frame] {
+        var result: [ID3Frame] = []
+        for frame in frames {
+            switch frame.id {
+            case "TDRC":
+                // yyyy[-MM[-dd[THH[:mm[:ss]]]]] into TYER, TDAT (DDMM) and TIME (HHMM).
+                let value = frame.textValues?.first ?? ""
+                let digits = value.split(whereSeparator: { "-T:".contains($0) }).map(String.init)
+                if let year = digits.first, year.count == 4 { result.append(text("TYER", [year], like: frame)) }
+                if digits.count >= 3 { result.append(text("TDAT", [digits[2] + digits[1]], like: frame)) }
+                if digits.count >= 5 { result.append(text("TIME", [digits[3] + digits[4]], like: frame)) }
+                if (frame.textValues?.count ?? 0) > 1 { notes.append("TDRC: only the first of several dates is kept in v2.3") }
+                if digits.count > 5 { notes.append("TDRC: seconds are dropped in v2.3 (TIME holds hours and minutes)") }
+            case "TDOR":
+                let year = String((frame.textValues?.first ?? "").prefix(4))
+                result.append(text("TORY", [year], like: frame))
+            case "TIPL", "TMCL":
+                if result.contains(where: { $0.id == "IPLS" }) {
+                    notes.append("\(frame.id) dropped: v2.3 has one involved-people list (IPLS) and it is taken")
+                } else {
+                    var converted = frame
+                    converted.id = "IPLS"
+                    result.append(converted)
+                }
+            case _ where v24Only.contains(frame.id):
+                notes.append("\(frame.id) dropped: ID3v2.4 only")
+            default:
+                if case .text(_, let values) = frame.content, values.count > 1 {
+                    notes.append("\(frame.id): \(values.count) values joined with \"/\" (v2.3 has one string per frame)")
+                }
+                result.append(frame)
+            }
+        }
+        return result
+    }
+
+    static func toV24(_ frames: [ID3Frame], notes: inout [String]) -> [ID3Frame] {
+        var result: [ID3Frame] = []
+        let year = frames.first { $0.id == "TYER" }?.textValues?.first
+        let dayMonth = frames.first { $0.id == "TDAT" }?.textValues?.first
+        let time = frames.first { $0.id == "TIME" }?.textValues?.first
+        for frame in frames {
+            switch frame.id {
+            case "TYER":
+                var date = year ?? ""
+                if let dayMonth, dayMonth.count == 4 {
+                    date += "-" + dayMonth.suffix(2) + "-" + dayMonth.prefix(2)
+                    if let time, time.count == 4 { date += "T" + time.prefix(2) + ":" + time.suffix(2) }
+                }
+                result.append(text("TDRC", [date], like: frame))
+            case "TDAT", "TIME":
+                if year == nil { notes.append("\(frame.id) dropped: no TYER to join it to in TDRC") }
+            case "TORY":
+                var converted = frame
+                converted.id = "TDOR"
+                result.append(converted)
+            case "IPLS":
+                var converted = frame
+                converted.id = "TIPL"
+                result.append(converted)
+            case _ where v23Only.contains(frame.id):
+                notes.append("\(frame.id) dropped: ID3v2.3 only")
+            default:
+                result.append(frame)
+            }
+        }
+        return result
+    }
+}
