@@ -8,7 +8,7 @@ public struct ID3Error: Error, Sendable, Equatable, CustomStringConvertible {
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case notATag, unsupportedVersion, truncated, invalidFrame, invalidFrameSize, padding
-            case compression, encrypted, invalidExtendedHeader, invalidText, io
+            case compression, encrypted, invalidExtendedHeader, invalidText, io, notWritable, verificationFailed
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -33,8 +33,12 @@ public struct ID3Error: Error, Sendable, Equatable, CustomStringConvertible {
         public static let invalidExtendedHeader = Code(.invalidExtendedHeader)
         /// Text that does not follow its encoding.
         public static let invalidText = Code(.invalidText)
-        /// Reading the file failed.
+        /// Reading or writing the file failed.
         public static let io = Code(.io)
+        /// The file is not understood well enough to write to it safely.
+        public static let notWritable = Code(.notWritable)
+        /// The file written does not read back as intended; the original was kept.
+        public static let verificationFailed = Code(.verificationFailed)
 
         public var description: String {
             switch kind {
@@ -49,6 +53,8 @@ public struct ID3Error: Error, Sendable, Equatable, CustomStringConvertible {
             case .invalidExtendedHeader: "invalid extended header"
             case .invalidText: "invalid text"
             case .io: "I/O error"
+            case .notWritable: "not writable"
+            case .verificationFailed: "verification failed"
             }
         }
     }

@@ -42,4 +42,47 @@ public struct ID3v1Tag: Sendable, Hashable {
 
     /// The genre name, when the index is in the table.
     public var genre: String? { ID3Genres.name(Int(genreIndex)) }
+
+    public init(title: String = "", artist: String = "", album: String = "", year: String = "", comment: String = "", track: UInt8? = nil, genreIndex: UInt8 = 255) {
+        self.title = title
+        self.artist = artist
+        self.album = album
+        self.year = year
+        self.comment = comment
+        self.track = track
+        self.genreIndex = genreIndex
+    }
+
+    /// The v1 fields an ID3v2 tag gives: `TIT2`, `TPE1`, `TALB`, the year of `TDRC`/`TYER`,
+    /// the first `COMM` without a description, the number of `TRCK`, and the first `TCON`
+    /// genre that is in the table. Fields the v2 tag has no value for keep those of `existing`.
+    public init(from tag: ID3v2Tag, keeping existing: ID3v1Tag? = nil) {
+        self = existing ?? ID3v1Tag()
+        func first(_ ids: String...) -> String? {
+            for id in ids { if let value = tag.frames(id).first?.textValues?.first { return value } }
+            return nil
+        }
+        if let value = first("TIT2") { title = value }
+        if let value = first("TPE1") { artist = value }
+        if let value = first("TALB") { album = value }
+        if let value = first("TDRC", "TYER") { year = String(value.prefix(4)) }
+        for frame in tag.frames("COMM") {
+            if case .comment(_, _, "", let text) = frame.content { comment = text; break }
+        }
+        if let value = first("TRCK"), let number = UInt8(value.split(separator: "/").first ?? "") { track = number == 0 ? nil : number }
+        let genres = tag.frames("TCON").first?.textValues?.flatMap(ID3Genres.parse) ?? []
+        if let index = genres.lazy.compactMap({ ID3Genres.index(of: $0) }).first { genreIndex = UInt8(index) }
+    }
+
+    /// The 128 bytes of the tag: ISO-8859-1 text cut to the field widths (other characters
+    /// become `?`), v1.1 when there is a track number.
+    public var encoded: [UInt8] {
+        func field(_ text: String, _ width: Int) -> [UInt8] {
+            let bytes = text.unicodeScalars.prefix(width).map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }
+            return bytes + [UInt8](repeating: 0, count: width - bytes.count)
+        }
+        var bytes = Array("TAG".utf8) + field(title, 30) + field(artist, 30) + field(album, 30) + field(year, 4)
+        bytes += track.map { field(comment, 28) + [0, $0] } ?? field(comment, 30)
+        return bytes + [genreIndex]
+    }
 }

@@ -22,16 +22,16 @@ extension AtomInspect {
         func run() throws {
             let file = open(options)
             let node = requireNode(path, in: file)
-            if FileSink.isSameFile(output, options.file) {
+            if FileByteSink.isSameFile(output, options.file) {
                 fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
             }
             let header = payloadOnly ? UInt64(min(node.headerSize, Int(node.size))) : 0
             do {
-                var sink = try FileSink(path: output)
+                var sink = try FileByteSink(path: output)
                 try file.source.copy(from: node.offset + header, count: node.size - header, to: &sink)
                 try sink.close()
-            } catch let error as FileSink.Failure {
-                fail(error.message, path: output, code: ExitStatus.unreadable)
+            } catch let error as FileWriteError {
+                fail(error.reason, path: output, code: ExitStatus.unreadable)
             } catch {
                 fail("\(error)", path: options.file, code: ExitStatus.unreadable)
             }

@@ -1,0 +1,120 @@
+import MediaBytes
+
+/// How `MPEGStreamFile.save` writes a tag.
+public struct ID3SaveOptions: Sendable {
+    /// 3 or 4; nil keeps the file's tag version (v2.4 for a v2.2 tag or a file without one).
+    public var version: UInt8?
+    /// Padding after the frames when the file has to be written anew.
+    public var padding: Int
+    /// Write an ID3v1 tag from the same values: nil updates one only when the file has one.
+    public var writeID3v1: Bool?
+
+    public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil) {
+        self.version = version
+        self.padding = padding
+        self.writeID3v1 = writeID3v1
+    }
+}
+
+/// What a save did.
+public struct ID3SaveOutcome: Sendable {
+    public enum Method: String, Sendable {
+        /// The new tag fitted the old tag's space (with its padding): only the tag region, and
+        /// the ID3v1 tag, were written.
+        case inPlace = "in place"
+        /// The file was written anew beside the original, verified, and renamed over it.
+        case rewritten
+    }
+
+    public var method: Method
+    /// What could not be carried into the written tag version, and other remarks.
+    public var notes: [String]
+}
+
+extension MPEGStreamFile {
+    /// Writes `tag` as the file's leading ID3v2 tag (replacing the first one, if any) in the MP3
+    /// or ADTS file at `path`.
+    ///
+    /// The audio bytes, any further leading tags, APEv2 and Lyrics3 blocks and an appended tag
+    /// are kept exactly. When the new tag fits the old one's space it is written in place;
+    /// otherwise the file is written anew with `options.padding` through
+    /// `FileReplacement.replace`, and read back and compared (tag frames, and every audio byte)
+    /// before it replaces the original.
+    ///
+    /// - Throws: `ID3Error` `.notWritable` when the file is not understood well enough (no
+    ///   audio frame, a damaged tag), `.verificationFailed` when the written file does not read
+    ///   back as intended, `.io`; in every case the original is left as it was.
+    @discardableResult
+    public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
+        let source: FileByteSource
+        do { source = try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
+        let layout = try MPEGStreamFile(source: source)
+        guard layout.kind != nil else {
+            throw ID3Error(.notWritable, offset: layout.audio.lowerBound,
+                           message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
+        }
+        let old = layout.leadingTags.first
+        if let problem = old?.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
+            throw ID3Error(.notWritable, offset: problem.offset, frame: problem.frame,
+                           message: "\(path): the existing tag is damaged (\(problem.message)); not writing over it")
+        }
+        let version = options.version ?? old.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
+        let oldSize = old?.totalSize ?? 0
+        let writeV1 = options.writeID3v1 ?? (layout.id3v1 != nil)
+        let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: layout.id3v1).encoded : nil
+        let v1Offset = layout.id3v1 != nil ? layout.fileSize - 128 : layout.fileSize
+
+        var serialization = tag.serialized(version: version, padding: 0)
+        let expected = try ID3v2Tag(parsing: serialization.bytes).frames
+        var notes = serialization.notes
+        if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
+
+        if old != nil, UInt64(serialization.bytes.count) <= oldSize {
+            serialization = tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
+            do {
+                try FileReplacement.patch(path, at: 0, with: serialization.bytes)
+                if let v1 { try FileReplacement.patch(path, at: v1Offset, with: v1) }
+            } catch {
+                throw ID3Error(.io, message: error.description)
+            }
+            return ID3SaveOutcome(method: .inPlace, notes: notes)
+        }
+
+        serialization = tag.serialized(version: version, padding: options.padding)
+        let newTag = serialization.bytes
+        let rest = oldSize..<v1Offset
+        do {
+            try FileReplacement.replace(path, write: { sink in
+                try sink.write(newTag)
+                try source.copy(from: rest.lowerBound, count: UInt64(rest.count), to: &sink)
+                if let v1 { try sink.write(v1) } else if layout.id3v1 != nil { try source.copy(from: v1Offset, count: 128, to: &sink) }
+            }, verify: { temporary in
+                let written = try FileByteSource(path: temporary)
+                let reread = try MPEGStreamFile(source: written)
+                guard reread.leadingTags.first?.frames == expected else {
+                    throw ID3Error(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
+                }
+                try Self.compare(source, rest, written, at: UInt64(newTag.count), path: path)
+            })
+        } catch let error as ID3Error {
+            throw error
+        } catch {
+            throw ID3Error(.io, message: "\(error)")
+        }
+        return ID3SaveOutcome(method: .rewritten, notes: notes)
+    }
+
+    /// Checks that the bytes of `range` in `original` are those at `offset` in `written`.
+    static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, path: String) throws {
+        var done: UInt64 = 0
+        let total = UInt64(range.count)
+        while done < total {
+            let piece = Int(min(1 << 20, total - done))
+            guard try original.read(at: range.lowerBound + done, count: piece) == written.read(at: offset + done, count: piece) else {
+                throw ID3Error(.verificationFailed, offset: range.lowerBound + done,
+                               message: "\(path): the audio written differs from the original near byte \(range.lowerBound + done); the original is unchanged")
+            }
+            done += UInt64(piece)
+        }
+    }
+}

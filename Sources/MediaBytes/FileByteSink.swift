@@ -1,0 +1,106 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An error from writing or replacing a file.
+public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    static func errno(_ path: String, _ action: String) -> FileWriteError {
+        FileWriteError(path: path, reason: "\(action): \(String(cString: strerror(Glibc_errno())))")
+    }
+}
+
+/// A byte sink writing sequentially to a file descriptor: a new file, or standard output.
+public struct FileByteSink: ByteSink {
+    public let path: String
+    let descriptor: Int32
+    private let ownsDescriptor: Bool
+
+    /// Creates (or truncates) the file at `path`; `-` means standard output.
+    public init(path: String, permissions: mode_t = 0o644) throws(FileWriteError) {
+        self.path = path
+        if path == "-" {
+            descriptor = 1
+            ownsDescriptor = false
+            return
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw .errno(path, "cannot create") }
+        descriptor = fd
+        ownsDescriptor = true
+    }
+
+    init(path: String, descriptor: Int32) {
+        self.path = path
+        self.descriptor = descriptor
+        ownsDescriptor = true
+    }
+
+    public mutating func write(_ bytes: [UInt8]) throws { try write(bytes[...]) }
+
+    public mutating func write(_ bytes: ArraySlice<UInt8>) throws {
+        try Self.writeAll(descriptor, bytes, path: path)
+    }
+
+    static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, path: String, at offset: UInt64? = nil) throws(FileWriteError) {
+        var failure: FileWriteError?
+        bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let result = offset.map { systemPwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t($0) + off_t(done)) }
+                    ?? systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                if result < 0 {
+                    if Glibc_errno() == EINTR { continue }
+                    failure = .errno(path, "write failed")
+                    return
+                }
+                done += result
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Flushes the file to disk and closes it.
+    public func close() throws(FileWriteError) {
+        guard ownsDescriptor else { return }
+        defer { _ = systemClose(descriptor) }
+        if fsync(descriptor) != 0 && Glibc_errno() != EINVAL { throw .errno(path, "flush to disk failed") }
+    }
+
+    /// True when both paths name the same existing file (same device and inode).
+    public static func isSameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+}
+
+@inline(__always) func Glibc_errno() -> Int32 { errno }
+
+#if canImport(Glibc)
+@inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+@inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Glibc.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemClose(_ fd: Int32) -> Int32 { Glibc.close(fd) }
+#elseif canImport(Musl)
+@inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
+@inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Musl.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemClose(_ fd: Int32) -> Int32 { Musl.close(fd) }
+#else
+@inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
+@inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Darwin.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+#endif

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The two ways a save reaches the disk without ever leaving a half-written file in place of
+/// the original.
+public enum FileReplacement {
+    /// Replaces the file at `path` with what `write` produces.
+    ///
+    /// The new content goes to a temporary file in the same directory (`.NAME.XXXXXX.partial`,
+    /// so a crash leaves a clearly named leftover beside the original, never a damaged
+    /// original), is flushed to disk, checked by `verify` (given the temporary path), gets the
+    /// original's permission bits (and owner, where allowed), and is then renamed over the
+    /// original, which is atomic. A symbolic link at `path` is followed: its target is
+    /// replaced. On any failure the temporary file is removed and the original is untouched.
+    public static func replace(
+        _ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void
+    ) throws {
+        let target = resolvedPath(path)
+        var info = stat()
+        guard stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[..<$0]) } ?? "."
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
+        guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
+        let temporary = String(cString: template)
+        var sink = FileByteSink(path: temporary, descriptor: fd)
+        do {
+            try write(&sink)
+            _ = fchmod(fd, info.st_mode & 0o7777)
+            _ = fchown(fd, info.st_uid, info.st_gid)  // only root may; a failure keeps our ownership
+            try sink.close()
+            try verify(temporary)
+            guard rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
+        } catch {
+            unlink(temporary)
+            throw error
+        }
+        // Make the rename itself durable.
+        let directoryFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        if directoryFD >= 0 {
+            _ = fsync(directoryFD)
+            _ = systemClose(directoryFD)
+        }
+    }
+
+    /// Overwrites `bytes` at `offset` inside the existing file at `path` (which must be long
+    /// enough) and flushes it to disk. Used when a new tag fits in the old one's space.
+    public static func patch(_ path: String, at offset: UInt64, with bytes: [UInt8]) throws(FileWriteError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .errno(path, "cannot open for writing") }
+        defer { _ = systemClose(fd) }
+        try FileByteSink.writeAll(fd, bytes[...], path: path, at: offset)
+        guard fsync(fd) == 0 else { throw .errno(path, "flush to disk failed") }
+    }
+
+    /// `path` with symbolic links resolved, or `path` itself when that fails.
+    static func resolvedPath(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import ID3
+import MediaBytes
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// A copy of a fixture in a temporary directory (fixtures are never written to).
+func copyOfFixture(_ name: String) throws -> String {
+    try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(name)), name: name)
+}
+
+func audioBytes(_ path: String) throws -> [UInt8] {
+    let layout = try MPEGStreamFile(source: FileByteSource(path: path))
+    let bytes = try TemporaryFile.read(path)
+    return Array(bytes[Int(layout.audio.lowerBound)..<Int(layout.audio.upperBound)])
+}
+
+func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
+    var tag = tag
+    if let index = tag.frames.firstIndex(where: { $0.id == "TIT2" }) {
+        tag.frames[index].content = .text(encoding: .utf8, values: [title])
+    } else {
+        tag.frames.insert(ID3Frame(id: "TIT2", content: .text(encoding: .utf8, values: [title])), at: 0)
+    }
+    return tag
+}
+
+@Suite struct ID3SavingTests {
+    @Test func tagThatFitsThePaddingIsWrittenInPlace() throws {
+        let path = try copyOfFixture("id3v23-utf16.mp3")
+        let before = try TemporaryFile.read(path)
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        let outcome = try MPEGStreamFile.save(retitled(tag, "Short"), to: path)
+        #expect(outcome.method == .inPlace)
+        let after = try TemporaryFile.read(path)
+        #expect(after.count == before.count)
+        #expect(after[Int(tag.totalSize)...] == before[Int(tag.totalSize)...])
+        let reread = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        #expect(reread.frames("TIT2").first?.textValues == ["Short"])
+        #expect(reread.totalSize == tag.totalSize)
+    }
+
+    @Test func tagThatDoesNotFitRewritesTheFileAndKeepsTheAudio() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        chmod(path, 0o640)
+        let audio = try audioBytes(path)
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        let longTitle = String(repeating: "Long title ", count: 20)
+        let outcome = try MPEGStreamFile.save(retitled(tag, longTitle), to: path, options: ID3SaveOptions(padding: 512))
+        #expect(outcome.method == .rewritten)
+        let layout = try MPEGStreamFile(source: FileByteSource(path: path))
+        #expect(layout.primaryTag?.frames("TIT2").first?.textValues == [longTitle])
+        #expect(layout.primaryTag?.paddingSize == 512)
+        #expect(try audioBytes(path) == audio)
+        #expect(layout.id3v1?.title == String(longTitle.prefix(30)))
+        var info = stat()
+        stat(path, &info)
+        #expect(info.st_mode & 0o777 == 0o640)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent).filter { $0.hasSuffix(".partial") }
+        #expect(leftovers.isEmpty)
+    }
+
+    @Test func untaggedFileGetsATag() throws {
+        let path = try copyOfFixture("no-tags.mp3")
+        let audio = try audioBytes(path)
+        let tag = retitled(try read(ID3Builder.tag(frames: [])), "Brand New")
+        let outcome = try MPEGStreamFile.save(tag, to: path)
+        #expect(outcome.method == .rewritten)
+        let layout = try MPEGStreamFile(source: FileByteSource(path: path))
+        #expect(layout.primaryTag?.majorVersion == 4)
+        #expect(layout.primaryTag?.frames("TIT2").first?.textValues == ["Brand New"])
+        #expect(layout.id3v1 == nil)
+        #expect(try audioBytes(path) == audio)
+    }
+
+    @Test func apeLyricsAndID3v1AreKeptAndV1Updated() throws {
+        let path = try copyOfFixture("ape-lyrics3-id3v1.mp3")
+        let before = try MPEGStreamFile(source: FileByteSource(path: path))
+        let bytes = try TemporaryFile.read(path)
+        let ape = Array(bytes[Int(before.apeBlock!.lowerBound)..<Int(before.lyrics3Block!.upperBound)])
+        try MPEGStreamFile.save(retitled(try #require(before.primaryTag), String(repeating: "Grown ", count: 40)), to: path)
+        let after = try MPEGStreamFile(source: FileByteSource(path: path))
+        let newBytes = try TemporaryFile.read(path)
+        #expect(Array(newBytes[Int(after.apeBlock!.lowerBound)..<Int(after.lyrics3Block!.upperBound)]) == ape)
+        #expect(after.id3v1?.title == "Grown Grown Grown Grown Grown")  // 30 characters, trailing space trimmed on reading
+        #expect(after.id3v1?.track == 4)  // only the v1 tag had a track: kept
+    }
+
+    @Test func versionCanBeChosen() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        let outcome = try MPEGStreamFile.save(tag, to: path, options: ID3SaveOptions(version: 3))
+        #expect(outcome.notes.contains("RVA2 dropped: ID3v2.4 only"))
+        #expect(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag?.majorVersion == 3)
+    }
+
+    @Test func damagedTagIsNotWrittenOverAndTheFileIsUntouched() throws {
+        var bytes = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"]))])
+        bytes[9] = 0x7F  // claims more than is there
+        bytes += ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
+        let path = try TemporaryFile.write(bytes, name: "damaged.mp3")
+        let tag = try read(ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["y"]))]))
+        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(tag, to: path) }
+        #expect(try TemporaryFile.read(path) == bytes)
+    }
+
+    @Test func fileWithoutAudioIsRefused() throws {
+        let bytes = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"]))]) + [UInt8](repeating: 0x55, count: 500)
+        let path = try TemporaryFile.write(bytes, name: "noaudio.mp3")
+        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(try read(Array(bytes.prefix(22))), to: path) }
+        #expect(try TemporaryFile.read(path) == bytes)
+    }
+
+    @Test func savingThroughASymbolicLinkUpdatesTheTarget() throws {
+        let target = try copyOfFixture("id3v24-full.mp3")
+        let link = (target as NSString).deletingLastPathComponent + "/link.mp3"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: link)).primaryTag)
+        try MPEGStreamFile.save(retitled(tag, String(repeating: "Via link ", count: 30)), to: link)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(try MPEGStreamFile(source: FileByteSource(path: target)).primaryTag?.frames("TIT2").first?.textValues?.first?.hasPrefix("Via link") == true)
+    }
+
+    @Test func tagLibReadsTheSavedFile() throws {
+        let path = try copyOfFixture("id3v23-utf16.mp3")
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        try MPEGStreamFile.save(retitled(tag, "Saved Títle"), to: path, options: ID3SaveOptions(version: 4))
+        let reading = try #require(TagLibReading.read(path))
+        #expect(reading.properties["TITLE"] == ["Saved Títle"])
+        let date = reading.id3v2Frames.first { $0["id"] as? String == "TDRC" }
+        #expect(date?["values"] as? [String] == ["2019-03-07T14:30"])
+        #expect(try crossCheck(path) == [])
+    }
+}
