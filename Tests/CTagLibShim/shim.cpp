@@ -186,4 +186,44 @@ extern "C" char *taglib_shim_describe(const char *path) {
     return copy(out);
 }
 
+extern "C" int taglib_shim_write_sample(const char *path, int version) {
+    using namespace TagLib;
+    MPEG::File file(path, false);
+    if (!file.isValid()) return 0;
+    ID3v2::Tag *tag = file.ID3v2Tag(true);
+    tag->setTitle(String("TagLib Títle", String::UTF8));
+    tag->setAlbum("TagLib Album");
+    tag->setYear(2020);
+    tag->setTrack(5);
+    tag->setGenre("Jazz");
+    auto *artists = new ID3v2::TextIdentificationFrame("TPE1", String::UTF8);
+    StringList names;
+    names.append("First Artist");
+    names.append(String("Zweite Künstlerin", String::UTF8));
+    artists->setText(names);
+    tag->removeFrames("TPE1");
+    tag->addFrame(artists);
+    auto *comment = new ID3v2::CommentsFrame(String::UTF16);
+    comment->setLanguage("deu");
+    comment->setDescription("Notiz");
+    comment->setText(String("Grüße", String::UTF8));
+    tag->addFrame(comment);
+    auto *user = new ID3v2::UserTextIdentificationFrame(String::UTF8);
+    user->setDescription("CATALOGNUMBER");
+    user->setText("TL-0001");
+    tag->addFrame(user);
+    auto *picture = new ID3v2::AttachedPictureFrame();
+    picture->setMimeType("image/png");
+    picture->setType(ID3v2::AttachedPictureFrame::FrontCover);
+    picture->setDescription("Cover");
+    picture->setPicture(ByteVector("\x89PNG\r\n\x1a\n0123456789", 18));
+    tag->addFrame(picture);
+    auto *chapter = new ID3v2::ChapterFrame("ch0", 0, 1000, 0xFFFFFFFF, 0xFFFFFFFF);
+    auto *chapterTitle = new ID3v2::TextIdentificationFrame("TIT2", String::Latin1);
+    chapterTitle->setText("Opening");
+    chapter->addEmbeddedFrame(chapterTitle);
+    tag->addFrame(chapter);
+    return file.save(MPEG::File::ID3v2, File::StripNone, version == 3 ? ID3v2::v3 : ID3v2::v4) ? 1 : 0;
+}
+
 extern "C" void taglib_shim_free(char *json) { std::free(json); }

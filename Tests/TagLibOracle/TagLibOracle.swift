@@ -13,6 +13,12 @@ public struct TagLibReading: @unchecked Sendable {
     public var id3v1: [String: Any]?
     public var info: [String: String]?
 
+    /// Writes TagLib's sample tag (see Tests/CTagLibShim/include/CTagLibShim.h) into the MP3
+    /// at `path` as ID3v2.`version`; false when TagLib fails.
+    public static func writeSample(to path: String, version: Int) -> Bool {
+        taglib_shim_write_sample(path, Int32(version)) == 1
+    }
+
     /// Reads `path` with TagLib; nil when TagLib cannot open it.
     public static func read(_ path: String) -> TagLibReading? {
         guard let raw = taglib_shim_describe(path) else { return nil }

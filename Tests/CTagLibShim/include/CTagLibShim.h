@@ -10,6 +10,11 @@ extern "C" {
 /// never link TagLib.
 char *taglib_shim_describe(const char *path);
 
+/// Writes a fixed set of frames with TagLib into the MP3 at `path` as ID3v2.`version` (3 or 4):
+/// title, two artists, album, year, track, genre, a comment with language and description, a
+/// TXXX, a front-cover PNG and a chapter with an embedded title. Returns 1 on success.
+int taglib_shim_write_sample(const char *path, int version);
+
 /// Frees a string returned by taglib_shim_describe.
 void taglib_shim_free(char *json);
 
