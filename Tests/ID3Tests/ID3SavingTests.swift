@@ -133,3 +133,56 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         #expect(try crossCheck(path) == [])
     }
 }
+
+@Suite struct IFFSavingTests {
+    func chunks(_ path: String) throws -> IFFChunkFile { try IFFChunkFile(source: FileByteSource(path: path)) }
+
+    @Test func aiffTagThatFitsIsWrittenInPlace() throws {
+        let path = try copyOfFixture("aiff-id3.aiff")
+        let before = try TemporaryFile.read(path)
+        let file = try chunks(path)
+        let outcome = try IFFChunkFile.save(retitled(try #require(file.id3Tag), "A"), to: path)
+        #expect(outcome.method == .inPlace)
+        #expect(try TemporaryFile.read(path).count == before.count)
+        #expect(try chunks(path).id3Tag?.frames("TIT2").first?.textValues == ["A"])
+    }
+
+    @Test(arguments: ["aiff-id3.aiff", "wav-id3-info.wav"])
+    func growingTagRewritesAndKeepsEveryOtherChunk(_ name: String) throws {
+        let path = try copyOfFixture(name)
+        let original = try TemporaryFile.read(path)
+        let before = try chunks(path)
+        let title = String(repeating: "Bigger title ", count: 40)
+        let outcome = try IFFChunkFile.save(retitled(try #require(before.id3Tag), title), to: path)
+        #expect(outcome.method == .rewritten)
+        let after = try chunks(path)
+        #expect(after.diagnostics.isEmpty)
+        #expect(after.id3Tag?.frames("TIT2").first?.textValues == [title])
+        #expect(after.root.children.map(\.id) == before.root.children.map(\.id))
+        let written = try TemporaryFile.read(path)
+        for (old, new) in zip(before.root.children, after.root.children) where old.id != "ID3 " && old.id != "id3 " {
+            #expect(Array(original[Int(old.offset)..<Int(old.offset + old.totalSize)]) == Array(written[Int(new.offset)..<Int(new.offset + new.totalSize)]))
+        }
+        #expect(UInt64(written.count) == 8 + after.root.dataSize)
+        #expect(try crossCheck(path) == [])
+    }
+
+    @Test func wavWithoutATagGetsAnID3Chunk() throws {
+        let bytes = Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVE".utf8) + Array("fmt ".utf8) + [16, 0, 0, 0] + [UInt8](repeating: 1, count: 16)
+            + Array("data".utf8) + [0, 0, 0, 0]
+        let path = try TemporaryFile.write(bytes, name: "plain.wav")
+        try IFFChunkFile.save(retitled(try read(ID3Builder.tag(frames: [])), "Wave"), to: path)
+        let file = try chunks(path)
+        #expect(file.root.children.map(\.id) == ["fmt ", "data", "id3 "])
+        #expect(file.id3Tag?.frames("TIT2").first?.textValues == ["Wave"])
+        #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Wave"])
+    }
+
+    @Test func truncatedChunksAreNotWrittenTo() throws {
+        var bytes = Array("FORM".utf8) + [0, 0, 0, 20] + Array("AIFF".utf8) + Array("SSND".utf8) + [0, 0, 0, 100] + [1, 2, 3, 4]
+        bytes[7] = 20
+        let path = try TemporaryFile.write(bytes, name: "cut.aiff")
+        #expect(throws: ID3Error(.notWritable)) { try IFFChunkFile.save(try read(ID3Builder.tag(frames: [])), to: path) }
+        #expect(try TemporaryFile.read(path) == bytes)
+    }
+}
