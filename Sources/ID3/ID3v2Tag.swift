@@ -32,6 +32,12 @@ public struct ID3v2Tag: Sendable, Hashable {
     ///   a major version other than 2-4. A tag cut short by the end of `bytes` is read as far
     ///   as it goes, with a `.truncated` diagnostic.
     public init(parsing bytes: [UInt8], at offset: UInt64 = 0) throws(ID3Error) {
+        try self.init(parsing: bytes[...], at: offset)
+    }
+
+    /// Reads a tag from a slice that starts with the tag header (no copy of the tag is made;
+    /// frame payloads stay slices of the same storage).
+    public init(parsing bytes: ArraySlice<UInt8>, at offset: UInt64 = 0) throws(ID3Error) {
         guard let header = ID3TagHeader(bytes) else {
             throw ID3Error(.notATag, offset: offset, message: "no ID3v2 header (\"ID3\", version, flags, syncsafe size)")
         }
@@ -55,13 +61,14 @@ public struct ID3v2Tag: Sendable, Hashable {
                                              message: "tag declares \(header.tagSize) bytes after its header but only \(bytes.count - 10) follow"))
             bodyEnd = bytes.count
         }
+        let start = bytes.startIndex
         if majorVersion == 2 && headerFlags & 0x40 != 0 {
             diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset,
                                              message: "ID3v2.2 tag-level compression has no defined method; frames not read"))
             return
         }
         // v2.2 and v2.3 unsynchronise the whole tag body; v2.4 does it per frame.
-        var body = bytes[10..<bodyEnd]
+        var body = bytes[start + 10..<start + bodyEnd]
         let tagUnsynchronised = isUnsynchronised && majorVersion < 4
         if tagUnsynchronised { body = ID3Unsynchronisation.decode(body)[...] }
 

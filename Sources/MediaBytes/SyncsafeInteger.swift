@@ -2,6 +2,7 @@
 /// so the encoded bytes can never look like an MPEG sync pattern.
 public enum SyncsafeInteger {
     /// Decodes `bytes` (most significant first); `nil` when a byte has its top bit set.
+    @inlinable
     public static func decode<C: Collection>(_ bytes: C) -> UInt32? where C.Element == UInt8 {
         var value: UInt32 = 0
         for byte in bytes {

@@ -2,6 +2,7 @@
 /// missing or doubled terminators, UTF-16 without a byte-order mark, odd byte counts.
 public enum TextDecoding {
     /// ISO-8859-1: each byte is the Unicode scalar of the same value.
+    @inlinable
     public static func latin1<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var text = ""
         text.unicodeScalars.reserveCapacity(bytes.count)
@@ -10,6 +11,7 @@ public enum TextDecoding {
     }
 
     /// UTF-8, with U+FFFD for invalid sequences.
+    @inlinable
     public static func utf8<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         String(decoding: bytes, as: UTF8.self)
     }

@@ -31,14 +31,23 @@ public struct MPEGStreamFile: Sendable {
     /// How far from the end of the leading tags to look for the first frame.
     public static let syncSearchLimit = 256 << 10
 
-    public init(source: any ByteSource) throws(ID3Error) {
+    public init(source original: any ByteSource) throws(ID3Error) {
+        // Two reads serve a typical file: its first 64 KiB (tags, first frame) and last 512
+        // bytes (ID3v1, APE and Lyrics3 trailers, an appended tag's footer).
+        let source: PrefetchedByteSource
+        do { source = try PrefetchedByteSource(original, head: 64 << 10, tail: 512) } catch {
+            throw ID3Error(.io, message: error.description)
+        }
         fileSize = source.size
         leadingTags = []
         diagnostics = []
         var position: UInt64 = 0
         // Leading tags, one after another.
         while let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
-            let bytes = try Self.read(source, at: position, count: Int(min(header.totalSize, fileSize - position)))
+            let bytes: ArraySlice<UInt8>
+            do { bytes = try source.slice(at: position, count: Int(min(header.totalSize, fileSize - position))) } catch {
+                throw ID3Error(.io, offset: position, message: error.description)
+            }
             do {
                 let tag = try ID3v2Tag(parsing: bytes, at: position)
                 leadingTags.append(tag)
@@ -86,11 +95,18 @@ public struct MPEGStreamFile: Sendable {
             }
         }
 
-        // The first audio frame.
+        // The first audio frame: near the tags in nearly every file, so look in 4 KiB first.
         audio = position..<max(position, end)
-        let windowSize = Int(min(UInt64(Self.syncSearchLimit), end > position ? end - position : 0))
-        let window = try Self.read(source, at: position, count: windowSize)
-        if let (index, kind) = Self.firstFrame(in: window) {
+        let room = end > position ? end - position : 0
+        var windowSize = Int(min(4096, room))
+        var window = try Self.read(source, at: position, count: windowSize)
+        var found = Self.firstFrame(in: window)
+        if found == nil, room > UInt64(windowSize) {
+            windowSize = Int(min(UInt64(Self.syncSearchLimit), room))
+            window = try Self.read(source, at: position, count: windowSize)
+            found = Self.firstFrame(in: window)
+        }
+        if let (index, kind) = found {
             self.kind = kind
             if index > 0 {
                 junkBeforeAudio = position..<position + UInt64(index)
