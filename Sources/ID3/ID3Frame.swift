@@ -26,7 +26,8 @@ public struct ID3Frame: Sendable, Hashable {
 
     struct Stored: Sendable, Hashable {
         var version: UInt8
-        var flagBytes: [UInt8]
+        var statusFlags: UInt8
+        var formatFlags: UInt8
         var body: ArraySlice<UInt8>
     }
 

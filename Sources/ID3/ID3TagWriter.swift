@@ -52,9 +52,9 @@ enum ID3FrameEncoder {
             return nil
         }
         if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id,
-            !(version == 4 && stored.flagBytes[1] & 0x02 != 0)
+            !(version == 4 && stored.formatFlags & 0x02 != 0)
         {
-            return header(frame.id, size: stored.body.count, flags: stored.flagBytes, version: version) + stored.body
+            return header(frame.id, size: stored.body.count, flags: [stored.statusFlags, stored.formatFlags], version: version) + stored.body
         }
         if frame.flags.encryptionMethod != nil { return nil }  // cannot re-encode what we cannot read
         guard var body = frame.content.encodedBody(version: version) else { return nil }

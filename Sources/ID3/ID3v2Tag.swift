@@ -140,7 +140,7 @@ struct FrameReader {
                                                  message: "bytes \(Array(idBytes).hexDescription) are not a frame identifier; the remaining \(padding) bytes are kept as padding"))
                 return frames
             }
-            let storedID = TextDecoding.latin1(idBytes)
+            let storedID = String(decoding: idBytes, as: UTF8.self)  // validated as A-Z, 0-9
             let size: Int
             var flagBytes: (UInt8, UInt8) = (0, 0)
             if version == 2 {
@@ -193,7 +193,7 @@ struct FrameReader {
                            diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
                                 diagnostics: &diagnostics)
-        frame.stored = ID3Frame.Stored(version: version, flagBytes: [flagBytes.0, flagBytes.1], body: stored)
+        frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored)
         return frame
     }
 

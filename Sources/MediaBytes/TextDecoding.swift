@@ -4,6 +4,8 @@ public enum TextDecoding {
     /// ISO-8859-1: each byte is the Unicode scalar of the same value.
     @inlinable
     public static func latin1<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        // ASCII, the common case, is the same in UTF-8 and decodes faster that way.
+        if bytes.allSatisfy({ $0 < 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
         var text = ""
         text.unicodeScalars.reserveCapacity(bytes.count)
         for byte in bytes { text.unicodeScalars.append(Unicode.Scalar(byte)) }
