@@ -105,6 +105,11 @@ public enum ID3Inspection {
             if !flags.isEmpty { fields.append(("flags", .object(flags))) }
             let (contentFields, summary) = describe(frame.content)
             fields += contentFields
+            if frame.id == "TRCK" || frame.id == "TPOS", let value = frame.textValues?.first {
+                let (index, total) = ID3v2Tag.position(value)
+                if let index { fields.append(("index", .int(Int64(index)))) }
+                if let total { fields.append(("total", .int(Int64(total)))) }
+            }
             var children: [InspectionNode] = []
             switch frame.content {
             case .chapter(_, _, _, _, _, let subframes), .tableOfContents(_, _, _, _, let subframes):

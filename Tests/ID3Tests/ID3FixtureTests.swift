@@ -171,3 +171,20 @@ let id3Fixtures = [
         #expect(try crossCheck(TestFixtures.path(name)) == [])
     }
 }
+
+@Suite struct ID3ValueTests {
+    @Test func recordingDateFromTDRCOrTheV23Split() throws {
+        #expect(try fixtureStream("id3v24-full.mp3").primaryTag?.recordingDate == "2021-06-01")
+        #expect(try fixtureStream("id3v23-utf16.mp3").primaryTag?.recordingDate == "2019-03-07T14:30")
+        #expect(try fixtureStream("id3v22.mp3").primaryTag?.recordingDate == "2018")
+        #expect(try fixtureStream("id3v24-full.mp3").primaryTag?.originalReleaseDate == "2020")
+    }
+
+    @Test func positions() {
+        #expect(ID3v2Tag.position("3/12") == (3, 12))
+        #expect(ID3v2Tag.position("7") == (7, nil))
+        #expect(ID3v2Tag.position("/9") == (nil, 9))
+        #expect(ID3v2Tag.position(" 4 / 10 ") == (4, 10))
+        #expect(ID3v2Tag.position("x") == (nil, nil))
+    }
+}

@@ -1,0 +1,39 @@
+/// Typed readings of text frames whose values have a syntax: dates (id3v2.4.0-structure
+/// section 4 timestamps; v2.3 `TYER`/`TDAT`/`TIME`) and `n/m` positions (`TRCK`, `TPOS`).
+extension ID3v2Tag {
+    /// The recording date as ISO 8601 text: `TDRC` in v2.4; in v2.3 and v2.2, `TYER` with
+    /// `TDAT` (DDMM) and `TIME` (HHMM) joined into one date.
+    public var recordingDate: String? {
+        if let value = frames("TDRC").first?.textValues?.first, !value.isEmpty { return value }
+        guard let year = frames("TYER").first?.textValues?.first, !year.isEmpty else { return nil }
+        var date = year
+        if let dayMonth = frames("TDAT").first?.textValues?.first, dayMonth.count == 4, dayMonth.allSatisfy(\.isNumber) {
+            date += "-\(dayMonth.suffix(2))-\(dayMonth.prefix(2))"
+            if let time = frames("TIME").first?.textValues?.first, time.count == 4, time.allSatisfy(\.isNumber) {
+                date += "T\(time.prefix(2)):\(time.suffix(2))"
+            }
+        }
+        return date
+    }
+
+    /// The original release date: `TDOR` in v2.4, `TORY` (a year) before.
+    public var originalReleaseDate: String? {
+        frames("TDOR").first?.textValues?.first ?? frames("TORY").first?.textValues?.first
+    }
+
+    /// Reads an `n/m` position such as `TRCK` `3/12`: either part may be missing (`3`, `/12`).
+    public static func position(_ text: String) -> (index: Int?, total: Int?) {
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        func number(_ part: Substring?) -> Int? { part.flatMap { Int($0.trimmingSpaces) } }
+        return (number(parts.first), parts.count > 1 ? number(parts[1]) : nil)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
