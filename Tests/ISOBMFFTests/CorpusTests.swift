@@ -52,16 +52,6 @@ enum Corpus {
     }
 }
 
-/// CPU seconds used by the calling thread.
-func threadCPUSeconds() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-}
-
-extension String {
-    func leftPad(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
-}
 
 @Suite(.enabled(if: Corpus.isAvailable, "../shared/corpus is not beside the project"))
 struct CorpusTests {
