@@ -33,6 +33,9 @@ public enum ID3TextEncoding: UInt8, Sendable, Hashable, CaseIterable {
     /// Reads every string in `bytes`: a list separated by terminators (v2.4 multiple values),
     /// ignoring a final terminator and trailing padding of terminators. No bytes, no values.
     public func readStrings(_ bytes: ArraySlice<UInt8>) -> [String] {
+        // One value, the common case: no terminator before the last one.
+        let (first, rest) = TextDecoding.terminated(bytes, wideTerminator: isWide)
+        if rest.allSatisfy({ $0 == 0 }) { return first.isEmpty && rest.isEmpty && bytes.isEmpty ? [] : [decode(first)] }
         var pieces = TextDecoding.split(bytes, wideTerminator: isWide).map(decode)
         while pieces.count > 1, pieces.last?.isEmpty == true { pieces.removeLast() }
         return pieces
