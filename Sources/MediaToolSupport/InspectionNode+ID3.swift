@@ -56,6 +56,14 @@ public enum ID3Inspection {
             summary = "form \(form)"
         }
         if chunk.dataSize < UInt64(chunk.declaredSize) { fields.append(("declaredSize", .uint(UInt64(chunk.declaredSize)))) }
+        if let format = file.audioFormat, chunk.id == "COMM" || chunk.id == "fmt " {
+            if let tag = format.formatTag { fields.append(("formatTag", .uint(UInt64(tag)))) }
+            if let compression = format.compressionType { fields.append(("compressionType", .string(compression.description))) }
+            fields += [("channels", .int(Int64(format.channels))), ("sampleRate", .double(format.sampleRate)),
+                       ("bitsPerSample", .int(Int64(format.bitsPerSample)))]
+            if let frames = format.frameCount { fields.append(("frameCount", .uint(UInt64(frames)))) }
+            summary = "\(format.channels) ch, \(AtomFieldValue.number(format.sampleRate).summaryText) Hz, \(format.bitsPerSample) bits"
+        }
         if let entry = file.infoEntries.first(where: { $0.id == chunk.id }), path.contains("LIST") {
             fields.append(("value", .string(entry.value)))
             summary = "\"\(entry.value)\""

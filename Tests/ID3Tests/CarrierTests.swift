@@ -156,3 +156,22 @@ struct ID3CorpusTests {
     }
 }
 
+
+@Suite struct IFFAudioFormatTests {
+    @Test func aiffCommonChunkWithExtendedSampleRate() throws {
+        let file = try IFFChunkFile(source: FileByteSource(path: TestFixtures.path("aiff-id3.aiff")))
+        let format = try #require(file.audioFormat)
+        #expect(format.channels == 1)
+        #expect(format.sampleRate == 8000)
+        #expect(format.bitsPerSample == 16)
+        #expect(format.frameCount == 2000)
+    }
+
+    @Test func wavFormatChunk() throws {
+        let file = try IFFChunkFile(source: FileByteSource(path: TestFixtures.path("wav-id3-info.wav")))
+        let format = try #require(file.audioFormat)
+        #expect(format.formatTag == 1)
+        #expect(format.sampleRate == 8000)
+        #expect(format.channels == 1)
+    }
+}

@@ -31,6 +31,8 @@ public struct IFFChunkFile: Sendable {
     /// `LIST`/`INFO` entries of a WAV file (`INAM`, `IART`, `IPRD`, `ICMT`, `ICRD`, `IGNR`,
     /// `ITRK`...), in order.
     public var infoEntries: [(id: FourCC, value: String)]
+    /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
+    public var audioFormat: IFFAudioFormat?
     public var diagnostics: [ID3Diagnostic]
 
     /// Most chunks read from one file.
@@ -71,6 +73,9 @@ public struct IFFChunkFile: Sendable {
                 diagnostics.append(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message))
             }
             break
+        }
+        if let format = root.children.first(where: { $0.id == (kind == .aiff ? "COMM" : "fmt ") }), format.dataSize <= 64 {
+            audioFormat = IFFAudioFormat(chunk: format.id, data: try MPEGStreamFile.read(source, at: format.dataOffset, count: Int(format.dataSize)))
         }
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
             for entry in list.children {
