@@ -9,7 +9,9 @@ public struct ID3Frame: Sendable, Hashable {
     /// The identifier as stored in the file (3 characters in v2.2).
     public var storedID: String
     public var flags: ID3FrameFlags
-    public var content: ID3FrameContent
+    public var content: ID3FrameContent {
+        didSet { contentChanged = true }
+    }
     /// File offset of the frame header (for frames inside `CHAP`/`CTOC`, inside that frame).
     public var offset: UInt64
     /// Bytes the frame took in the tag, header included (after tag-level unsynchronisation was
@@ -21,8 +23,8 @@ public struct ID3Frame: Sendable, Hashable {
     /// How the frame was stored, so an untouched frame is written back exactly: the tag
     /// version, the two flag bytes, and the body bytes with their flag-dependent extras.
     var stored: Stored?
-    /// The content as decoded; a frame whose `content` still equals it is unchanged.
-    var decodedContent: ID3FrameContent?
+    /// Set when `content` is assigned after the frame was read.
+    var contentChanged = false
 
     struct Stored: Sendable, Hashable {
         var version: UInt8
@@ -32,7 +34,7 @@ public struct ID3Frame: Sendable, Hashable {
     }
 
     /// True when the frame was read from a file and its content has not been changed since.
-    public var isUnchanged: Bool { stored != nil && decodedContent == content }
+    public var isUnchanged: Bool { stored != nil && !contentChanged }
 
     /// Frames are equal when their identifier, flags and content are: where they were read
     /// from does not matter.
@@ -54,7 +56,6 @@ public struct ID3Frame: Sendable, Hashable {
         storedSize = 0
         body = []
         stored = nil
-        decodedContent = nil
     }
 
     init(id: String, storedID: String, flags: ID3FrameFlags, content: ID3FrameContent, offset: UInt64, storedSize: Int, body: ArraySlice<UInt8>) {
@@ -66,7 +67,6 @@ public struct ID3Frame: Sendable, Hashable {
         self.storedSize = storedSize
         self.body = body
         stored = nil
-        decodedContent = content
     }
 
     /// The text values of a text frame (`T***`, `TXXX`), or nil.
