@@ -9,10 +9,14 @@ public struct ID3Frame: Sendable, Hashable {
     /// The identifier as stored in the file (3 characters in v2.2).
     public var storedID: String
     public var flags: ID3FrameFlags
+    /// The decoded body. Assigning it marks the frame as changed, so it is encoded anew when
+    /// the tag is written.
     public var content: ID3FrameContent {
         didSet { contentChanged = true }
     }
-    /// File offset of the frame header (for frames inside `CHAP`/`CTOC`, inside that frame).
+    /// File offset of the frame header, embedded `CHAP`/`CTOC` frames included (in a v2.2/v2.3
+    /// tag unsynchronised as a whole, counted after unsynchronisation was undone; and inside a
+    /// compressed or unsynchronised frame, relative to where its body starts).
     public var offset: UInt64
     /// Bytes the frame took in the tag, header included (after tag-level unsynchronisation was
     /// undone).
