@@ -19,10 +19,11 @@ public struct ID3ExtendedHeader: Sendable, Hashable {
         do {
             if version == 3 {
                 let size = try reader.readUInt32()
-                guard size == 6 || size == 10 else {
-                    throw ID3Error(.invalidExtendedHeader, offset: offset, message: "v2.3 extended header size \(size) is not 6 or 10")
-                }
                 let flags = try reader.readUInt16()
+                // Size 10 carries a CRC and says so by its flag; size 6 does not.
+                guard size == (flags & 0x8000 != 0 ? 10 : 6) else {
+                    throw ID3Error(.invalidExtendedHeader, offset: offset, message: "v2.3 extended header size \(size) does not match its CRC flag")
+                }
                 paddingSize = try reader.readUInt32()
                 if flags & 0x8000 != 0 { crc = UInt64(try reader.readUInt32()) }
                 storedSize = 4 + Int(size)

@@ -35,7 +35,13 @@ public struct ID3Frame: Sendable, Hashable {
         var statusFlags: UInt8
         var formatFlags: UInt8
         var body: ArraySlice<UInt8>
+        /// The stored body was unsynchronised (v2.4: by the frame's or the tag's flag).
+        var unsynchronised: Bool
     }
+
+    /// The body could not be read (encrypted, or it did not decompress): the frame can only be
+    /// written back exactly as it was stored.
+    var isOpaque = false
 
     /// True when the frame was read from a file and its content has not been changed since.
     public var isUnchanged: Bool { stored != nil && !contentChanged }

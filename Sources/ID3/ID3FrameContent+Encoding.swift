@@ -15,8 +15,9 @@ extension ID3TextEncoding {
 
 extension ID3FrameContent {
     /// The frame body for a tag of `version` (3 or 4); nil when this content cannot be written
-    /// (an embedded frame list that cannot be, for one).
-    public func encodedBody(version: UInt8) -> [UInt8]? {
+    /// (an embedded frame list that cannot be, for one). `separatedValues` keeps several text
+    /// values apart with terminators even in v2.3, as its involved-people list `IPLS` does.
+    public func encodedBody(version: UInt8, separatedValues: Bool = false) -> [UInt8]? {
         func terminator(_ encoding: ID3TextEncoding) -> [UInt8] { encoding.isWide ? [0, 0] : [0] }
         func language(_ code: String) -> [UInt8] {
             let bytes = Array(code.utf8.prefix(3))
@@ -34,7 +35,7 @@ extension ID3FrameContent {
         }
         func values(_ list: [String], _ e: ID3TextEncoding) -> [UInt8] {
             // v2.4 separates values with terminators; v2.3 has one string, joined with "/".
-            if version >= 4 {
+            if version >= 4 || separatedValues {
                 return list.enumerated().flatMap { i, value in e.encode(value, terminated: false) + (i < list.count - 1 ? terminator(e) : []) }
             }
             return e.encode(list.joined(separator: "/"), terminated: false)

@@ -13,9 +13,14 @@ extension ID3v2Tag {
     /// v2.4 for a v2.2 tag) followed by `padding` zero bytes. Never writes unsynchronisation or
     /// an extended header. Frames whose content is unchanged and whose version is the target
     /// one are written back byte for byte (a v2.4 frame stored unsynchronised is re-encoded).
-    public func serialized(version requested: UInt8? = nil, padding: Int = 1024) -> ID3TagSerialization {
+    ///
+    /// - Throws: `.notWritable` for a version other than 3 or 4, or frames that together pass
+    ///   the 256 MiB an ID3v2 tag can hold.
+    public func serialized(version requested: UInt8? = nil, padding: Int = 1024) throws(ID3Error) -> ID3TagSerialization {
         let version = requested ?? (majorVersion == 2 ? 4 : majorVersion)
-        precondition(version == 3 || version == 4, "ID3v2 tags are written as v2.3 or v2.4")
+        guard version == 3 || version == 4 else {
+            throw ID3Error(.notWritable, message: "ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
+        }
         var notes: [String] = []
         let frames = ID3VersionConversion.convert(frames, from: majorVersion, to: version, notes: &notes)
         var body: [UInt8] = []
@@ -25,6 +30,9 @@ extension ID3v2Tag {
                 continue
             }
             body += bytes
+        }
+        guard body.count < 1 << 28 else {
+            throw ID3Error(.notWritable, message: "the frames take \(body.count) bytes, more than an ID3v2 tag can hold (256 MiB)")
         }
         let size = UInt32(min(body.count + max(0, padding), (1 << 28) - 1))
         var bytes = Array("ID3".utf8) + [version, 0, 0] + SyncsafeInteger.encode(size)!
@@ -51,13 +59,13 @@ enum ID3FrameEncoder {
         guard frame.id.utf8.count == 4, frame.id.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
             return nil
         }
-        if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id,
-            !(version == 4 && stored.formatFlags & 0x02 != 0)
-        {
-            return header(frame.id, size: stored.body.count, flags: [stored.statusFlags, stored.formatFlags], version: version) + stored.body
+        if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id, !stored.unsynchronised {
+            return header(frame.id, size: stored.body.count, flags: [stored.statusFlags, stored.formatFlags], version: version).map { $0 + stored.body }
         }
-        if frame.flags.encryptionMethod != nil { return nil }  // cannot re-encode what we cannot read
-        guard var body = frame.content.encodedBody(version: version) else { return nil }
+        if frame.isOpaque { return nil }  // encrypted or not decompressible: only its stored form can be written
+        guard var body = frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
+            return nil
+        }
         var format: UInt8 = 0
         if let group = frame.flags.groupID {
             body.insert(group, at: 0)
@@ -67,12 +75,13 @@ enum ID3FrameEncoder {
         if frame.flags.discardOnTagAlter { status |= version == 3 ? 0x80 : 0x40 }
         if frame.flags.discardOnFileAlter { status |= version == 3 ? 0x40 : 0x20 }
         if frame.flags.readOnly { status |= version == 3 ? 0x20 : 0x10 }
-        return header(frame.id, size: body.count, flags: [status, format], version: version) + body
+        return header(frame.id, size: body.count, flags: [status, format], version: version).map { $0 + body }
     }
 
-    static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8] {
+    static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8]? {
+        guard size < 1 << 28 else { return nil }  // the largest size an ID3v2 frame can state
         let sizeBytes = version == 4
-            ? SyncsafeInteger.encode(UInt32(size)) ?? [0x7F, 0x7F, 0x7F, 0x7F]
+            ? SyncsafeInteger.encode(UInt32(size))!
             : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
         return Array(id.utf8) + sizeBytes + flags
     }
@@ -109,11 +118,17 @@ enum ID3VersionConversion {
                 if digits.count >= 3 { result.append(text("TDAT", [digits[2] + digits[1]], like: frame)) }
                 if digits.count >= 5 { result.append(text("TIME", [digits[3] + digits[4]], like: frame)) }
                 if (frame.textValues?.count ?? 0) > 1 { notes.append("TDRC: only the first of several dates is kept in v2.3") }
+                if digits.first?.count != 4 { notes.append("TDRC dropped: \"\(value)\" has no four-digit year for TYER") }
                 if digits.count > 5 { notes.append("TDRC: seconds are dropped in v2.3 (TIME holds hours and minutes)") }
+                if digits.count == 2 { notes.append("TDRC: the month is dropped in v2.3 (TDAT needs a day too)") }
+                if digits.count == 4 { notes.append("TDRC: the hour is dropped in v2.3 (TIME needs minutes too)") }
             case "TDOR":
                 let year = String((frame.textValues?.first ?? "").prefix(4))
                 result.append(text("TORY", [year], like: frame))
             case "TIPL", "TMCL":
+                if (frame.textValues?.count ?? 0) > 1 && frame.id == "TMCL" {
+                    notes.append("TMCL: musician credits become v2.3 involved people (IPLS)")
+                }
                 if result.contains(where: { $0.id == "IPLS" }) {
                     notes.append("\(frame.id) dropped: v2.3 has one involved-people list (IPLS) and it is taken")
                 } else {

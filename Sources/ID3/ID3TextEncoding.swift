@@ -10,6 +10,9 @@ public enum ID3TextEncoding: UInt8, Sendable, Hashable, CaseIterable {
     /// UTF-8 (v2.4 only).
     case utf8 = 3
 
+    /// Most values read from one frame; a longer list ends in one value holding the rest.
+    public static let maxValues = 1000
+
     /// True when terminators are two zero bytes.
     public var isWide: Bool { self == .utf16 || self == .utf16BigEndian }
 
@@ -36,7 +39,14 @@ public enum ID3TextEncoding: UInt8, Sendable, Hashable, CaseIterable {
         // One value, the common case: no terminator before the last one.
         let (first, rest) = TextDecoding.terminated(bytes, wideTerminator: isWide)
         if rest.allSatisfy({ $0 == 0 }) { return first.isEmpty && rest.isEmpty && bytes.isEmpty ? [] : [decode(first)] }
-        var pieces = TextDecoding.split(bytes, wideTerminator: isWide).map(decode)
+        let raw = TextDecoding.split(bytes, wideTerminator: isWide, maxPieces: Self.maxValues)
+        var pieces: [String]
+        if self == .utf16, let first = raw.first, first.count >= 2, first[first.startIndex] == 0xFE, first[first.startIndex + 1] == 0xFF {
+            // Later values without a byte-order mark follow the first value's (big-endian) order.
+            pieces = raw.map { TextDecoding.utf16($0, bigEndian: true) }
+        } else {
+            pieces = raw.map(decode)
+        }
         while pieces.count > 1, pieces.last?.isEmpty == true { pieces.removeLast() }
         return pieces
     }

@@ -24,6 +24,8 @@ public struct ID3v2Tag: Sendable, Hashable {
 
     /// The largest decompressed size accepted for one compressed frame.
     public static let maxDecompressedFrameSize = 16 << 20
+    /// The most bytes all the compressed frames of one tag may decompress to together.
+    public static let maxDecompressedTagSize = 16 << 20
 
     /// Reads a tag from `bytes`, which start with the tag header; `offset` is where that header
     /// sits in the file (for messages and frame offsets).
@@ -74,11 +76,15 @@ public struct ID3v2Tag: Sendable, Hashable {
 
         var position = body.startIndex
         if headerFlags & 0x40 != 0 {
-            do {
+            do throws(ID3Error) {
                 let extended = try ID3ExtendedHeader(Array(body), version: majorVersion, offset: offset + 10)
+                guard extended.storedSize <= body.count else {
+                    throw ID3Error(.invalidExtendedHeader, offset: offset + 10,
+                                   message: "extended header of \(extended.storedSize) bytes does not fit the \(body.count)-byte tag")
+                }
                 extendedHeader = extended
                 position = body.startIndex + extended.storedSize
-                if let padding = extended.paddingSize, majorVersion == 3, padding <= UInt32(body.count - position) {
+                if let padding = extended.paddingSize, majorVersion == 3, UInt64(padding) <= UInt64(body.endIndex - position) {
                     // v2.3 states the padding size; frames end before it.
                     body.removeLast(Int(padding))
                 }
@@ -87,7 +93,7 @@ public struct ID3v2Tag: Sendable, Hashable {
                 return
             }
         }
-        var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, base: offset + 10 - UInt64(body.startIndex))
+        var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, baseOffset: offset + 10, baseIndex: body.startIndex)
         frames = reader.frames(in: body[position...], diagnostics: &diagnostics, padding: &paddingSize)
         if majorVersion == 3, let padding = extendedHeader?.paddingSize { paddingSize += Int(padding) }
     }
@@ -100,9 +106,21 @@ public struct ID3v2Tag: Sendable, Hashable {
 struct FrameReader {
     let version: UInt8
     let tagUnsynchronised: Bool
-    /// File offset of the first byte of the body being read. In a v2.2/v2.3 tag that was
-    /// unsynchronised as a whole, offsets count the bytes after that was undone.
-    let base: UInt64
+    /// The file offset of the byte at `baseIndex` of the bytes being read. In a v2.2/v2.3 tag
+    /// that was unsynchronised as a whole, offsets count the bytes after that was undone.
+    let baseOffset: UInt64
+    let baseIndex: Int
+    /// 0 for a tag's frames, 1 for frames embedded in `CHAP`/`CTOC`, and so on.
+    var depth = 0
+    /// Bytes decompressed frames may still produce, shared by the whole tag.
+    var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
+
+    /// Embedded frames are read this deep and no deeper (a `CHAP` in a `CTOC` is depth 2).
+    static let maxDepth = 3
+    /// Most frames read from one tag (or one embedded list); the rest is kept as padding.
+    static let maxFrames = 10_000
+
+    func fileOffset(_ index: Int) -> UInt64 { baseOffset + UInt64(index - baseIndex) }
 
     var headerSize: Int { version == 2 ? 6 : 10 }
     var idLength: Int { version == 2 ? 3 : 4 }
@@ -111,11 +129,12 @@ struct FrameReader {
         bytes.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
 
-    /// True when a frame header, padding, or the end of the body starts at `index`.
+    /// True when a frame header, padding (zeros to the end), or the end of the body starts at
+    /// `index`.
     func isFrameBoundary(_ body: ArraySlice<UInt8>, _ index: Int) -> Bool {
         if index == body.endIndex { return true }
         guard index < body.endIndex else { return false }
-        if body[index] == 0 { return true }
+        if body[index] == 0 { return body[index...].allSatisfy { $0 == 0 } }
         guard index + idLength <= body.endIndex else { return false }
         return Self.isValidID(body[index..<index + idLength])
     }
@@ -124,7 +143,13 @@ struct FrameReader {
         var frames: [ID3Frame] = []
         var index = body.startIndex
         while index + headerSize <= body.endIndex {
-            let fileOffset = base + UInt64(index)
+            let fileOffset = self.fileOffset(index)
+            guard frames.count < Self.maxFrames else {
+                padding = body.endIndex - index
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset,
+                                                 message: "more than \(Self.maxFrames) frames; the remaining \(padding) bytes are kept unread"))
+                return frames
+            }
             if body[index] == 0 {
                 padding = body.endIndex - index
                 if body[index...].contains(where: { $0 != 0 }) {
@@ -182,23 +207,25 @@ struct FrameReader {
         if index < body.endIndex {
             padding = body.endIndex - index
             if body[index...].contains(where: { $0 != 0 }) {
-                diagnostics.append(ID3Diagnostic(.warning, .padding, offset: base + UInt64(index),
+                diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset(index),
                                                  message: "\(padding) bytes after the last frame are neither a frame nor zero padding"))
             }
         }
         return frames
     }
 
-    private func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                           diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+    private mutating func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
+                                    diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+        var unsynchronisationUndone = false
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
-                                diagnostics: &diagnostics)
-        frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored)
+                                diagnostics: &diagnostics, unsynchronisationUndone: &unsynchronisationUndone)
+        frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored,
+                                       unsynchronised: unsynchronisationUndone)
         return frame
     }
 
-    private func decodeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                             diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+    private mutating func decodeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
+                             diagnostics: inout [ID3Diagnostic], unsynchronisationUndone: inout Bool) -> ID3Frame {
         var flags = ID3FrameFlags()
         var data = stored
         var decompressedSize: Int?
@@ -233,44 +260,59 @@ struct FrameReader {
         }
         var body = data
         // While `body` is a slice of the buffer being read, its indexes map to file offsets
-        // through `base`; once unsynchronisation or decompression makes new bytes, embedded
+        // as the tag's do; once unsynchronisation or decompression makes new bytes, embedded
         // frames are placed relative to the frame body's start.
-        var bodyBase = base
+        var bodyOffset = baseOffset
+        var bodyIndex = baseIndex
         // v2.4: undo unsynchronisation per frame, when the frame says so or the tag header does
         // (writers disagree on which to set); never twice.
         if version == 4 && (flags.unsynchronised || tagUnsynchronised) {
             body = ID3Unsynchronisation.decode(body)[...]
-            bodyBase = offset + UInt64(headerSize)
+            (bodyOffset, bodyIndex) = (offset + UInt64(headerSize), 0)
+            unsynchronisationUndone = true
         }
 
         let id = version == 2 ? (ID3v22FrameIDs.table[storedID] ?? storedID) : storedID
         if flags.encryptionMethod != nil {
             diagnostics.append(ID3Diagnostic(.note, .encrypted, offset: offset, frame: storedID,
                                              message: "frame \(storedID) is encrypted (method \(flags.encryptionMethod!)); kept as stored"))
-            return ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+            var frame = ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+            frame.isOpaque = true
+            return frame
         }
         if flags.compressed {
-            let limit = min(ID3v2Tag.maxDecompressedFrameSize, decompressedSize.map { max($0, 0) } ?? ID3v2Tag.maxDecompressedFrameSize)
+            let limit = min(ID3v2Tag.maxDecompressedFrameSize, decompressionBudget,
+                            decompressedSize.map { max($0, 0) } ?? ID3v2Tag.maxDecompressedFrameSize)
             do {
                 body = try Inflate.zlib(Array(body), maxOutputSize: limit)[...]
-                bodyBase = offset + UInt64(headerSize)
+                decompressionBudget -= body.count
+                (bodyOffset, bodyIndex) = (offset + UInt64(headerSize), 0)
             } catch {
                 diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset, frame: storedID,
                                                  message: "frame \(storedID) does not decompress: \(error.reason); kept as stored"))
-                return ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+                var frame = ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
+                frame.isOpaque = true
+                return frame
             }
         }
         var content: ID3FrameContent
         if version == 2 && storedID == "PIC" {
             content = Self.decodeV22Picture(body)
+        } else if (id == "CHAP" || id == "CTOC") && depth >= Self.maxDepth {
+            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
+                                             message: "frame \(storedID) is nested \(depth) levels deep; kept as bytes"))
+            content = .binary(body)
         } else {
-            let subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, base: bodyBase)
+            var subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, baseOffset: bodyOffset, baseIndex: bodyIndex)
+            subframeReader.depth = depth + 1
+            subframeReader.decompressionBudget = decompressionBudget
+            var nested: [ID3Diagnostic] = []
             content = ID3FrameContent.decode(id: id, body: body, version: version) { bytes in
-                var reader = subframeReader
                 var ignored = 0
-                var nested: [ID3Diagnostic] = []
-                return reader.frames(in: bytes, diagnostics: &nested, padding: &ignored)
+                return subframeReader.frames(in: bytes, diagnostics: &nested, padding: &ignored)
             }
+            decompressionBudget = subframeReader.decompressionBudget
+            diagnostics += nested
         }
         if case .binary = content, Self.typedIDs.contains(id) || id.hasPrefix("T") || id.hasPrefix("W") {
             diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,

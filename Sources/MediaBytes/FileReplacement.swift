@@ -31,14 +31,18 @@ public enum FileReplacement {
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
         let temporary = String(cString: template)
         var sink = FileByteSink(path: temporary, descriptor: fd)
+        var closed = false
         do {
             try write(&sink)
-            _ = fchmod(fd, info.st_mode & 0o7777)
+            // Owner first: changing it clears set-user-ID and set-group-ID bits.
             _ = fchown(fd, info.st_uid, info.st_gid)  // only root may; a failure keeps our ownership
+            _ = fchmod(fd, info.st_mode & 0o7777)
+            closed = true
             try sink.close()
             try verify(temporary)
             guard rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
         } catch {
+            if !closed { _ = systemClose(fd) }
             unlink(temporary)
             throw error
         }

@@ -42,12 +42,13 @@ public enum TextDecoding {
     /// Splits `bytes` at terminators: single NUL bytes for one-byte encodings, NUL pairs on even
     /// offsets for UTF-16. A terminator at the very end ends the last piece, it does not start
     /// an empty one.
-    public static func split(_ bytes: ArraySlice<UInt8>, wideTerminator: Bool) -> [ArraySlice<UInt8>] {
+    /// At most `maxPieces` pieces are made; the last one then runs to the end.
+    public static func split(_ bytes: ArraySlice<UInt8>, wideTerminator: Bool, maxPieces: Int = .max) -> [ArraySlice<UInt8>] {
         var pieces: [ArraySlice<UInt8>] = []
         var start = bytes.startIndex
         var i = bytes.startIndex
         let step = wideTerminator ? 2 : 1
-        while i + step <= bytes.endIndex {
+        while i + step <= bytes.endIndex, pieces.count < maxPieces - 1 {
             let isTerminator = wideTerminator ? (bytes[i] == 0 && bytes[i + 1] == 0) : bytes[i] == 0
             if isTerminator {
                 pieces.append(bytes[start..<i])

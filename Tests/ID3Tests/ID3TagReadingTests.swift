@@ -156,6 +156,50 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         #expect(tag.frames.first?.textValues == ["G"])
     }
 
+    @Test func v24PlainSizeThatIsAlsoAValidSyncsafeSizeIsTolerated() throws {
+        // 300 = 00 00 01 2C: valid as syncsafe (172) but wrong; the next frame header tells.
+        let body = Array("owner".utf8) + [0] + [UInt8]((0..<294).map { UInt8($0 % 2) })
+        let frames = I.frame("PRIV", body, plainSize: true) + I.frame("TPE1", I.text(["A"]), plainSize: true) + I.frame("TIT2", I.text(["T"]), plainSize: true)
+        let tag = try read(I.tag(frames, padding: 10))
+        #expect(tag.frames.map(\.id) == ["PRIV", "TPE1", "TIT2"])
+    }
+
+    @Test func tagInsideALargerBufferIsReadFromItsSlice() throws {
+        let extended: [UInt8] = [0, 0, 0, 6, 0, 0, 0, 0, 0, 0]
+        let tag = I.tag(version: 3, flags: 0x40, extended + I.frame("TIT2", I.text(["Inner"], encoding: 0), version: 3))
+        let buffer = [UInt8](repeating: 0xEE, count: 100) + tag
+        let parsed = try ID3v2Tag(parsing: buffer[100...], at: 100)
+        #expect(parsed.frames.first?.textValues == ["Inner"])
+        #expect(parsed.frames.first?.offset == 100 + 10 + 10)
+    }
+
+    @Test func extendedHeaderThatDoesNotFitIsADiagnostic() throws {
+        let tag = try read(I.tag(version: 3, flags: 0x40, [0, 0, 0, 10, 0, 0, 0, 0, 0, 0]))
+        #expect(tag.diagnostics.map(\.code) == [.invalidExtendedHeader])
+    }
+
+    @Test func deeplyNestedChaptersStopAtTheDepthLimit() throws {
+        var inner = I.frame("TIT2", I.text(["x"]))
+        for _ in 0..<50 { inner = I.frame("CHAP", Array("c".utf8) + [0] + [UInt8](repeating: 0, count: 16) + inner) }
+        let tag = try read(I.tag(inner))
+        #expect(tag.frames.count == 1)
+        #expect(tag.diagnostics.contains { $0.message.contains("nested") })
+    }
+
+    @Test func veryLongValueListsAreCapped() throws {
+        let values = (0..<3000).map(String.init)
+        let tag = try read(I.tag(frames: [I.frame("TPE1", I.text(values))]))
+        let read = try #require(tag.frames.first?.textValues)
+        #expect(read.count == ID3TextEncoding.maxValues)
+        #expect(read.last?.hasPrefix("999") == true)
+    }
+
+    @Test func utf16ValuesWithoutBOMFollowTheFirstValuesByteOrder() throws {
+        let body: [UInt8] = [1, 0xFE, 0xFF, 0, 0x41, 0, 0, 0, 0x42]
+        let tag = try read(I.tag(frames: [I.frame("TPE1", body)]))
+        #expect(tag.frames.first?.textValues == ["A", "B"])
+    }
+
     @Test func v24PlainSizesAreTolerated() throws {
         let long = String(repeating: "x", count: 200)
         let frames = I.frame("TIT2", I.text([long]), plainSize: true) + I.frame("TPE1", I.text(["A"]), plainSize: true)

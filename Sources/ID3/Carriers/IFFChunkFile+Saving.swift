@@ -23,18 +23,18 @@ extension IFFChunkFile {
         let littleEndian = file.kind == .wav
         let old = file.root.children.first { $0.id == "ID3 " || $0.id == "id3 " }
         let version = options.version ?? file.id3Tag.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
-        var serialization = tag.serialized(version: version, padding: 0)
+        var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
 
         if let old, UInt64(serialization.bytes.count) <= old.dataSize {
-            serialization = tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
+            serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
             do { try FileReplacement.patch(path, at: old.dataOffset, with: serialization.bytes) } catch {
                 throw ID3Error(.io, message: error.description)
             }
             return ID3SaveOutcome(method: .inPlace, notes: serialization.notes)
         }
 
-        serialization = tag.serialized(version: version, padding: options.padding)
+        serialization = try tag.serialized(version: version, padding: options.padding)
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
         if serialization.bytes.count % 2 == 1 { chunk.append(0) }
@@ -42,7 +42,7 @@ extension IFFChunkFile {
         // A last chunk of odd size may lack its pad byte at the end of the file.
         func extent(_ chunk: IFFChunk) -> UInt64 { min(chunk.totalSize, source.size - chunk.offset) }
         let insertAt = old.map { old in kept.firstIndex { $0.offset > old.offset } ?? kept.count } ?? kept.count
-        let formSize = 4 + kept.reduce(UInt64(chunk.count)) { $0 + extent($1) }
+        let formSize = 4 + kept.reduce(UInt64(chunk.count)) { $0 + $1.totalSize }
         guard formSize <= UInt64(UInt32.max) else {
             throw ID3Error(.notWritable, message: "\(path): the file would pass the 4 GiB a \(file.root.id) chunk can hold")
         }
@@ -55,6 +55,7 @@ extension IFFChunkFile {
                 for (index, child) in kept.enumerated() {
                     if index == insertAt { try sink.write(chunk) }
                     try source.copy(from: child.offset, count: extent(child), to: &sink)
+                    if extent(child) < child.totalSize { try sink.write([0]) }  // the missing pad byte
                 }
                 if insertAt == kept.count { try sink.write(chunk) }
                 if !trailing.isEmpty { try source.copy(from: trailing.lowerBound, count: UInt64(trailing.count), to: &sink) }

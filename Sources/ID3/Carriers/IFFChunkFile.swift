@@ -132,6 +132,10 @@ public struct IFFChunkFile: Sendable {
             found.append(chunk)
             position += chunk.totalSize
         }
+        if position < end && end - position < 8 {
+            diagnostics.append(ID3Diagnostic(.warning, .padding, offset: position,
+                                             message: "\(end - position) bytes after the last chunk form no chunk"))
+        }
         return found
     }
 }

@@ -54,9 +54,12 @@ extension MPEGStreamFile {
                            message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
         }
         let old = layout.leadingTags.first
-        if let problem = old?.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
+        if let problem = layout.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
             throw ID3Error(.notWritable, offset: problem.offset, frame: problem.frame,
-                           message: "\(path): the existing tag is damaged (\(problem.message)); not writing over it")
+                           message: "\(path): \(problem.message); not writing to a file that is not fully understood")
+        }
+        if let old, old.offset != 0 {
+            throw ID3Error(.notWritable, offset: old.offset, message: "\(path): the first ID3v2 tag does not start the file; not writing over it")
         }
         let version = options.version ?? old.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
         let oldSize = old?.totalSize ?? 0
@@ -64,13 +67,13 @@ extension MPEGStreamFile {
         let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: layout.id3v1).encoded : nil
         let v1Offset = layout.id3v1 != nil ? layout.fileSize - 128 : layout.fileSize
 
-        var serialization = tag.serialized(version: version, padding: 0)
+        var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
         var notes = serialization.notes
         if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
 
         if old != nil, UInt64(serialization.bytes.count) <= oldSize {
-            serialization = tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
+            serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             do {
                 try FileReplacement.patch(path, at: 0, with: serialization.bytes)
                 if let v1 { try FileReplacement.patch(path, at: v1Offset, with: v1) }
@@ -80,7 +83,7 @@ extension MPEGStreamFile {
             return ID3SaveOutcome(method: .inPlace, notes: notes)
         }
 
-        serialization = tag.serialized(version: version, padding: options.padding)
+        serialization = try tag.serialized(version: version, padding: options.padding)
         let newTag = serialization.bytes
         let rest = oldSize..<v1Offset
         do {

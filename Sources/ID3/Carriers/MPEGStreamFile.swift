@@ -28,6 +28,10 @@ public struct MPEGStreamFile: Sendable {
     public var id3v1: ID3v1Tag?
     public var diagnostics: [ID3Diagnostic]
 
+    /// Most ID3v2 tags read in a row at the start of a file; anything after them is taken as
+    /// the start of the audio.
+    public static let maxLeadingTags = 16
+
     /// How far from the end of the leading tags to look for the first frame.
     public static let syncSearchLimit = 256 << 10
 
@@ -43,7 +47,7 @@ public struct MPEGStreamFile: Sendable {
         diagnostics = []
         var position: UInt64 = 0
         // Leading tags, one after another.
-        while let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
+        while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
             let bytes: ArraySlice<UInt8>
             do { bytes = try source.slice(at: position, count: Int(min(header.totalSize, fileSize - position))) } catch {
                 throw ID3Error(.io, offset: position, message: error.description)
@@ -194,7 +198,8 @@ public struct MPEGStreamFile: Sendable {
         let size = UInt64(footer[12]) | UInt64(footer[13]) << 8 | UInt64(footer[14]) << 16 | UInt64(footer[15]) << 24
         let flags = UInt32(footer[20]) | UInt32(footer[21]) << 8 | UInt32(footer[22]) << 16 | UInt32(footer[23]) << 24
         let total = size + (flags & 0x8000_0000 != 0 ? 32 : 0)
-        guard size >= 32, total <= end - floor else { return nil }
+        // The footer is the one whose "this is the header" bit (29) is clear.
+        guard flags & 0x2000_0000 == 0, size >= 32, total <= end - floor else { return nil }
         return end - total..<end
     }
 
