@@ -37,6 +37,8 @@ public struct IFFChunkFile: Sendable {
 
     /// Most chunks read from one file.
     public static let maxChunkCount = 10_000
+    /// The largest `ID3 ` chunk read: an ID3v2 tag is at most 256 MiB plus its header and footer.
+    public static let maxTagChunkSize: UInt64 = (256 << 20) + 20
 
     public init(source: any ByteSource) throws(ID3Error) {
         let head = try MPEGStreamFile.read(source, at: 0, count: 12)
@@ -64,6 +66,11 @@ public struct IFFChunkFile: Sendable {
                                         count: &count, diagnostics: &diagnostics)
 
         for chunk in root.children where chunk.id == "ID3 " || chunk.id == "id3 " {
+            guard chunk.dataSize <= Self.maxTagChunkSize else {
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrameSize, offset: chunk.offset,
+                                                 message: "'\(chunk.id)' chunk of \(chunk.dataSize) bytes is larger than an ID3v2 tag can be; not read"))
+                break
+            }
             let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
             do {
                 let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
@@ -79,7 +86,8 @@ public struct IFFChunkFile: Sendable {
         }
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
             for entry in list.children {
-                let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(entry.dataSize))
+                // INFO values are short texts; a longer one is read up to 64 KiB.
+                let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
                 let end = bytes.firstIndex(of: 0) ?? bytes.count
                 // RIFF INFO text has no declared encoding; UTF-8 when it decodes, else Latin-1.
                 let raw = bytes[..<end]
