@@ -125,6 +125,23 @@ struct FrameReader {
     var headerSize: Int { version == 2 ? 6 : 10 }
     var idLength: Int { version == 2 ? 3 : 4 }
 
+    /// True when every byte is zero (padding), checked eight bytes at a time.
+    static func isAllZero(_ bytes: ArraySlice<UInt8>) -> Bool {
+        bytes.withUnsafeBytes { raw in
+            var index = 0
+            var accumulated: UInt64 = 0
+            while index + 8 <= raw.count {
+                accumulated |= raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                index += 8
+            }
+            while index < raw.count {
+                accumulated |= UInt64(raw[index])
+                index += 1
+            }
+            return accumulated == 0
+        }
+    }
+
     static func isValidID<C: Collection>(_ bytes: C) -> Bool where C.Element == UInt8 {
         bytes.allSatisfy { ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }
     }
@@ -134,13 +151,14 @@ struct FrameReader {
     func isFrameBoundary(_ body: ArraySlice<UInt8>, _ index: Int) -> Bool {
         if index == body.endIndex { return true }
         guard index < body.endIndex else { return false }
-        if body[index] == 0 { return body[index...].allSatisfy { $0 == 0 } }
+        if body[index] == 0 { return Self.isAllZero(body[index...]) }
         guard index + idLength <= body.endIndex else { return false }
         return Self.isValidID(body[index..<index + idLength])
     }
 
     mutating func frames(in body: ArraySlice<UInt8>, diagnostics: inout [ID3Diagnostic], padding: inout Int) -> [ID3Frame] {
         var frames: [ID3Frame] = []
+        frames.reserveCapacity(min(64, body.count / 32))
         var index = body.startIndex
         while index + headerSize <= body.endIndex {
             let fileOffset = self.fileOffset(index)
@@ -152,7 +170,7 @@ struct FrameReader {
             }
             if body[index] == 0 {
                 padding = body.endIndex - index
-                if body[index...].contains(where: { $0 != 0 }) {
+                if !Self.isAllZero(body[index...]) {
                     diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset,
                                                      message: "\(padding) bytes of padding are not all zero; kept as padding"))
                 }
@@ -206,7 +224,7 @@ struct FrameReader {
         }
         if index < body.endIndex {
             padding = body.endIndex - index
-            if body[index...].contains(where: { $0 != 0 }) {
+            if !Self.isAllZero(body[index...]) {
                 diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset(index),
                                                  message: "\(padding) bytes after the last frame are neither a frame nor zero padding"))
             }
