@@ -215,11 +215,8 @@ struct FrameReader {
                 padding = body.endIndex - index
                 return frames
             }
-            var frameDiagnostics: [ID3Diagnostic] = []
-            let frame = makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
-                                  offset: fileOffset, storedSize: headerSize + size, diagnostics: &frameDiagnostics)
-            diagnostics += frameDiagnostics
-            frames.append(frame)
+            frames.append(makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
+                                    offset: fileOffset, storedSize: headerSize + size, diagnostics: &diagnostics))
             index = bodyStart + size
         }
         if index < body.endIndex {
