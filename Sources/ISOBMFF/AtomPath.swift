@@ -45,8 +45,8 @@ public struct AtomPath: Sendable, Hashable, CustomStringConvertible {
                 index = value
                 name = name[..<open]
             }
-            guard let bytes = Self.decodeType(name), bytes.count == 4 else { return nil }
-            components.append(Component(type: FourCC(bytes[0], bytes[1], bytes[2], bytes[3]), index: index))
+            guard let text = PathEscaping.unescape(name), let type = FourCC(latin1: text) else { return nil }
+            components.append(Component(type: type, index: index))
         }
         self.components = components
     }
@@ -59,33 +59,7 @@ public struct AtomPath: Sendable, Hashable, CustomStringConvertible {
 
     /// A type written for a path: printable ISO-8859-1 as is, other bytes as `%XX`.
     public static func escapedTypeName(_ type: FourCC) -> String {
-        var text = ""
-        for byte in type.bytes {
-            let printable = (byte >= 0x20 && byte <= 0x7E) || byte >= 0xA0
-            if printable && byte != 0x25 && byte != 0x2F && byte != 0x5B && byte != 0x5D {
-                text.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                text += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return text
-    }
-
-    private static func decodeType(_ name: Substring) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var scalars = name.unicodeScalars.makeIterator()
-        while let scalar = scalars.next() {
-            if scalar == "%" {
-                guard let high = scalars.next(), let low = scalars.next(),
-                    let value = UInt8(String([Character(high), Character(low)]), radix: 16)
-                else { return nil }
-                bytes.append(value)
-            } else {
-                guard scalar.value <= 0xFF else { return nil }
-                bytes.append(UInt8(scalar.value))
-            }
-        }
-        return bytes
+        PathEscaping.escape(type.description)
     }
 }
 

@@ -90,26 +90,10 @@ public enum InspectionPath {
                 index = value
                 name = name[..<open]
             }
-            guard !name.isEmpty, let type = unescape(name) else { return nil }
+            guard !name.isEmpty, let type = PathEscaping.unescape(name) else { return nil }
             components.append(Component(type: type, index: index))
         }
         return components.isEmpty ? nil : components
-    }
-
-    static func unescape(_ name: Substring) -> String? {
-        var scalars = String.UnicodeScalarView()
-        var iterator = name.unicodeScalars.makeIterator()
-        while let scalar = iterator.next() {
-            if scalar == "%" {
-                guard let high = iterator.next(), let low = iterator.next(),
-                    let value = UInt8(String([Character(high), Character(low)]), radix: 16)
-                else { return nil }
-                scalars.append(Unicode.Scalar(value))
-            } else {
-                scalars.append(scalar)
-            }
-        }
-        return String(scalars)
     }
 
     /// The node at `path` among `nodes`, or nil.
@@ -133,21 +117,8 @@ public enum InspectionPath {
         }
     }
 
-    /// `type` escaped for a path: `%XX` for bytes that are not printable and for `%/[]`.
-    public static func escape(_ type: String) -> String {
-        var text = ""
-        for scalar in type.unicodeScalars {
-            let value = scalar.value
-            let printable = (value >= 0x20 && value <= 0x7E) || value >= 0xA0
-            if printable && !"%/[]".unicodeScalars.contains(scalar) {
-                text.unicodeScalars.append(scalar)
-            } else {
-                let digits = String(value & 0xFF, radix: 16, uppercase: true)
-                text += "%" + (digits.count == 1 ? "0" + digits : digits)
-            }
-        }
-        return text
-    }
+    /// `type` escaped for a path (see `PathEscaping`).
+    public static func escape(_ type: String) -> String { PathEscaping.escape(type) }
 }
 
 /// The text and JSON views of `atominspect`.
