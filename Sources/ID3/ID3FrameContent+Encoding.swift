@@ -17,7 +17,9 @@ extension ID3FrameContent {
     /// The frame body for a tag of `version` (3 or 4); nil when this content cannot be written
     /// (an embedded frame list that cannot be, for one). `separatedValues` keeps several text
     /// values apart with terminators even in v2.3, as its involved-people list `IPLS` does.
-    public func encodedBody(version: UInt8, separatedValues: Bool = false) -> [UInt8]? {
+    ///
+    /// - Throws: `.io` when a payload still in the file cannot be read.
+    public func encodedBody(version: UInt8, separatedValues: Bool = false) throws(ID3Error) -> [UInt8]? {
         func terminator(_ encoding: ID3TextEncoding) -> [UInt8] { encoding.isWide ? [0, 0] : [0] }
         func language(_ code: String) -> [UInt8] {
             let bytes = Array(code.utf8.prefix(3))
@@ -63,10 +65,10 @@ extension ID3FrameContent {
             return body
         case .picture(let preferred, let mime, let type, let description, let data):
             let e = ID3TextEncoding.forWriting([description], version: version, preferred: preferred)
-            return [e.rawValue] + latin1(mime) + [0, type] + e.encode(description, terminated: true) + data
+            return [e.rawValue] + latin1(mime) + [0, type] + e.encode(description, terminated: true) + (try data.bytes())
         case .object(let preferred, let mime, let filename, let description, let data):
             let e = ID3TextEncoding.forWriting([filename, description], version: version, preferred: preferred)
-            return [e.rawValue] + latin1(mime) + [0] + e.encode(filename, terminated: true) + e.encode(description, terminated: true) + data
+            return [e.rawValue] + latin1(mime) + [0] + e.encode(filename, terminated: true) + e.encode(description, terminated: true) + (try data.bytes())
         case .privateData(let owner, let data):
             return latin1(owner) + [0] + data
         case .uniqueFileID(let owner, let identifier):
@@ -76,10 +78,10 @@ extension ID3FrameContent {
         case .playCounter(let count):
             return big(count, minimum: 4)
         case .chapter(let element, let start, let end, let startOffset, let endOffset, let subframes):
-            guard let embedded = ID3FrameEncoder.encode(subframes, version: version) else { return nil }
+            guard let embedded = try ID3FrameEncoder.encode(subframes, version: version) else { return nil }
             return latin1(element) + [0] + [start, end, startOffset, endOffset].flatMap { big(UInt64($0), minimum: 4) } + embedded
         case .tableOfContents(let element, let top, let ordered, let children, let subframes):
-            guard children.count <= 255, let embedded = ID3FrameEncoder.encode(subframes, version: version) else { return nil }
+            guard children.count <= 255, let embedded = try ID3FrameEncoder.encode(subframes, version: version) else { return nil }
             return latin1(element) + [0, (top ? 0x02 : 0) | (ordered ? 0x01 : 0), UInt8(children.count)]
                 + children.flatMap { latin1($0) + [0] } + embedded
         case .musicCDIdentifier(let data):

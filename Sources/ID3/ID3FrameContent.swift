@@ -2,8 +2,8 @@ import MediaBytes
 
 /// The decoded body of an ID3v2 frame (id3v2.4.0-frames section 4; id3v2.3.0 section 4).
 /// Frames this library has no type for are kept as `.binary` bytes and written back unchanged.
-/// Large byte payloads (pictures, objects, private data) are slices of the tag as read: no
-/// copy is made until a caller asks for the bytes.
+/// Byte payloads are slices of the tag as read (no copies); a large picture or object read
+/// from an MP3 is an `ID3Payload` that stays in the file until asked for.
 public enum ID3FrameContent: Sendable, Hashable {
     /// Text information frames `T***` (not `TXXX`); several values in v2.4.
     case text(encoding: ID3TextEncoding, values: [String])
@@ -18,9 +18,9 @@ public enum ID3FrameContent: Sendable, Hashable {
     /// `SYLT`: synchronised lyrics; times in milliseconds (format 2) or MPEG frames (format 1).
     case syncedLyrics(encoding: ID3TextEncoding, language: String, timestampFormat: UInt8, contentType: UInt8, description: String, lines: [SyncedLine])
     /// `APIC` (and v2.2 `PIC`, whose 3-character image format is turned into a MIME type).
-    case picture(encoding: ID3TextEncoding, mimeType: String, pictureType: UInt8, description: String, data: ArraySlice<UInt8>)
+    case picture(encoding: ID3TextEncoding, mimeType: String, pictureType: UInt8, description: String, data: ID3Payload)
     /// `GEOB`: general encapsulated object.
-    case object(encoding: ID3TextEncoding, mimeType: String, filename: String, description: String, data: ArraySlice<UInt8>)
+    case object(encoding: ID3TextEncoding, mimeType: String, filename: String, description: String, data: ID3Payload)
     /// `PRIV`: private data with an owner identifier.
     case privateData(owner: String, data: ArraySlice<UInt8>)
     /// `UFID`: unique file identifier with an owner.
@@ -130,13 +130,13 @@ extension ID3FrameContent {
             let (mime, afterMime) = latin1.readString(body.dropFirst())
             guard let type = afterMime.first else { throw Malformed() }
             let (description, data) = encoding.readString(afterMime.dropFirst())
-            return .picture(encoding: encoding, mimeType: mime, pictureType: type, description: description, data: data)
+            return .picture(encoding: encoding, mimeType: mime, pictureType: type, description: description, data: ID3Payload(data))
         case "GEOB":
             let encoding = try encoding(body.first)
             let (mime, a) = latin1.readString(body.dropFirst())
             let (filename, b) = encoding.readString(a)
             let (description, data) = encoding.readString(b)
-            return .object(encoding: encoding, mimeType: mime, filename: filename, description: description, data: data)
+            return .object(encoding: encoding, mimeType: mime, filename: filename, description: description, data: ID3Payload(data))
         case "PRIV":
             let (owner, data) = latin1.readString(body)
             return .privateData(owner: owner, data: data)

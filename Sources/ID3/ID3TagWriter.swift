@@ -25,7 +25,7 @@ extension ID3v2Tag {
         let frames = ID3VersionConversion.convert(frames, from: majorVersion, to: version, notes: &notes)
         var body: [UInt8] = []
         for frame in frames {
-            guard let bytes = ID3FrameEncoder.encode(frame, version: version) else {
+            guard let bytes = try ID3FrameEncoder.encode(frame, version: version) else {
                 notes.append("\(frame.id) dropped: it cannot be written as ID3v2.\(version)")
                 continue
             }
@@ -45,17 +45,17 @@ extension ID3v2Tag {
 /// Encodes frames for a tag of one version.
 enum ID3FrameEncoder {
     /// A run of frames, or nil when one of them cannot be written.
-    static func encode(_ frames: [ID3Frame], version: UInt8) -> [UInt8]? {
+    static func encode(_ frames: [ID3Frame], version: UInt8) throws(ID3Error) -> [UInt8]? {
         var bytes: [UInt8] = []
         for frame in frames {
-            guard let encoded = encode(frame, version: version) else { return nil }
+            guard let encoded = try encode(frame, version: version) else { return nil }
             bytes += encoded
         }
         return bytes
     }
 
     /// One frame: header and body; nil when it cannot be written in `version`.
-    static func encode(_ frame: ID3Frame, version: UInt8) -> [UInt8]? {
+    static func encode(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> [UInt8]? {
         guard frame.id.utf8.count == 4, frame.id.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
             return nil
         }
@@ -63,7 +63,7 @@ enum ID3FrameEncoder {
             return header(frame.id, size: stored.body.count, flags: [stored.statusFlags, stored.formatFlags], version: version).map { $0 + stored.body }
         }
         if frame.isOpaque { return nil }  // encrypted or not decompressible: only its stored form can be written
-        guard var body = frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
+        guard var body = try frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
             return nil
         }
         var format: UInt8 = 0

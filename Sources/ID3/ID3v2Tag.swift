@@ -349,7 +349,7 @@ struct FrameReader {
         let format = TextDecoding.latin1(body[i + 1..<i + 4])
         let (description, data) = encoding.readString(body[(i + 5)...])
         return .picture(encoding: encoding, mimeType: ID3v22FrameIDs.mimeType(forImageFormat: format), pictureType: body[i + 4],
-                        description: description, data: data)
+                        description: description, data: ID3Payload(data))
     }
 }
 

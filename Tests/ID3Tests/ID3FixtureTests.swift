@@ -76,7 +76,7 @@ let id3Fixtures = [
             return
         }
         #expect(mime == "image/jpeg")
-        #expect(data.starts(with: [0xFF, 0xD8]))
+        #expect(try data.bytes().starts(with: [0xFF, 0xD8]))
     }
 
     @Test func unsynchronisedV23TagReadsItsBinaryExactly() throws {

@@ -85,7 +85,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         }
         #expect(mime == "image/jpeg")
         #expect(type == 3)
-        #expect(Array(data) == picture)
+        #expect(Array(try data.bytes()) == picture)
     }
 
     @Test func v24FrameUnsynchronisationIsUndonePerFrame() throws {

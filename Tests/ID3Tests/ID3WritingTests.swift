@@ -93,7 +93,7 @@ func mp3(with tag: [UInt8], name: String = "written.mp3") throws -> String {
             Issue.record("no APIC")
             return
         }
-        #expect(data.starts(with: [0xFF, 0xD8]))
+        #expect(try data.bytes().starts(with: [0xFF, 0xD8]))
     }
 
     @Test func tagLevelUnsynchronisationIsUndoneWhenWritingBack() throws {

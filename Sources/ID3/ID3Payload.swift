@@ -1,0 +1,63 @@
+import MediaBytes
+
+/// The bytes of a large frame payload (a picture, an encapsulated object), which may still be
+/// in the file: reading a tag leaves a large payload unread until `bytes()` asks for it.
+public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomStringConvertible {
+    private enum Storage: Sendable {
+        case loaded(ArraySlice<UInt8>)
+        case deferred(source: any ByteSource, offset: UInt64, count: Int)
+    }
+
+    private let storage: Storage
+
+    public init(_ bytes: ArraySlice<UInt8>) { storage = .loaded(bytes) }
+    public init(_ bytes: [UInt8]) { storage = .loaded(bytes[...]) }
+    public init(arrayLiteral elements: UInt8...) { storage = .loaded(elements[...]) }
+
+    /// Bytes that stay in `source` until asked for.
+    init(deferredFrom source: any ByteSource, offset: UInt64, count: Int) {
+        storage = .deferred(source: source, offset: offset, count: count)
+    }
+
+    public var count: Int {
+        switch storage {
+        case .loaded(let bytes): bytes.count
+        case .deferred(_, _, let count): count
+        }
+    }
+
+    /// False while the bytes are still only in the file.
+    public var isLoaded: Bool {
+        if case .loaded = storage { return true }
+        return false
+    }
+
+    /// Where the bytes are in the file, while they are deferred.
+    public var fileOffset: UInt64? {
+        if case .deferred(_, let offset, _) = storage { return offset }
+        return nil
+    }
+
+    /// The bytes, read from the file when they were deferred.
+    public func bytes() throws(ID3Error) -> ArraySlice<UInt8> {
+        switch storage {
+        case .loaded(let bytes):
+            return bytes
+        case .deferred(let source, let offset, let count):
+            do {
+                return try source.read(at: offset, count: count)[...]
+            } catch {
+                throw ID3Error(.io, offset: offset, message: "cannot read a frame payload: \(error.description)")
+            }
+        }
+    }
+
+    /// Equal when the bytes are (deferred bytes are read to compare).
+    public static func == (lhs: ID3Payload, rhs: ID3Payload) -> Bool {
+        lhs.count == rhs.count && (try? lhs.bytes()) == (try? rhs.bytes())
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(count) }
+
+    public var description: String { "\(count) bytes" + (isLoaded ? "" : " (in the file at \(fileOffset ?? 0))") }
+}
