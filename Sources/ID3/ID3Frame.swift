@@ -30,13 +30,26 @@ public struct ID3Frame: Sendable, Hashable {
     /// Set when `content` is assigned after the frame was read.
     var contentChanged = false
 
-    struct Stored: Sendable, Hashable {
+    struct Stored: Sendable {
         var version: UInt8
         var statusFlags: UInt8
         var formatFlags: UInt8
         var body: ArraySlice<UInt8>
         /// The stored body was unsynchronised (v2.4: by the frame's or the tag's flag).
         var unsynchronised: Bool
+        /// Set when part of the body was left in the file (a large picture): where the whole
+        /// body is, to read it when the frame is written back.
+        var inFile: (source: any ByteSource, offset: UInt64, count: Int)?
+
+        /// The whole stored body.
+        func bytes() throws(ID3Error) -> ArraySlice<UInt8> {
+            guard let inFile else { return body }
+            do {
+                return try inFile.source.read(at: inFile.offset, count: inFile.count)[...]
+            } catch {
+                throw ID3Error(.io, offset: inFile.offset, message: "cannot read a frame to write it back: \(error.description)")
+            }
+        }
     }
 
     /// The body could not be read (encrypted, or it did not decompress): the frame can only be

@@ -60,7 +60,8 @@ enum ID3FrameEncoder {
             return nil
         }
         if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id, !stored.unsynchronised {
-            return header(frame.id, size: stored.body.count, flags: [stored.statusFlags, stored.formatFlags], version: version).map { $0 + stored.body }
+            let body = try stored.bytes()
+            return header(frame.id, size: body.count, flags: [stored.statusFlags, stored.formatFlags], version: version).map { $0 + body }
         }
         if frame.isOpaque { return nil }  // encrypted or not decompressible: only its stored form can be written
         guard var body = try frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {

@@ -235,7 +235,7 @@ struct FrameReader {
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
                                 diagnostics: &diagnostics, unsynchronisationUndone: &unsynchronisationUndone)
         frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored,
-                                       unsynchronised: unsynchronisationUndone)
+                                       unsynchronised: unsynchronisationUndone, inFile: nil)
         return frame
     }
 

@@ -18,6 +18,9 @@ public struct PrefetchedByteSource: ByteSource {
 
     public var size: UInt64 { base.size }
 
+    /// How many bytes from the start are held in memory.
+    public var headCount: Int { head.count }
+
     /// The bytes at `offset` without a copy when the prefetched start holds them; otherwise read.
     public func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
         try checkRange(offset: offset, count: count)

@@ -37,7 +37,8 @@ public struct MPEGStreamFile: Sendable {
 
     public init(source original: any ByteSource) throws(ID3Error) {
         // Two reads serve a typical file: its first 64 KiB (tags, first frame) and last 512
-        // bytes (ID3v1, APE and Lyrics3 trailers, an appended tag's footer).
+        // bytes (ID3v1, APE and Lyrics3 trailers, an appended tag's footer); a larger tag
+        // costs a few more, and its large payloads are left in the file.
         let source: PrefetchedByteSource
         do { source = try PrefetchedByteSource(original, head: 64 << 10, tail: 512) } catch {
             throw ID3Error(.io, message: error.description)
@@ -48,12 +49,8 @@ public struct MPEGStreamFile: Sendable {
         var position: UInt64 = 0
         // Leading tags, one after another.
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
-            let bytes: ArraySlice<UInt8>
-            do { bytes = try source.slice(at: position, count: Int(min(header.totalSize, fileSize - position))) } catch {
-                throw ID3Error(.io, offset: position, message: error.description)
-            }
             do {
-                let tag = try ID3v2Tag(parsing: bytes, at: position)
+                let tag = try ID3TagReading.read(source, original: original, at: position, header: header)
                 leadingTags.append(tag)
                 diagnostics += tag.diagnostics
             } catch {

@@ -1,0 +1,158 @@
+import MediaBytes
+
+/// Reading a tag from a file without reading its large payloads. A tag inside the prefetched
+/// start of the file is parsed from that memory; a larger one is read around its frames, and
+/// an `APIC` or `GEOB` frame bigger than `deferThreshold` keeps its data in the file (an
+/// `ID3Payload` that reads it when asked), so a tag with a cover of megabytes costs a few KiB
+/// of reads. (Below the prefetch size one larger read is cheaper than several small ones.)
+enum ID3TagReading {
+    /// Frames with more payload than this leave it in the file.
+    static let deferThreshold = 32 << 10
+    /// Bytes read at a time around the frames that are read.
+    static let chunk = 16 << 10
+    /// Bytes of a deferred frame read for its fields (encoding, MIME type, description).
+    static let headRoom = 4 << 10
+
+    /// Reads the tag whose header is at `position`.
+    static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader) throws(ID3Error) -> ID3v2Tag {
+        let total = Int(min(header.totalSize, source.size - position))
+        let plain = header.majorVersion < 3 || header.flags & 0xC0 != 0  // unsynchronised or extended header
+        if total <= 2 * chunk || plain || source.holds(position, count: total) {
+            return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
+        }
+        if let tag = try sparse(source, original: original, at: position, total: total, version: header.majorVersion) {
+            return tag
+        }
+        return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
+    }
+
+    static func slice(_ source: PrefetchedByteSource, at offset: UInt64, count: Int) throws(ID3Error) -> ArraySlice<UInt8> {
+        do { return try source.slice(at: offset, count: count) } catch {
+            throw ID3Error(.io, offset: offset, message: error.description)
+        }
+    }
+
+    /// The tag read with its large payloads left in the file, or nil when the tag is not
+    /// regular enough for that (the caller then reads it whole).
+    ///
+    /// The frames are gathered into a compact copy of the tag in which each large `APIC`/`GEOB`
+    /// keeps only its first `headRoom` bytes (its size fields rewritten to match); after
+    /// parsing, offsets are mapped back to the file and the payloads point into it.
+    private static func sparse(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, total: Int, version: UInt8) throws(ID3Error) -> ID3v2Tag? {
+        // Bytes of the tag (relative to `position`), read a chunk at a time.
+        var window: (start: Int, bytes: ArraySlice<UInt8>) = (0, [])
+        func bytes(_ start: Int, _ count: Int) throws(ID3Error) -> ArraySlice<UInt8> {
+            if start >= window.start && start + count <= window.start + window.bytes.count {
+                let from = window.bytes.startIndex + (start - window.start)
+                return window.bytes[from..<from + count]
+            }
+            let length = min(total - start, max(count, chunk))
+            window = (start, try slice(source, at: position + UInt64(start), count: length))
+            return window.bytes[window.bytes.startIndex..<window.bytes.startIndex + count]
+        }
+        func sizeField(_ size: Int) -> [UInt8] {
+            version == 4 ? SyncsafeInteger.encode(UInt32(size))! : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
+        }
+
+        var compact = Array(try bytes(0, 10))
+        // Where bytes were left out: at this index of `compact`, `removed` bytes of the file.
+        var removals: [(index: Int, removed: Int, frameOffset: Int, frameSize: Int)] = []
+        var index = 10
+        while index + 10 <= total {
+            let head = try bytes(index, 10)
+            let i = head.startIndex
+            guard head[i] != 0, FrameReader.isValidID(head[i..<i + 4]) else { break }
+            let size = version == 4 ? Int(SyncsafeInteger.decode(head[i + 4..<i + 8]) ?? 0) : head[i + 4..<i + 8].reduce(0) { $0 << 8 | Int($1) }
+            let end = index + 10 + size
+            guard end <= total else { break }
+            let id = String(decoding: head[i..<i + 4], as: UTF8.self)
+            if size > deferThreshold, id == "APIC" || id == "GEOB", head[i + 9] == 0 {
+                // The frame must end where the next frame, padding or the tag's end begins;
+                // otherwise (plain sizes in v2.4, damage) read the whole tag instead.
+                if end < total {
+                    let next = try bytes(end, min(10, total - end))
+                    let n = next.startIndex
+                    let isFrame = next.count == 10 && FrameReader.isValidID(next[n..<n + 4])
+                    var isPadding = false
+                    if next[n] == 0 { isPadding = FrameReader.isAllZero(try bytes(end, total - end)) }
+                    guard isFrame || isPadding else { return nil }
+                }
+                compact += Array(head.prefix(4)) + sizeField(headRoom) + Array(head.suffix(2))
+                compact += try bytes(index + 10, headRoom)
+                removals.append((compact.count, size - headRoom, index, size))
+            } else {
+                compact += try bytes(index, 10 + size)
+            }
+            index = end
+        }
+        guard !removals.isEmpty else { return nil }
+        if index < total { compact += try bytes(index, total - index) }  // padding or what the parser will diagnose
+        let headerSize = SyncsafeInteger.encode(UInt32(compact.count - 10))!
+        compact.replaceSubrange(6..<10, with: headerSize)
+
+        var tag = try ID3v2Tag(parsing: compact, at: position)
+        /// The file position of a byte at `compactIndex` of the compact tag.
+        func fileIndex(_ compactIndex: Int) -> Int {
+            compactIndex + removals.filter { $0.index <= compactIndex }.reduce(0) { $0 + $1.removed }
+        }
+        func mapped(_ frame: ID3Frame) -> ID3Frame {
+            var frame = frame
+            frame.offset = position + UInt64(fileIndex(Int(frame.offset - position)))
+            switch frame.content {
+            case .chapter(let id, let start, let end, let startOffset, let endOffset, let subframes):
+                frame.content = .chapter(elementID: id, startTime: start, endTime: end, startOffset: startOffset, endOffset: endOffset, subframes: subframes.map(mapped))
+                frame.contentChanged = false
+            case .tableOfContents(let id, let top, let ordered, let children, let subframes):
+                frame.content = .tableOfContents(elementID: id, isTopLevel: top, isOrdered: ordered, children: children, subframes: subframes.map(mapped))
+                frame.contentChanged = false
+            default:
+                break
+            }
+            return frame
+        }
+        tag.totalSize = UInt64(total)
+        tag.frames = tag.frames.map(mapped)
+        tag.diagnostics = tag.diagnostics.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.offset = position + UInt64(fileIndex(Int(diagnostic.offset - min(diagnostic.offset, position))))
+            return diagnostic
+        }
+        for removal in removals {
+            let frameOffset = position + UInt64(removal.frameOffset)
+            guard let i = tag.frames.firstIndex(where: { $0.offset == frameOffset }), let stored = tag.frames[i].stored else { return nil }
+            var frame = tag.frames[i]
+            // The payload starts after the frame's fields, which lie in the bytes kept.
+            let fieldsLength: Int
+            switch frame.content {
+            case .picture(_, _, _, _, let data), .object(_, _, _, _, let data):
+                fieldsLength = frame.body.count - data.count
+            default:
+                return nil
+            }
+            guard fieldsLength >= 0, fieldsLength < headRoom else { return nil }
+            let payload = ID3Payload(deferredFrom: original, offset: frameOffset + 10 + UInt64(fieldsLength), count: removal.frameSize - fieldsLength)
+            switch frame.content {
+            case .picture(let e, let mime, let type, let description, _):
+                frame.content = .picture(encoding: e, mimeType: mime, pictureType: type, description: description, data: payload)
+            case .object(let e, let mime, let filename, let description, _):
+                frame.content = .object(encoding: e, mimeType: mime, filename: filename, description: description, data: payload)
+            default:
+                return nil
+            }
+            frame.contentChanged = false
+            frame.storedSize = 10 + removal.frameSize
+            frame.body = frame.body.prefix(fieldsLength)
+            frame.stored?.body = stored.body.prefix(fieldsLength)
+            frame.stored?.inFile = (original, frameOffset + 10, removal.frameSize)
+            tag.frames[i] = frame
+        }
+        return tag
+    }
+}
+
+extension PrefetchedByteSource {
+    /// True when the prefetched start holds `count` bytes at `offset`.
+    func holds(_ offset: UInt64, count: Int) -> Bool {
+        offset + UInt64(count) <= UInt64(headCount)
+    }
+}

@@ -1,0 +1,88 @@
+import ID3
+import MediaBytes
+import MediaToolSupport
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// An MP3 whose v2.`version` tag holds a title, a `size`-byte front cover and an artist after
+/// it, then 512 bytes of padding, then audio.
+func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (path: String, cover: [UInt8]) {
+    let cover = [0xFF, 0xD8, 0xFF, 0xE0] + (0..<size - 4).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+    let frames = [
+        I.frame("TIT2", I.text(["Big Cover"], encoding: version == 4 ? 3 : 0), version: version),
+        I.frame("APIC", [0] + Array("image/jpeg".utf8) + [0, 3] + Array("Front".utf8) + [0] + cover, version: version),
+        I.frame("TPE1", I.text(["After The Cover"], encoding: 0), version: version),
+    ]
+    let tag = I.tag(version: version, frames: frames, padding: 512)
+    let audio = try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))
+    return (try TemporaryFile.write(tag + audio, name: "big-cover-v2\(version).mp3"), cover)
+}
+
+@Suite struct DeferredPayloadTests {
+    @Test(arguments: [UInt8(3), UInt8(4)])
+    func largeCoverStaysInTheFileUntilAsked(_ version: UInt8) throws {
+        let (path, cover) = try mp3WithLargeCover(version: version)
+        let source = RecordingByteSource(try FileByteSource(path: path))
+        let file = try MPEGStreamFile(source: source)
+        let tag = try #require(file.primaryTag)
+        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.frames.map(\.id) == ["TIT2", "APIC", "TPE1"])
+        #expect(tag.frames("TPE1").first?.textValues == ["After The Cover"])
+        guard case .picture(_, "image/jpeg", 3, "Front", let data) = tag.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(!data.isLoaded)
+        #expect(data.count == cover.count)
+        // Offsets are the file's: the cover, and the frame after it.
+        let bytes = try TemporaryFile.read(path)
+        let apic = try #require(tag.frames("APIC").first)
+        let coverOffset = try #require(data.fileOffset)
+        #expect(Array(bytes[Int(coverOffset)..<Int(coverOffset) + 4]) == [0xFF, 0xD8, 0xFF, 0xE0])
+        #expect(apic.storedSize == 10 + 1 + 11 + 1 + 6 + cover.count)
+        let after = try #require(tag.frames("TPE1").first)
+        #expect(after.offset == apic.offset + UInt64(apic.storedSize))
+        #expect(Array(bytes[Int(after.offset)..<Int(after.offset) + 4]) == Array("TPE1".utf8))
+        let readBytes = source.reads.reduce(0) { $0 + $1.count }
+        // The prefetched 64 KiB, the frames around the cover, the end of the file: not the cover.
+        #expect(readBytes < 100_000, "read \(readBytes) bytes for a \(cover.count)-byte cover")
+        #expect(Array(try data.bytes()) == cover)
+    }
+
+    @Test func savingKeepsTheDeferredCoverExact() throws {
+        let (path, cover) = try mp3WithLargeCover()
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        // In place: a shorter title fits.
+        var shorter = tag
+        shorter.frames[0].content = .text(encoding: .utf8, values: ["Big"])
+        #expect(try MPEGStreamFile.save(shorter, to: path).method == .inPlace)
+        // Rewritten: a title longer than the padding.
+        var longer = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        longer.frames[0].content = .text(encoding: .utf8, values: [String(repeating: "Longer ", count: 200)])
+        #expect(try MPEGStreamFile.save(longer, to: path).method == .rewritten)
+        let saved = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        guard case .picture(_, _, _, _, let data) = saved.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(Array(try data.bytes()) == cover)
+        #expect(saved.frames("TPE1").first?.textValues == ["After The Cover"])
+        #expect(try crossCheck(path, requireTagLib: true) == [])
+    }
+
+    @Test func unchangedTagWithADeferredCoverSerializesByteForByte() throws {
+        let (path, _) = try mp3WithLargeCover()
+        let original = try TemporaryFile.read(path)
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        let bytes = try tag.serialized(padding: tag.paddingSize).bytes
+        #expect(bytes == Array(original.prefix(Int(tag.totalSize))))
+    }
+
+    @Test func inspectorShowsTheCoverSizeWithoutReadingIt() throws {
+        let (path, cover) = try mp3WithLargeCover()
+        let file = try FileInspection.open(path)
+        #expect(file.node(at: "ID3v2/APIC")?.summary == "front cover image/jpeg \(cover.count) bytes \"Front\"")
+        #expect(try crossCheck(path, requireTagLib: true) == [])
+    }
+}
