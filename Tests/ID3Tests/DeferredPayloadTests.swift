@@ -86,3 +86,38 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         #expect(try crossCheck(path, requireTagLib: true) == [])
     }
 }
+
+@Suite struct DeferredPayloadEdgeTests {
+    @Test func largeCoverInATagWithAFooter() throws {
+        let cover = [UInt8](repeating: 0xAB, count: 200_000)
+        var tag = I.tag(frames: [I.frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover), I.frame("TIT2", I.text(["After"]))])
+        tag[5] |= 0x10
+        tag += Array("3DI".utf8) + tag[3..<10]
+        let path = try TemporaryFile.write(tag + (try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))), name: "footer.mp3")
+        let file = try MPEGStreamFile(source: FileByteSource(path: path))
+        let read = try #require(file.primaryTag)
+        #expect(read.diagnostics.isEmpty)
+        #expect(read.frames("TIT2").first?.textValues == ["After"])
+        #expect(read.totalSize == UInt64(tag.count))
+        guard case .picture(_, _, _, _, let data) = read.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(!data.isLoaded)
+        #expect(Array(try data.bytes()) == cover)
+        #expect(file.audio.lowerBound == UInt64(tag.count))
+    }
+
+    @Test func v24PlainSizedLargeFrameFallsBackToAWholeRead() throws {
+        let cover = [UInt8](repeating: 0x11, count: 100_000)
+        let frames = I.frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover, plainSize: true) + I.frame("TIT2", I.text(["T"]), plainSize: true)
+        let path = try TemporaryFile.write(I.tag(frames, padding: 16) + (try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))), name: "plain.mp3")
+        let read = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        #expect(read.frames.map(\.id) == ["APIC", "TIT2"])
+        guard case .picture(_, _, _, _, let data) = read.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(Array(try data.bytes()) == cover)
+    }
+}

@@ -20,7 +20,8 @@ enum ID3TagReading {
         if total <= 2 * chunk || plain || source.holds(position, count: total) {
             return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
         }
-        if let tag = try sparse(source, original: original, at: position, total: total, version: header.majorVersion) {
+        let bodyEnd = min(total, 10 + Int(header.tagSize))  // a v2.4 footer follows the body
+        if let tag = try sparse(source, original: original, at: position, total: total, bodyEnd: bodyEnd, version: header.majorVersion) {
             return tag
         }
         return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
@@ -38,7 +39,9 @@ enum ID3TagReading {
     /// The frames are gathered into a compact copy of the tag in which each large `APIC`/`GEOB`
     /// keeps only its first `headRoom` bytes (its size fields rewritten to match); after
     /// parsing, offsets are mapped back to the file and the payloads point into it.
-    private static func sparse(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, total: Int, version: UInt8) throws(ID3Error) -> ID3v2Tag? {
+    private static func sparse(
+        _ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, total: Int, bodyEnd: Int, version: UInt8
+    ) throws(ID3Error) -> ID3v2Tag? {
         // Bytes of the tag (relative to `position`), read a chunk at a time.
         var window: (start: Int, bytes: ArraySlice<UInt8>) = (0, [])
         func bytes(_ start: Int, _ count: Int) throws(ID3Error) -> ArraySlice<UInt8> {
@@ -58,23 +61,23 @@ enum ID3TagReading {
         // Where bytes were left out: at this index of `compact`, `removed` bytes of the file.
         var removals: [(index: Int, removed: Int, frameOffset: Int, frameSize: Int)] = []
         var index = 10
-        while index + 10 <= total {
+        while index + 10 <= bodyEnd {
             let head = try bytes(index, 10)
             let i = head.startIndex
             guard head[i] != 0, FrameReader.isValidID(head[i..<i + 4]) else { break }
             let size = version == 4 ? Int(SyncsafeInteger.decode(head[i + 4..<i + 8]) ?? 0) : head[i + 4..<i + 8].reduce(0) { $0 << 8 | Int($1) }
             let end = index + 10 + size
-            guard end <= total else { break }
+            guard end <= bodyEnd else { break }
             let id = String(decoding: head[i..<i + 4], as: UTF8.self)
             if size > deferThreshold, id == "APIC" || id == "GEOB", head[i + 9] == 0 {
                 // The frame must end where the next frame, padding or the tag's end begins;
                 // otherwise (plain sizes in v2.4, damage) read the whole tag instead.
-                if end < total {
-                    let next = try bytes(end, min(10, total - end))
+                if end < bodyEnd {
+                    let next = try bytes(end, min(10, bodyEnd - end))
                     let n = next.startIndex
                     let isFrame = next.count == 10 && FrameReader.isValidID(next[n..<n + 4])
                     var isPadding = false
-                    if next[n] == 0 { isPadding = FrameReader.isAllZero(try bytes(end, total - end)) }
+                    if next[n] == 0 { isPadding = FrameReader.isAllZero(try bytes(end, bodyEnd - end)) }
                     guard isFrame || isPadding else { return nil }
                 }
                 compact += Array(head.prefix(4)) + sizeField(headRoom) + Array(head.suffix(2))
@@ -86,9 +89,10 @@ enum ID3TagReading {
             index = end
         }
         guard !removals.isEmpty else { return nil }
-        if index < total { compact += try bytes(index, total - index) }  // padding or what the parser will diagnose
-        let headerSize = SyncsafeInteger.encode(UInt32(compact.count - 10))!
+        if index < bodyEnd { compact += try bytes(index, bodyEnd - index) }  // padding or what the parser will diagnose
+        guard let headerSize = SyncsafeInteger.encode(UInt32(compact.count - 10)) else { return nil }
         compact.replaceSubrange(6..<10, with: headerSize)
+        if bodyEnd < total { compact += try bytes(bodyEnd, total - bodyEnd) }  // the footer
 
         var tag = try ID3v2Tag(parsing: compact, at: position)
         /// The file position of a byte at `compactIndex` of the compact tag.
