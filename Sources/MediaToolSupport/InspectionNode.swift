@@ -136,6 +136,28 @@ public enum InspectionRendering {
         return out
     }
 
+    /// Writes the pinned document to `write` one top-level node at a time, so a file with many
+    /// top-level atoms (a long fragmented movie) never has its whole JSON text in memory. The
+    /// text is the same as `json(...).serialized()`.
+    public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode],
+                                 diagnostics: [InspectionDiagnostic], to write: (String) -> Void) {
+        let head: [(String, JSONValue)] = [
+            ("path", .string(path)), ("format", format.map { .string($0) } ?? .null), ("fileSize", .uint(fileSize)),
+        ]
+        write("{\n")
+        for (key, value) in head { write("  \"\(key)\": " + value.serialized(indentLevel: 1) + ",\n") }
+        if nodes.isEmpty {
+            write("  \"atoms\": [],\n")
+        } else {
+            write("  \"atoms\": [\n")
+            for (i, node) in nodes.enumerated() {
+                write("    " + json(node).serialized(indentLevel: 2) + (i < nodes.count - 1 ? ",\n" : "\n"))
+            }
+            write("  ],\n")
+        }
+        write("  \"diagnostics\": " + JSONValue.array(diagnostics.map(\.json)).serialized(indentLevel: 1) + "\n}\n")
+    }
+
     /// The pinned document: `{"path", "format", "fileSize", "atoms", "diagnostics"}`.
     public static func json(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], diagnostics: [InspectionDiagnostic]) -> JSONValue {
         .object([

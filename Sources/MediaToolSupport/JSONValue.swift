@@ -32,8 +32,14 @@ public indirect enum JSONValue: Sendable, Equatable {
 
     /// Serialized text: pretty-printed with two-space indentation, or compact.
     public func serialized(pretty: Bool = true) -> String {
+        serialized(indentLevel: pretty ? 0 : nil)
+    }
+
+    /// Serialized text whose lines are indented as if the value sat `indentLevel` levels deep
+    /// in a pretty-printed document (nil: compact), for writing a document piece by piece.
+    public func serialized(indentLevel: Int?) -> String {
         var out = ""
-        write(to: &out, indent: pretty ? 0 : nil)
+        write(to: &out, indent: indentLevel)
         return out
     }
 

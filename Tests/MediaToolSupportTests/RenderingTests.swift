@@ -68,6 +68,18 @@ import Testing
         #expect(first.map(\.0) == ["severity", "offset", "path", "message"])
     }
 
+    @Test func streamedJSONIsTheSameDocument() throws {
+        let (tree, nodes) = try nodes()
+        let diagnostics = tree.diagnostics.map(InspectionDiagnostic.init)
+        var streamed = ""
+        InspectionRendering.writeJSON(path: "x.mp4", format: "mp4", fileSize: tree.fileSize, nodes: nodes, diagnostics: diagnostics) { streamed += $0 }
+        let whole = InspectionRendering.json(path: "x.mp4", format: "mp4", fileSize: tree.fileSize, nodes: nodes, diagnostics: diagnostics)
+        #expect(streamed == whole.serialized() + "\n")
+        var empty = ""
+        InspectionRendering.writeJSON(path: "e", format: nil, fileSize: 0, nodes: [], diagnostics: []) { empty += $0 }
+        #expect(empty == InspectionRendering.json(path: "e", format: nil, fileSize: 0, nodes: [], diagnostics: []).serialized() + "\n")
+    }
+
     @Test func depthLimitCutsChildren() {
         let leaf = InspectionNode(type: "b", offset: 8, size: 8, headerSize: 8, path: "a/b")
         let root = InspectionNode(type: "a", offset: 0, size: 16, headerSize: 8, path: "a", children: [leaf])

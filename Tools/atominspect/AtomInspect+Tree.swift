@@ -32,10 +32,9 @@ extension AtomInspect {
             if let path { nodes = [requireNode(path, in: file)] }
             nodes = InspectionRendering.limit(nodes, depth: depth)
             if json {
-                let document = InspectionRendering.json(
+                InspectionRendering.writeJSON(
                     path: options.file, format: file.format?.rawValue, fileSize: file.source.size, nodes: nodes,
-                    diagnostics: file.diagnostics)
-                print(document.serialized())
+                    diagnostics: file.diagnostics) { print($0, terminator: "") }
             } else {
                 print(InspectionRendering.text(nodes), terminator: "")
                 if file.trailingBytes > 0 && path == nil {
