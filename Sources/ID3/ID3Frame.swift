@@ -45,6 +45,7 @@ public struct ID3Frame: Sendable, Hashable {
         func bytes() throws(ID3Error) -> ArraySlice<UInt8> {
             guard let inFile else { return body }
             do {
+                try inFile.source.checkUnchanged()
                 return try inFile.source.read(at: inFile.offset, count: inFile.count)[...]
             } catch {
                 throw ID3Error(.io, offset: inFile.offset, message: "cannot read a frame to write it back: \(error.description)")

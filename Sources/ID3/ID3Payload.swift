@@ -45,6 +45,7 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
             return bytes
         case .deferred(let source, let offset, let count):
             do {
+                try source.checkUnchanged()
                 return try source.read(at: offset, count: count)[...]
             } catch {
                 throw ID3Error(.io, offset: offset, message: "cannot read a frame payload: \(error.description)")
@@ -52,9 +53,11 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
         }
     }
 
-    /// Equal when the bytes are (deferred bytes are read to compare).
+    /// Equal when the bytes are (deferred bytes are read to compare; bytes that cannot be
+    /// read equal nothing).
     public static func == (lhs: ID3Payload, rhs: ID3Payload) -> Bool {
-        lhs.count == rhs.count && (try? lhs.bytes()) == (try? rhs.bytes())
+        guard lhs.count == rhs.count, let left = try? lhs.bytes(), let right = try? rhs.bytes() else { return false }
+        return left == right
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(count) }

@@ -11,6 +11,16 @@ public protocol ByteSource: Sendable {
     ///
     /// - Throws: `ByteSourceError.outOfRange` when the range extends past `size`, or an I/O error.
     func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8]
+
+    /// Throws when the bytes may no longer be those that were read before (the file was
+    /// written to since it was opened). Values that read from the source later, such as a
+    /// picture left in the file, check this first.
+    func checkUnchanged() throws(ByteSourceError)
+}
+
+extension ByteSource {
+    /// Memory does not change under a reader.
+    public func checkUnchanged() throws(ByteSourceError) {}
 }
 
 extension ByteSource {

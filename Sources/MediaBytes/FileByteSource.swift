@@ -15,6 +15,8 @@ public final class FileByteSource: ByteSource {
     public let path: String
     public let size: UInt64
     private let descriptor: Int32
+    /// The modification time when the file was opened, to notice a later write.
+    private let modified: (seconds: Int, nanoseconds: Int)
 
     /// Opens `path` for reading.
     ///
@@ -40,9 +42,30 @@ public final class FileByteSource: ByteSource {
         }
         descriptor = fd
         size = UInt64(info.st_size)
+        modified = Self.modificationTime(info)
     }
 
     deinit { close(descriptor) }
+
+    private static func modificationTime(_ info: stat) -> (seconds: Int, nanoseconds: Int) {
+        #if canImport(Darwin)
+        (Int(info.st_mtimespec.tv_sec), Int(info.st_mtimespec.tv_nsec))
+        #else
+        (Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec))
+        #endif
+    }
+
+    /// Throws when the open file's size or modification time differs from when it was opened:
+    /// something (a save in place, say) wrote to it since.
+    public func checkUnchanged() throws(ByteSourceError) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            throw ByteSourceError(.io, path: path, reason: "cannot inspect: \(String(cString: strerror(errno)))")
+        }
+        guard UInt64(info.st_size) == size, Self.modificationTime(info) == modified else {
+            throw ByteSourceError(.io, path: path, reason: "the file changed since it was read; read it again")
+        }
+    }
 
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
         try checkRange(offset: offset, count: count)

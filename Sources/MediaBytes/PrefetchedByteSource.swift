@@ -18,6 +18,8 @@ public struct PrefetchedByteSource: ByteSource {
 
     public var size: UInt64 { base.size }
 
+    public func checkUnchanged() throws(ByteSourceError) { try base.checkUnchanged() }
+
     /// How many bytes from the start are held in memory.
     public var headCount: Int { head.count }
 

@@ -109,7 +109,9 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
     }
 
     @Test func v24PlainSizedLargeFrameFallsBackToAWholeRead() throws {
-        let cover = [UInt8](repeating: 0x11, count: 100_000)
+        // 0x00030000 bytes: as syncsafe that reads 49152, over the deferral limit, so the
+        // reader must notice that no frame starts where the syncsafe size ends.
+        let cover = [UInt8](repeating: 0x11, count: 0x30000 - 14)
         let frames = I.frame("APIC", [0] + Array("image/png".utf8) + [0, 3, 0] + cover, plainSize: true) + I.frame("TIT2", I.text(["T"]), plainSize: true)
         let path = try TemporaryFile.write(I.tag(frames, padding: 16) + (try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))), name: "plain.mp3")
         let read = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
@@ -119,5 +121,92 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
             return
         }
         #expect(Array(try data.bytes()) == cover)
+    }
+}
+
+@Suite struct DeferredPayloadStateTests {
+    func bigFrame(_ id: String, _ fill: UInt8, count: Int) -> [UInt8] {
+        id == "GEOB"
+            ? I.frame("GEOB", [0] + Array("application/octet-stream".utf8) + [0] + Array("f.bin".utf8) + [0, 0] + [UInt8](repeating: fill, count: count))
+            : I.frame("APIC", [0] + Array("image/png".utf8) + [0, 4, 0] + [UInt8](repeating: fill, count: count))
+    }
+
+    func write(_ frames: [[UInt8]], name: String) throws -> String {
+        try TemporaryFile.write(I.tag(frames: frames, padding: 100) + (try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))), name: name)
+    }
+
+    @Test func aTagKeptAfterAnInPlaceSaveRefusesToReadMovedBytes() throws {
+        let (path, cover) = try mp3WithLargeCover()
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        var shorter = tag
+        shorter.frames[0].content = .text(encoding: .utf8, values: ["B"])
+        #expect(try MPEGStreamFile.save(shorter, to: path).method == .inPlace)
+        // `shorter` still points into the file as it was: reading or saving it again must
+        // fail, not return or write shifted bytes.
+        guard case .picture(_, _, _, _, let stale) = shorter.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(throws: ID3Error.self) { try stale.bytes() }
+        let before = try TemporaryFile.read(path)
+        #expect(throws: ID3Error.self) { try MPEGStreamFile.save(shorter, to: path) }
+        #expect(try TemporaryFile.read(path) == before)
+        // Read again, the cover is right.
+        let fresh = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        guard case .picture(_, _, _, _, let data) = fresh.frames("APIC").first?.content else {
+            Issue.record("no APIC")
+            return
+        }
+        #expect(Array(try data.bytes()) == cover)
+    }
+
+    @Test func severalLargeFramesAndObjectsAreDeferredWithRightOffsets() throws {
+        let frames = [I.frame("TIT2", I.text(["A"])), bigFrame("APIC", 1, count: 70_000), I.frame("TPE1", I.text(["B"])),
+                      bigFrame("GEOB", 2, count: 50_000), I.frame("TALB", I.text(["C"]))]
+        let path = try write(frames, name: "several.mp3")
+        let bytes = try TemporaryFile.read(path)
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        #expect(tag.diagnostics.isEmpty)
+        #expect(tag.paddingSize == 100)
+        var expected = 10
+        for (frame, raw) in zip(tag.frames, frames) {
+            #expect(frame.offset == UInt64(expected), "\(frame.id)")
+            #expect(Array(bytes[expected..<expected + 4]) == Array(frame.id.utf8))
+            expected += raw.count
+        }
+        guard case .object(_, _, "f.bin", _, let object) = tag.frames("GEOB").first?.content else {
+            Issue.record("no GEOB")
+            return
+        }
+        #expect(!object.isLoaded)
+        #expect(Array(try object.bytes()) == [UInt8](repeating: 2, count: 50_000))
+    }
+
+    @Test func framesInsideACompressedChapterBeforeALargeCoverKeepTheirOffsets() throws {
+        // A CHAP whose body is zlib-compressed (flags: compression + data length indicator).
+        let title = I.frame("TIT2", I.text(["Chapter"]))
+        let body: [UInt8] = Array("c".utf8) + [0] + [UInt8](repeating: 0, count: 16) + title
+        let compressed = SyncsafeInteger.encode(UInt32(body.count))! + I.zlibStored(body)
+        let chap = I.frame("CHAP", compressed, flags: (0, 0x09))
+        let path = try write([chap, bigFrame("APIC", 3, count: 80_000)], name: "chap-compressed.mp3")
+        let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
+        #expect(tag.diagnostics.isEmpty)
+        guard case .chapter(_, _, _, _, _, let subframes) = tag.frames("CHAP").first?.content else {
+            Issue.record("no CHAP")
+            return
+        }
+        #expect(subframes.first?.textValues == ["Chapter"])
+        // Inside a compressed frame, embedded frames count from the frame's body (10 + 10),
+        // plus "c\0" and 16 bytes of times; the cover after it must not move them.
+        #expect(subframes.first?.offset == 10 + 10 + 18)
+        #expect(tag.frames("APIC").first?.offset == UInt64(10 + chap.count))
+    }
+
+    @Test func aTagCutShortIsReadWholeAndReportsIt() throws {
+        let frames = [bigFrame("APIC", 4, count: 100_000), I.frame("TIT2", I.text(["T"]))]
+        let full = I.tag(frames: frames, padding: 10)
+        let path = try TemporaryFile.write(Array(full.prefix(90_000)), name: "cut.mp3")
+        let file = try MPEGStreamFile(source: FileByteSource(path: path))
+        #expect(file.diagnostics.contains { $0.code == .truncated || $0.code == .invalidFrameSize })
     }
 }

@@ -48,6 +48,27 @@ public enum ID3Builder {
         tag(version: version, frames.flatMap { $0 }, padding: padding)
     }
 
+    /// `data` as a zlib stream of stored (uncompressed) DEFLATE blocks: valid input for any
+    /// inflater, made without a compressor.
+    public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var index = 0
+        repeat {
+            let count = min(65535, data.count - index)
+            let last: UInt8 = index + count == data.count ? 1 : 0
+            out += [last, UInt8(count & 0xFF), UInt8(count >> 8), UInt8(~count & 0xFF), UInt8((~count >> 8) & 0xFF)]
+            out += data[index..<index + count]
+            index += count
+        } while index < data.count
+        var a: UInt32 = 1, b: UInt32 = 0
+        for byte in data {
+            a = (a + UInt32(byte)) % 65521
+            b = (b + a) % 65521
+        }
+        let adler = b << 16 | a
+        return out + [UInt8(adler >> 24), UInt8(adler >> 16 & 0xFF), UInt8(adler >> 8 & 0xFF), UInt8(adler & 0xFF)]
+    }
+
     /// A minimal valid MPEG-1 layer III frame header (128 kbit/s, 44.1 kHz, stereo) followed by
     /// zero bytes up to its 417-byte length.
     public static func mp3Frame() -> [UInt8] {

@@ -17,7 +17,8 @@ enum ID3TagReading {
     static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader) throws(ID3Error) -> ID3v2Tag {
         let total = Int(min(header.totalSize, source.size - position))
         let plain = header.majorVersion < 3 || header.flags & 0xC0 != 0  // unsynchronised or extended header
-        if total <= 2 * chunk || plain || source.holds(position, count: total) {
+        let cut = UInt64(total) < header.totalSize  // the parser reports the missing bytes
+        if total <= 2 * chunk || plain || cut || source.holds(position, count: total) {
             return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
         }
         let bodyEnd = min(total, 10 + Int(header.tagSize))  // a v2.4 footer follows the body
@@ -53,6 +54,16 @@ enum ID3TagReading {
             window = (start, try slice(source, at: position + UInt64(start), count: length))
             return window.bytes[window.bytes.startIndex..<window.bytes.startIndex + count]
         }
+        /// True when every byte of `range` is zero, read a chunk at a time without keeping it.
+        func allZero(_ range: Range<Int>) throws(ID3Error) -> Bool {
+            var start = range.lowerBound
+            while start < range.upperBound {
+                let count = min(range.upperBound - start, 1 << 20)
+                guard FrameReader.isAllZero(try slice(source, at: position + UInt64(start), count: count)) else { return false }
+                start += count
+            }
+            return true
+        }
         func sizeField(_ size: Int) -> [UInt8] {
             version == 4 ? SyncsafeInteger.encode(UInt32(size))! : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
         }
@@ -76,8 +87,7 @@ enum ID3TagReading {
                     let next = try bytes(end, min(10, bodyEnd - end))
                     let n = next.startIndex
                     let isFrame = next.count == 10 && FrameReader.isValidID(next[n..<n + 4])
-                    var isPadding = false
-                    if next[n] == 0 { isPadding = FrameReader.isAllZero(try bytes(end, bodyEnd - end)) }
+                    let isPadding = next[n] == 0 ? try allZero(end..<bodyEnd) : false
                     guard isFrame || isPadding else { return nil }
                 }
                 compact += Array(head.prefix(4)) + sizeField(headRoom) + Array(head.suffix(2))
@@ -89,25 +99,46 @@ enum ID3TagReading {
             index = end
         }
         guard !removals.isEmpty else { return nil }
-        if index < bodyEnd { compact += try bytes(index, bodyEnd - index) }  // padding or what the parser will diagnose
+        // Padding is checked a piece at a time and kept as a count, not copied; anything else
+        // after the frames goes to the parser, which reports it.
+        var padding = 0
+        if index < bodyEnd {
+            if try allZero(index..<bodyEnd) {
+                padding = bodyEnd - index
+            } else {
+                compact += try bytes(index, bodyEnd - index)
+            }
+        }
         guard let headerSize = SyncsafeInteger.encode(UInt32(compact.count - 10)) else { return nil }
         compact.replaceSubrange(6..<10, with: headerSize)
         if bodyEnd < total { compact += try bytes(bodyEnd, total - bodyEnd) }  // the footer
 
         var tag = try ID3v2Tag(parsing: compact, at: position)
-        /// The file position of a byte at `compactIndex` of the compact tag.
-        func fileIndex(_ compactIndex: Int) -> Int {
-            compactIndex + removals.filter { $0.index <= compactIndex }.reduce(0) { $0 + $1.removed }
+        // Bytes left out before each removal point, added up, to map compact offsets back.
+        var cumulative: [(index: Int, shift: Int)] = []
+        for removal in removals { cumulative.append((removal.index, (cumulative.last?.shift ?? 0) + removal.removed)) }
+        /// How many bytes were left out before `compactIndex` of the compact tag.
+        func shift(before compactIndex: Int) -> Int {
+            var low = 0
+            var high = cumulative.count
+            while low < high {
+                let middle = (low + high) / 2
+                if cumulative[middle].index <= compactIndex { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? 0 : cumulative[low - 1].shift
         }
-        func mapped(_ frame: ID3Frame) -> ID3Frame {
+        /// The frame with its offset, and those of its embedded frames, moved by `by` bytes.
+        func moved(_ frame: ID3Frame, by amount: Int) -> ID3Frame {
             var frame = frame
-            frame.offset = position + UInt64(fileIndex(Int(frame.offset - position)))
+            frame.offset += UInt64(amount)
             switch frame.content {
             case .chapter(let id, let start, let end, let startOffset, let endOffset, let subframes):
-                frame.content = .chapter(elementID: id, startTime: start, endTime: end, startOffset: startOffset, endOffset: endOffset, subframes: subframes.map(mapped))
+                frame.content = .chapter(elementID: id, startTime: start, endTime: end, startOffset: startOffset, endOffset: endOffset,
+                                         subframes: subframes.map { moved($0, by: amount) })
                 frame.contentChanged = false
             case .tableOfContents(let id, let top, let ordered, let children, let subframes):
-                frame.content = .tableOfContents(elementID: id, isTopLevel: top, isOrdered: ordered, children: children, subframes: subframes.map(mapped))
+                frame.content = .tableOfContents(elementID: id, isTopLevel: top, isOrdered: ordered, children: children,
+                                                 subframes: subframes.map { moved($0, by: amount) })
                 frame.contentChanged = false
             default:
                 break
@@ -115,10 +146,13 @@ enum ID3TagReading {
             return frame
         }
         tag.totalSize = UInt64(total)
-        tag.frames = tag.frames.map(mapped)
+        tag.paddingSize += padding
+        // One shift per top-level frame, taken at its header, applies to everything inside it.
+        tag.frames = tag.frames.map { moved($0, by: shift(before: Int($0.offset - position))) }
         tag.diagnostics = tag.diagnostics.map { diagnostic in
             var diagnostic = diagnostic
-            diagnostic.offset = position + UInt64(fileIndex(Int(diagnostic.offset - min(diagnostic.offset, position))))
+            let compactIndex = Int(diagnostic.offset - min(diagnostic.offset, position))
+            diagnostic.offset += UInt64(shift(before: compactIndex))
             return diagnostic
         }
         for removal in removals {
