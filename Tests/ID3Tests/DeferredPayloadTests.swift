@@ -207,6 +207,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         let full = I.tag(frames: frames, padding: 10)
         let path = try TemporaryFile.write(Array(full.prefix(90_000)), name: "cut.mp3")
         let file = try MPEGStreamFile(source: FileByteSource(path: path))
-        #expect(file.diagnostics.contains { $0.code == .truncated || $0.code == .invalidFrameSize })
+        // The whole read says the tag is cut short (the sparse path would only see a frame too big).
+        #expect(file.diagnostics.contains { $0.code == .truncated })
     }
 }

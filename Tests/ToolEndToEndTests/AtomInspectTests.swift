@@ -182,7 +182,7 @@ import Testing
     @Test func unknownPathExitsFive() async throws {
         let result = try await atominspect(fixture, "--path", "moov/zzzz")
         #expect(result.status == 5)
-        #expect(result.standardError.contains("no atom at path 'moov/zzzz'"))
+        #expect(result.standardError.contains("no atom, chunk, tag or frame at path 'moov/zzzz'"))
     }
 
     @Test func badArgumentsExitWithUsageError() async throws {

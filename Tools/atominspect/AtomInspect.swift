@@ -75,7 +75,7 @@ func requireNode(_ text: String, in file: FileInspection) -> InspectionNode {
         fail("'\(text)' is not a path (write it like moov/trak[1]/mdia/hdlr or ID3v2/TXXX[1])", path: nil, code: ExitCode.validationFailure)
     }
     guard let node = file.node(at: text) else {
-        fail("no atom at path '\(text)'", path: file.path, code: ExitStatus.noSuchAtom)
+        fail("no atom, chunk, tag or frame at path '\(text)'", path: file.path, code: ExitStatus.noSuchAtom)
     }
     return node
 }

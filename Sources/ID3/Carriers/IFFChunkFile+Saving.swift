@@ -14,6 +14,9 @@ extension IFFChunkFile {
     ///   left as it was.
     @discardableResult
     public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
+        if let version = options.version, version != 3 && version != 4 {
+            throw ID3Error(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
+        }
         let source: FileByteSource
         do { source = try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
         let file = try IFFChunkFile(source: source)
