@@ -9,7 +9,7 @@ public struct AtomError: Error, Sendable, Equatable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case notISOBMFF, invalidSize, overrun, truncated, trailingBytes, zeroSizeInContainer
             case depthLimit, atomCountLimit, payloadLimit, invalidPayload, unknownDataType, inconsistentTables
-            case chunkOffsetOutsideMediaData, movieCount, io
+            case chunkOffsetOutsideMediaData, movieCount, io, notWritable, verificationFailed
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -44,6 +44,10 @@ public struct AtomError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let movieCount = Code(.movieCount)
         /// Reading the file failed.
         public static let io = Code(.io)
+        /// The file is not understood well enough to be written safely; nothing was written.
+        public static let notWritable = Code(.notWritable)
+        /// The file written did not read back as planned; the original was kept.
+        public static let verificationFailed = Code(.verificationFailed)
 
         public var description: String {
             switch kind {
@@ -62,6 +66,8 @@ public struct AtomError: Error, Sendable, Equatable, CustomStringConvertible {
             case .chunkOffsetOutsideMediaData: "chunk offset outside media data"
             case .movieCount: "movie atom count"
             case .io: "I/O error"
+            case .notWritable: "not writable"
+            case .verificationFailed: "verification failed"
             }
         }
     }

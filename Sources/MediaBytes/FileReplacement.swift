@@ -23,6 +23,23 @@ public enum FileReplacement {
         let target = resolvedPath(path)
         var info = stat()
         guard stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
+        try writeBeside(target, reportedAs: path, permissions: info, write: write, verify: verify)
+    }
+
+    /// Creates (or replaces) the file at `path` with what `write` produces, the same way:
+    /// a temporary file beside it, flushed, verified, then renamed into place.
+    public static func create(
+        _ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void
+    ) throws {
+        var info = stat()
+        let existing = stat(resolvedPath(path), &info) == 0
+        try writeBeside(existing ? resolvedPath(path) : path, reportedAs: path, permissions: existing ? info : nil, write: write, verify: verify)
+    }
+
+    private static func writeBeside(
+        _ target: String, reportedAs path: String, permissions info: stat?, write: (inout FileByteSink) throws -> Void,
+        verify: (String) throws -> Void
+    ) throws {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
@@ -34,9 +51,15 @@ public enum FileReplacement {
         var closed = false
         do {
             try write(&sink)
-            // Owner first: changing it clears set-user-ID and set-group-ID bits.
-            _ = fchown(fd, info.st_uid, info.st_gid)  // only root may; a failure keeps our ownership
-            _ = fchmod(fd, info.st_mode & 0o7777)
+            if let info {
+                // Owner first: changing it clears set-user-ID and set-group-ID bits.
+                _ = fchown(fd, info.st_uid, info.st_gid)  // only root may; a failure keeps our ownership
+                _ = fchmod(fd, info.st_mode & 0o7777)
+            } else {
+                let mask = umask(0)
+                umask(mask)
+                _ = fchmod(fd, 0o666 & ~mask)
+            }
             closed = true
             try sink.close()
             try verify(temporary)
@@ -61,6 +84,21 @@ public enum FileReplacement {
         guard fd >= 0 else { throw .errno(path, "cannot open for writing") }
         defer { _ = systemClose(fd) }
         try FileByteSink.writeAll(fd, bytes[...], path: path, at: offset)
+        guard fsync(fd) == 0 else { throw .errno(path, "flush to disk failed") }
+    }
+
+    /// Overwrites several ranges of the existing file at `path`, optionally sets its length
+    /// (extending or truncating it), and flushes it to disk once.
+    public static func patch(_ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64? = nil) throws(FileWriteError) {
+        let fd = open(path, O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .errno(path, "cannot open for writing") }
+        defer { _ = systemClose(fd) }
+        for range in ranges where !range.bytes.isEmpty {
+            try FileByteSink.writeAll(fd, range.bytes[...], path: path, at: range.offset)
+        }
+        if let newSize {
+            guard ftruncate(fd, off_t(newSize)) == 0 else { throw .errno(path, "cannot set its length") }
+        }
         guard fsync(fd) == 0 else { throw .errno(path, "flush to disk failed") }
     }
 

@@ -2,8 +2,18 @@
 // layer. It describes what TagLib reads as JSON:
 // {"properties": {KEY: [values]}, "id3v2": {"version": N, "frames": [FRAME...]} | null,
 //  "id3v1": {"title", "artist", "album", "year", "comment", "track", "genre"} | null,
-//  "info": {KEY: value} | null}
+//  "info": {KEY: value} | null, "mp4": {"items": {NAME: ITEM}} | null}
 // FRAME: {"id", ...fields by frame type}.
+// NAME: TagLib's MP4 item key ("\u00a9nam" as UTF-8 "©nam", "trkn", "covr",
+// "----:com.apple.iTunes:MusicBrainz Track Id"). TagLib reads only moov/udta/meta/ilst and ignores
+// `keys`: QuickTime mdta items (atoms named by a key index 00 00 00 0N) all get the key "" because
+// TagLib cuts the name at its first NUL, and it keeps only the first of them.
+// ITEM: {"kind": "strings", "values": [...]} | {"kind": "int"|"uint"|"longlong"|"byte", "value": N}
+//  | {"kind": "bool", "value": B} | {"kind": "pair", "index": N, "total": M}
+//  | {"kind": "covers", "values": [{"format": "jpeg"|"png"|"gif"|"bmp"|"unknown", "size": BYTES}]}
+//  | {"kind": "bytes", "values": [BYTES...]} | {"kind": "other"}.
+// TagLib 1.13's MP4::Item has no type(): the kind follows the item key the way TagLib's own
+// MP4::Tag parses and renders it (mp4tag.cpp), and the atom data type for free-form items.
 #include "CTagLibShim.h"
 
 #include <taglib/aifffile.h>
@@ -14,6 +24,9 @@
 #include <taglib/id3v1tag.h>
 #include <taglib/id3v2tag.h>
 #include <taglib/infotag.h>
+#include <taglib/mp4file.h>
+#include <taglib/mp4item.h>
+#include <taglib/mp4tag.h>
 #include <taglib/mpegfile.h>
 #include <taglib/popularimeterframe.h>
 #include <taglib/privateframe.h>
@@ -25,8 +38,10 @@
 #include <taglib/urllinkframe.h>
 #include <taglib/wavfile.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <string>
 
 namespace {
@@ -153,6 +168,83 @@ std::string infoJSON(TagLib::RIFF::Info::Tag *tag) {
     return out + "}";
 }
 
+bool isOneOf(const TagLib::String &key, std::initializer_list<const char *> names) {
+    for (const char *name : names) {
+        if (key == TagLib::String(name, TagLib::String::Latin1)) return true;
+    }
+    return false;
+}
+
+const char *coverFormat(TagLib::MP4::CoverArt::Format format) {
+    switch (format) {
+    case TagLib::MP4::CoverArt::JPEG: return "jpeg";
+    case TagLib::MP4::CoverArt::PNG: return "png";
+    case TagLib::MP4::CoverArt::GIF: return "gif";
+    case TagLib::MP4::CoverArt::BMP: return "bmp";
+    default: return "unknown";
+    }
+}
+
+// The kinds mirror TagLib 1.13's MP4::Tag constructor (which parse function each key gets).
+std::string mp4ItemJSON(const TagLib::String &key, const TagLib::MP4::Item &item) {
+    using TagLib::MP4::Item;
+    auto strings = [](const TagLib::StringList &values) {
+        return "{\"kind\":\"strings\",\"values\":" + list(values) + "}";
+    };
+    auto number = [](const char *kind, const std::string &value) {
+        return std::string("{\"kind\":\"") + kind + "\",\"value\":" + value + "}";
+    };
+    if (key.startsWith("----")) {
+        if (item.atomDataType() == TagLib::MP4::TypeUTF8 || !item.toStringList().isEmpty()) return strings(item.toStringList());
+        std::string out = "{\"kind\":\"bytes\",\"values\":[";
+        bool first = true;
+        for (const auto &value : item.toByteVectorList()) {
+            if (!first) out += ",";
+            out += std::to_string(value.size());
+            first = false;
+        }
+        return out + "]}";
+    }
+    if (key == "covr") {
+        std::string out = "{\"kind\":\"covers\",\"values\":[";
+        bool first = true;
+        for (const auto &cover : item.toCoverArtList()) {
+            if (!first) out += ",";
+            out += std::string("{\"format\":\"") + coverFormat(cover.format()) + "\",\"size\":" + std::to_string(cover.data().size()) + "}";
+            first = false;
+        }
+        return out + "]}";
+    }
+    if (isOneOf(key, {"trkn", "disk"})) {
+        Item::IntPair pair = item.toIntPair();
+        return "{\"kind\":\"pair\",\"index\":" + std::to_string(pair.first) + ",\"total\":" + std::to_string(pair.second) + "}";
+    }
+    if (isOneOf(key, {"cpil", "pgap", "pcst", "hdvd", "shwm"})) return number("bool", item.toBool() ? "true" : "false");
+    if (isOneOf(key, {"tmpo", "\251mvi", "\251mvc"})) return number("int", std::to_string(item.toInt()));
+    if (key == "rate") {
+        // Text when stored as UTF-8, a 16-bit integer otherwise.
+        if (!item.toStringList().isEmpty()) return strings(item.toStringList());
+        return number("int", std::to_string(item.toInt()));
+    }
+    if (isOneOf(key, {"tvsn", "tves", "cnID", "sfID", "atID", "geID", "cmID"})) return number("uint", std::to_string(item.toUInt()));
+    if (key == "plID") return number("longlong", std::to_string(item.toLongLong()));
+    if (isOneOf(key, {"stik", "rtng", "akID"})) return number("byte", std::to_string(static_cast<unsigned>(item.toByte())));
+    if (!item.toStringList().isEmpty()) return strings(item.toStringList());
+    return "{\"kind\":\"other\"}";
+}
+
+std::string mp4JSON(TagLib::MP4::Tag *tag) {
+    if (!tag) return "{\"items\":{}}";
+    std::string out = "{\"items\":{";
+    bool first = true;
+    for (const auto &entry : tag->itemMap()) {
+        if (!first) out += ",";
+        out += quote(entry.first) + ":" + mp4ItemJSON(entry.first, entry.second);
+        first = false;
+    }
+    return out + "}}";
+}
+
 char *copy(const std::string &text) {
     char *result = static_cast<char *>(std::malloc(text.size() + 1));
     if (result) std::memcpy(result, text.c_str(), text.size() + 1);
@@ -172,7 +264,7 @@ extern "C" char *taglib_shim_describe(const char *path) {
         first = false;
     }
     out += "}";
-    std::string id3v2 = "null", id3v1 = "null", info = "null";
+    std::string id3v2 = "null", id3v1 = "null", info = "null", mp4 = "null";
     if (auto *mpeg = dynamic_cast<TagLib::MPEG::File *>(ref.file())) {
         id3v2 = id3v2JSON(mpeg->ID3v2Tag(false));
         id3v1 = id3v1JSON(mpeg->ID3v1Tag(false));
@@ -181,8 +273,10 @@ extern "C" char *taglib_shim_describe(const char *path) {
     } else if (auto *wav = dynamic_cast<TagLib::RIFF::WAV::File *>(ref.file())) {
         id3v2 = id3v2JSON(wav->ID3v2Tag());
         info = infoJSON(wav->InfoTag());
+    } else if (auto *mp4File = dynamic_cast<TagLib::MP4::File *>(ref.file())) {
+        mp4 = mp4JSON(mp4File->tag());
     }
-    out += ",\"id3v2\":" + id3v2 + ",\"id3v1\":" + id3v1 + ",\"info\":" + info + "}";
+    out += ",\"id3v2\":" + id3v2 + ",\"id3v1\":" + id3v1 + ",\"info\":" + info + ",\"mp4\":" + mp4 + "}";
     return copy(out);
 }
 
@@ -224,6 +318,19 @@ extern "C" int taglib_shim_write_sample(const char *path, int version) {
     chapter->addEmbeddedFrame(chapterTitle);
     tag->addFrame(chapter);
     return file.save(MPEG::File::ID3v2, File::StripNone, version == 3 ? ID3v2::v3 : ID3v2::v4) ? 1 : 0;
+}
+
+extern "C" int taglib_shim_set_mp4_items(const char *path, const char *title, const char *artist, int track, int total) {
+    using namespace TagLib;
+    if (!path) return 0;
+    MP4::File file(path, false);
+    if (!file.isValid()) return 0;
+    MP4::Tag *tag = file.tag();
+    if (!tag) return 0;
+    if (title) tag->setItem("\251nam", StringList(String(title, String::UTF8)));
+    if (artist) tag->setItem("\251ART", StringList(String(artist, String::UTF8)));
+    tag->setItem("trkn", MP4::Item(track, total));
+    return file.save() ? 1 : 0;
 }
 
 extern "C" void taglib_shim_free(char *json) { std::free(json); }

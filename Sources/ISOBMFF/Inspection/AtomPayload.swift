@@ -82,10 +82,10 @@ enum MovieTime {
 }
 
 /// Language codes in media headers and QuickTime user data.
-enum LanguageCode {
+public enum LanguageCode {
     /// A 16-bit language field: packed ISO 639-2/T (three 5-bit letters, offset 0x60) when the
     /// value is at least 0x400, otherwise a Macintosh language code.
-    static func decode(_ packed: UInt16) -> String {
+    public static func decode(_ packed: UInt16) -> String {
         if packed >= 0x400 && packed != 0x7FFF {
             let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0 + 0x60) }
             if letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return String(decoding: letters, as: UTF8.self) }
@@ -93,6 +93,14 @@ enum LanguageCode {
         }
         if packed == 0x7FFF { return "und" }
         return macLanguages[Int(packed)].map { $0 } ?? "mac:\(packed)"
+    }
+
+    /// Packs a three-letter ISO 639-2/T code (`eng`); nil for anything else. `und` packs as
+    /// 0x55C4, the ISO form (QuickTime's own "unspecified" is 0x7FFF).
+    public static func pack(_ code: String) -> UInt16? {
+        let letters = Array(code.utf8)
+        guard letters.count == 3, letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) else { return nil }
+        return letters.reduce(UInt16(0)) { $0 << 5 | UInt16($1 - 0x60) }
     }
 
     private static let macLanguages: [Int: String] = [

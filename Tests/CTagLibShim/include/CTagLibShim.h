@@ -15,6 +15,11 @@ char *taglib_shim_describe(const char *path);
 /// TXXX, a front-cover PNG and a chapter with an embedded title. Returns 1 on success.
 int taglib_shim_write_sample(const char *path, int version);
 
+/// Sets the MP4 items `©nam` = `title`, `©ART` = `artist` (UTF-8; NULL leaves the item as it
+/// is) and `trkn` = `track`/`total` with TagLib in the MP4/M4A at `path`, and saves the file.
+/// Returns 1 on success, 0 when TagLib cannot open it as MP4 or fails to save.
+int taglib_shim_set_mp4_items(const char *path, const char *title, const char *artist, int track, int total);
+
 /// Frees a string returned by taglib_shim_describe.
 void taglib_shim_free(char *json);
 

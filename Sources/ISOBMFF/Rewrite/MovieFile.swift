@@ -1,0 +1,235 @@
+import MediaBytes
+
+/// An ISO-BMFF / QuickTime file opened for editing its metadata: read the metadata, change
+/// `metadata`, and `save`.
+///
+/// A save never leaves a damaged file: the change is planned first (`plan`), the result is
+/// re-read and verified before it replaces anything (the structure parses without new
+/// diagnostics, every chunk and fragment still points at the same media bytes, and the
+/// metadata reads back as intended), and a failure leaves the original as it was.
+public struct MovieFile: Sendable {
+    /// The file it was read from, when it was read from a path.
+    public let path: String?
+    public let tree: AtomTree
+    /// The metadata as read.
+    public let originalMetadata: MovieMetadata
+    /// The metadata to write; change it, then save.
+    public var metadata: MovieMetadata
+
+    public init(tree: AtomTree, path: String? = nil) throws(AtomError) {
+        self.tree = tree
+        self.path = path
+        originalMetadata = try MovieMetadata(tree: tree)
+        metadata = originalMetadata
+    }
+
+    /// Opens and reads the file at `path` (leniently: `save` refuses what it cannot write).
+    public init(path: String) throws {
+        try self.init(tree: try AtomTree(contentsOf: path), path: path)
+    }
+
+    /// True when `metadata` differs from what was read.
+    public var hasChanges: Bool { metadata != originalMetadata }
+
+    /// How `save` would write the change, without writing anything.
+    public func plan(_ options: MovieSaveOptions = MovieSaveOptions()) throws -> MovieSavePlan {
+        try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, options: options)
+    }
+
+    /// Writes the changed metadata into the file it was read from and returns the plan it
+    /// followed.
+    ///
+    /// - Throws: `AtomError` `.notWritable` (the file is not understood well enough; nothing
+    ///   written), `.verificationFailed` (the result did not read back as planned; the original
+    ///   kept), `FileWriteError` and `ByteSourceError` for I/O (the file changed since it was
+    ///   read, a full disk, no permission; the original kept).
+    @discardableResult
+    public func save(_ options: MovieSaveOptions = MovieSaveOptions()) throws -> MovieSavePlan {
+        guard let path else {
+            throw AtomError(.notWritable, message: "the file was not read from a path; use write(to:)")
+        }
+        let plan = try self.plan(options)
+        switch plan.strategy {
+        case .unchanged:
+            return plan
+        case .inPlace, .movieAtEnd:
+            // Verify what the file will read like before touching it.
+            try verify(PatchedByteSource(base: tree.source, patches: plan.patches, size: plan.newFileSize), plan: plan)
+            try tree.source.checkUnchanged()
+            do {
+                try FileReplacement.patch(path, ranges: plan.patches, newSize: plan.newFileSize == plan.oldFileSize ? nil : plan.newFileSize)
+                try verify(try FileByteSource(path: path), plan: plan)
+            } catch {
+                // Put the old bytes back (what a failed write or read-back left is undone).
+                try? FileReplacement.patch(path, ranges: plan.replacedBytes, newSize: plan.oldFileSize)
+                throw error
+            }
+        case .rewrite:
+            try tree.source.checkUnchanged()
+            try FileReplacement.replace(path, write: { sink in
+                for node in plan.nodes { try node.write(to: &sink, from: tree) }
+            }, verify: { temporary in
+                try verify(try FileByteSource(path: temporary), plan: plan)
+            })
+        }
+        return plan
+    }
+
+    /// Writes a new file at `output` with the changed metadata (the whole file, laid out like a
+    /// rewrite); the file it was read from is not touched. An existing `output` is replaced.
+    @discardableResult
+    public func write(to output: String, options: MovieSaveOptions = MovieSaveOptions()) throws -> MovieSavePlan {
+        var options = options
+        options.allowInPlace = false
+        var plan = try self.plan(options)
+        if plan.strategy == .unchanged {
+            // Nothing to change: the copy is the file as it is.
+            plan = try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, options: options, forceRewrite: true)
+        }
+        try FileReplacement.create(output, write: { sink in
+            for node in plan.nodes { try node.write(to: &sink, from: tree) }
+        }, verify: { temporary in
+            try verify(try FileByteSource(path: temporary), plan: plan)
+        })
+        return plan
+    }
+
+    // MARK: - Verification
+
+    /// Checks that `result` (the file as written, or as it will be) is what `plan` meant.
+    func verify(_ result: any ByteSource, plan: MovieSavePlan) throws {
+        func fail(_ message: String, offset: UInt64 = 0) -> AtomError {
+            AtomError(.verificationFailed, offset: offset, message: "the written file was not kept: \(message)")
+        }
+        guard result.size == plan.newFileSize else {
+            throw fail("it has \(result.size) bytes, \(plan.newFileSize) were planned")
+        }
+        let written: AtomTree
+        do {
+            written = try AtomTree(source: result)
+        } catch {
+            throw fail("it does not parse: \(error)")
+        }
+        // No new diagnostics.
+        var before: [AtomError.Code: Int] = [:]
+        for diagnostic in tree.diagnostics { before[diagnostic.code, default: 0] += 1 }
+        var after: [AtomError.Code: Int] = [:]
+        for diagnostic in written.diagnostics { after[diagnostic.code, default: 0] += 1 }
+        if let new = written.diagnostics.first(where: { after[$0.code]! > before[$0.code, default: 0] }) {
+            throw fail("it reads with a new problem: \(new)", offset: new.offset)
+        }
+        guard written.atoms.filter({ $0.type == "moov" }).count == 1 else { throw fail("it does not have exactly one 'moov'") }
+        // The metadata reads back as intended.
+        let readBack = try MovieMetadata(tree: written)
+        guard readBack.movie == metadata.movie, readBack.tracks == metadata.tracks else {
+            throw fail("its metadata does not read back as written")
+        }
+        // Every stored offset points where the moved data now is.
+        let oldPointers = try Self.storedOffsets(in: tree)
+        let newPointers = try Self.storedOffsets(in: written)
+        guard oldPointers.count == newPointers.count else { throw fail("it stores \(newPointers.count) offsets, the original \(oldPointers.count)") }
+        for (old, new) in zip(oldPointers, newPointers) {
+            guard old.type == new.type || (old.type == "stco" && new.type == "co64"), old.values.count == new.values.count else {
+                throw fail("'\(new.type)' at \(new.offset) does not match the original '\(old.type)'", offset: new.offset)
+            }
+            for (value, moved) in zip(old.values, new.values) where plan.offsetMap.map(value) != moved {
+                throw fail("'\(new.type)' at \(new.offset) points at \(moved) where \(value) moved to \(plan.offsetMap.map(value).map(String.init) ?? "nowhere")", offset: new.offset)
+            }
+        }
+        // Every chunk of every track still covers the same bytes: same lengths, inside one
+        // atom that was carried over whole.
+        let oldChunks = Self.chunkExtents(in: tree)
+        let newChunks = Self.chunkExtents(in: written)
+        guard oldChunks.count == newChunks.count else { throw fail("it has \(newChunks.count) tracks with chunks, the original \(oldChunks.count)") }
+        for (track, (old, new)) in zip(oldChunks, newChunks).enumerated() {
+            guard old.count == new.count else { throw fail("track \(track + 1) has \(new.count) chunks, the original \(old.count)") }
+            for (a, b) in zip(old, new) where a.length != b.length || plan.offsetMap.map(a.offset) != b.offset || (a.length > 0 && !plan.offsetMap.holds(a.offset, length: a.length)) {
+                throw fail("track \(track + 1) has a chunk at \(b.offset) (\(b.length) bytes) that does not match the original at \(a.offset) (\(a.length) bytes)", offset: b.offset)
+            }
+        }
+        // The carried-over atoms hold the same bytes (media data included).
+        switch plan.strategy {
+        case .unchanged:
+            break
+        case .inPlace, .movieAtEnd:
+            for patch in plan.patches where patch.offset < plan.writableRegion.lowerBound || patch.offset + UInt64(patch.bytes.count) > plan.writableRegion.upperBound {
+                throw fail("a write at \(patch.offset) leaves the metadata region")
+            }
+        case .rewrite:
+            for node in plan.nodes {
+                guard let atom = node.originalAtom, let newStart = plan.offsetMap.map(atom.offset) else { continue }
+                try Self.compare(tree.source, at: atom.offset, with: result, at: newStart, count: atom.size, fail: fail)
+            }
+        }
+    }
+
+    private static func compare(_ a: any ByteSource, at aStart: UInt64, with b: any ByteSource, at bStart: UInt64, count: UInt64, fail: (String, UInt64) -> AtomError) throws {
+        var done: UInt64 = 0
+        let block: UInt64 = 1 << 20
+        while done < count {
+            let length = Int(min(block, count - done))
+            guard try a.read(at: aStart + done, count: length) == b.read(at: bStart + done, count: length) else {
+                throw fail("the bytes copied from offset \(aStart + done) differ from the original", bStart + done)
+            }
+            done += UInt64(length)
+        }
+    }
+
+    /// The stored file offsets of every offset-bearing atom, in file order.
+    static func storedOffsets(in tree: AtomTree) throws -> [(type: FourCC, offset: UInt64, values: [UInt64])] {
+        var result: [(type: FourCC, offset: UInt64, values: [UInt64])] = []
+        var failure: Error?
+        tree.walk { atom, _, _ in
+            guard failure == nil else { return false }
+            if !atom.isContainer, FilePointers.types.contains(atom.type) {
+                do {
+                    let values = try FilePointers.offsets(type: atom.type, payload: try tree.fieldBytes(of: atom), atomEnd: atom.endOffset)
+                    result.append((atom.type, atom.offset, values))
+                } catch {
+                    failure = error
+                }
+            }
+            return true
+        }
+        if let failure { throw failure }
+        return result
+    }
+
+    /// The chunks of each track of the first `moov`: where each starts and how many bytes its
+    /// samples take (through `stsc` and `stsz`/`stz2`); an empty list for a track whose tables
+    /// do not decode.
+    static func chunkExtents(in tree: AtomTree) -> [[(offset: UInt64, length: UInt64)]] {
+        guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
+        let inspector = AtomInspector(tree: tree, options: .complete)
+        return moov.children.filter { $0.type == "trak" }.map { trak in
+            guard let stbl = trak.descendant(AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl")])) else { return [] }
+            func decode<T: AtomPayload>(_ types: [FourCC], as: T.Type) -> T? {
+                for type in types {
+                    if let atom = stbl.child(type), let payload = try? inspector.decode(AtomDecodingContext(atom: atom, parent: "stbl", grandparent: "minf")) as? T {
+                        return payload
+                    }
+                }
+                return nil
+            }
+            guard let chunks = decode(["stco", "co64"], as: ChunkOffsetBox.self), let mapping = decode(["stsc"], as: SampleToChunkBox.self),
+                let sizes = decode(["stsz", "stz2"], as: SampleSizeBox.self),
+                let perChunk = mapping.samplesPerChunk(chunkCount: chunks.offsets.count)
+            else { return [] }
+            var sample = 0
+            var extents: [(offset: UInt64, length: UInt64)] = []
+            extents.reserveCapacity(chunks.offsets.count)
+            for (index, start) in chunks.offsets.enumerated() {
+                let count = Int(perChunk[index])
+                var length: UInt64 = 0
+                if sizes.uniformSize != 0 {
+                    length = UInt64(sizes.uniformSize) * UInt64(count)
+                } else if sample + count <= sizes.sizes.count {
+                    for i in sample..<sample + count { length += UInt64(sizes.sizes[i]) }
+                }
+                sample += count
+                extents.append((start, length))
+            }
+            return extents
+        }
+    }
+}

@@ -1,0 +1,328 @@
+import MediaBytes
+
+/// How a save reaches the file; `MovieSavePlan.strategy` says which one the planner chose.
+public enum MovieWriteStrategy: String, Sendable, CustomStringConvertible {
+    /// Nothing changed; nothing is written.
+    case unchanged
+    /// The new metadata fits the old `moov` plus adjacent `free`/`skip` padding: only that
+    /// region is overwritten and no other byte moves.
+    case inPlace = "in-place"
+    /// `moov` is the last atom: it is rewritten at its place and the file extended or cut; the
+    /// media data does not move.
+    case movieAtEnd = "movie-at-end"
+    /// The whole file is written anew to a temporary file beside it, verified, and renamed
+    /// over the original.
+    case rewrite
+
+    public var description: String { rawValue }
+}
+
+/// What a save may do.
+public struct MovieSaveOptions: Sendable {
+    /// Bytes of `free` padding written after `moov` when it is rewritten; nil for the default
+    /// (1 KiB to 4 KiB, growing with the size of `moov`).
+    public var padding: Int?
+    /// Put `moov` before the media data ("fast start") when it comes after it; this always
+    /// rewrites the file.
+    public var fastStart: Bool
+    /// Allow the in-place and movie-at-end strategies (false: always rewrite).
+    public var allowInPlace: Bool
+
+    public init(padding: Int? = nil, fastStart: Bool = false, allowInPlace: Bool = true) {
+        self.padding = padding
+        self.fastStart = fastStart
+        self.allowInPlace = allowInPlace
+    }
+
+    /// The padding for a rewritten `moov` of `size` bytes.
+    func paddingSize(forMovieSize size: UInt64) -> UInt64 {
+        if let padding { return padding <= 0 ? 0 : UInt64(max(padding, 8)) }
+        return min(4096, max(1024, size / 16))
+    }
+}
+
+/// A save worked out before anything is written.
+public struct MovieSavePlan: Sendable {
+    public let strategy: MovieWriteStrategy
+    /// The new top-level atoms (written whole by the rewrite strategy).
+    let nodes: [AtomNode]
+    /// For in-place strategies: the byte ranges to overwrite.
+    public let patches: [(offset: UInt64, bytes: [UInt8])]
+    /// For in-place strategies: the file's bytes that the patches replace (to undo them).
+    let replacedBytes: [(offset: UInt64, bytes: [UInt8])]
+    /// The file region the in-place strategies may write, and nothing else.
+    let writableRegion: Range<UInt64>
+    public let oldFileSize: UInt64
+    public let newFileSize: UInt64
+    /// Where the kept top-level atoms go.
+    public let offsetMap: OffsetMap
+    public let oldMovieSize: UInt64
+    public let newMovieSize: UInt64
+    /// Padding left after `moov` (top level) in the new file.
+    public let padding: UInt64
+
+    /// The bytes a save writes.
+    public var bytesWritten: UInt64 {
+        switch strategy {
+        case .unchanged: 0
+        case .inPlace, .movieAtEnd: patches.reduce(0) { $0 + UInt64($1.bytes.count) }
+        case .rewrite: newFileSize
+        }
+    }
+
+    /// One line for people: the strategy and its numbers.
+    public var summary: String {
+        switch strategy {
+        case .unchanged:
+            return "unchanged: nothing to write"
+        case .inPlace:
+            return "in-place: \(bytesWritten) bytes written in \(patches.count) range(s) inside the metadata region; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding after it; no other byte moves"
+        case .movieAtEnd:
+            return "movie-at-end: moov rewritten at offset \(writableRegion.lowerBound) (\(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding); file \(oldFileSize) -> \(newFileSize) bytes; media data does not move"
+        case .rewrite:
+            let moved = offsetMap.isIdentity ? "media data stays at its offsets" : "media data moves and every offset into it is updated"
+            return "rewrite: new file of \(newFileSize) bytes (was \(oldFileSize)) written beside the original, verified, then renamed over it; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding; \(moved)"
+        }
+    }
+}
+
+/// Decides how a metadata change is written and prepares it (see `MovieWriteStrategy`).
+public enum MovieRewritePlanner {
+    /// Plans writing `metadata` (changed from `original`, both read from `tree`).
+    ///
+    /// - Throws: `AtomError` `.notWritable` when the file's structure is not fully understood
+    ///   (any warning while reading it, not exactly one `moov`, an offset that points nowhere).
+    ///
+    /// - Parameter forceRewrite: plan a rewrite even when nothing changed (to copy the file).
+    public static func plan(tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, options: MovieSaveOptions = MovieSaveOptions(), forceRewrite: Bool = false) throws -> MovieSavePlan {
+        try checkWritable(tree)
+        let moovIndex = tree.atoms.firstIndex { $0.type == "moov" }!
+        let moov = tree.atoms[moovIndex]
+        let traks = moov.children.filter { $0.type == "trak" }
+        guard metadata.tracks.count == traks.count, original.tracks.count == traks.count else {
+            throw AtomError(.notWritable, offset: moov.offset, path: AtomPath.root.appending("moov"),
+                            message: "the metadata lists \(metadata.tracks.count) tracks but the movie has \(traks.count)")
+        }
+
+        // The new moov: only scopes that changed are rendered.
+        let quickTime = isQuickTime(tree)
+        var moovNode = try metadata.movie.rendered(moov, original: original.movie, in: tree, quickTime: quickTime)
+        for (index, trak) in traks.enumerated() where metadata.tracks[index] != original.tracks[index] {
+            guard let node = try metadata.tracks[index].rendered(trak, original: original.tracks[index], in: tree, quickTime: quickTime) else { continue }
+            var parent = try moovNode ?? AtomNode.expanding(moov, in: tree)
+            var children = parent.children ?? []
+            children[children.firstIndex { $0.originalAtom?.offset == trak.offset }!] = node
+            parent.children = children
+            moovNode = parent
+        }
+
+        // Top-level padding around moov.
+        var first = moovIndex
+        while first > 0, isPadding(tree.atoms[first - 1]) { first -= 1 }
+        var last = moovIndex
+        while last + 1 < tree.atoms.count, isPadding(tree.atoms[last + 1]) { last += 1 }
+        let regionEnd = tree.atoms[last].endOffset
+        let firstMediaIndex = tree.atoms.firstIndex { $0.type == "mdat" }
+        let relocateMovie = options.fastStart && (firstMediaIndex.map { $0 < moovIndex } ?? false)
+
+        guard var moovNode else {
+            if relocateMovie || forceRewrite {
+                return try rewrite(tree: tree, moovNode: .original(moov), moovIndex: moovIndex, padding: first...last, before: firstMediaIndex, options: options)
+            }
+            return unchangedPlan(tree, moov: moov)
+        }
+        absorbPadding(&moovNode, delta: Int64(moovNode.size) - Int64(moov.size))
+        let newSize = moovNode.size
+
+        if options.allowInPlace && !relocateMovie {
+            // 1. In place, keeping moov where it starts, or starting at the padding before it.
+            for start in [moov.offset, tree.atoms[first].offset] where newSize <= regionEnd - start {
+                let rest = regionEnd - start - newSize
+                guard rest == 0 || rest >= 8 else { continue }
+                let nodes = rest > 0 ? [moovNode, .padding(size: rest)] : [moovNode]
+                return try inPlacePlan(tree: tree, nodes: nodes, region: start..<regionEnd, moov: moov, newMovieSize: newSize, padding: rest, newFileSize: tree.fileSize)
+            }
+            // 2. moov is the last atom: rewrite it there and extend or cut the file.
+            if last == tree.atoms.count - 1 && tree.trailingSize == 0 {
+                let padding = options.paddingSize(forMovieSize: newSize)
+                let nodes = padding > 0 ? [moovNode, .padding(size: padding)] : [moovNode]
+                let end = moov.offset + newSize + padding
+                return try inPlacePlan(tree: tree, nodes: nodes, region: moov.offset..<max(end, regionEnd), moov: moov, newMovieSize: newSize, padding: padding, newFileSize: end, strategy: .movieAtEnd)
+            }
+        }
+        // 3. Rewrite the whole file.
+        return try rewrite(tree: tree, moovNode: moovNode, moovIndex: moovIndex, padding: first...last, before: relocateMovie ? firstMediaIndex : nil, options: options)
+    }
+
+    /// Refuses a file whose structure is not fully understood.
+    static func checkWritable(_ tree: AtomTree) throws(AtomError) {
+        if let problem = tree.diagnostics.first(where: { $0.severity >= .warning }) {
+            throw AtomError(.notWritable, offset: problem.offset, path: problem.path,
+                            message: "not written, because its structure is not fully understood: \(problem.message)")
+        }
+        let movies = tree.atoms.filter { $0.type == "moov" }
+        guard movies.count == 1, movies[0].isContainer else {
+            throw AtomError(.notWritable, offset: movies.dropFirst().first?.offset ?? 0,
+                            message: movies.isEmpty ? "not written: the file has no 'moov' atom" : "not written: the file has \(movies.count) 'moov' atoms")
+        }
+    }
+
+    static func isQuickTime(_ tree: AtomTree) -> Bool {
+        guard let ftyp = tree.atoms.first, ftyp.type == "ftyp" else { return true }
+        guard let fields = try? tree.fieldBytes(of: ftyp), fields.count >= 4 else { return false }
+        let s = fields.startIndex
+        return FourCC(fields[s], fields[s + 1], fields[s + 2], fields[s + 3]) == "qt  "
+    }
+
+    static func isPadding(_ atom: Atom) -> Bool { atom.type == "free" || atom.type == "skip" }
+
+    /// Lets `free`/`skip` atoms inside the opened containers of moov take up a size change
+    /// `delta`: a grown item list eats into the padding beside it, a shrunk one leaves more.
+    static func absorbPadding(_ node: inout AtomNode, delta: Int64) {
+        var remaining = delta
+        absorb(&node, &remaining)
+    }
+
+    private static func absorb(_ node: inout AtomNode, _ delta: inout Int64) {
+        guard delta != 0, var children = node.children else { return }
+        for index in children.indices where delta != 0 {
+            if children[index].isPadding, children[index].originalAtom != nil || children[index].children == nil {
+                let size = Int64(children[index].size)
+                let newSize = size - delta
+                if newSize == 0 {
+                    children.remove(at: index)
+                    delta = 0
+                    break
+                } else if newSize >= 8 {
+                    children[index] = .padding(size: UInt64(newSize))
+                    delta = 0
+                }
+            } else if children[index].children != nil {
+                absorb(&children[index], &delta)
+            }
+        }
+        node.children = children
+    }
+
+    private static func unchangedPlan(_ tree: AtomTree, moov: Atom) -> MovieSavePlan {
+        MovieSavePlan(strategy: .unchanged, nodes: [], patches: [], replacedBytes: [], writableRegion: 0..<0,
+                      oldFileSize: tree.fileSize, newFileSize: tree.fileSize, offsetMap: OffsetMap(moves: []),
+                      oldMovieSize: moov.size, newMovieSize: moov.size, padding: 0)
+    }
+
+    /// A plan that overwrites `region` with `nodes`, as a few patches of the bytes that differ.
+    private static func inPlacePlan(
+        tree: AtomTree, nodes: [AtomNode], region: Range<UInt64>, moov: Atom, newMovieSize: UInt64, padding: UInt64,
+        newFileSize: UInt64, strategy: MovieWriteStrategy = .inPlace
+    ) throws -> MovieSavePlan {
+        var writer = ByteWriter(capacity: Int(min(region.upperBound - region.lowerBound, 1 << 26)))
+        for node in nodes { try node.write(to: &writer, from: tree) }
+        let new = writer.bytes
+        // Old bytes of the part of the region that exists in the file now.
+        let oldEnd = min(region.upperBound, tree.fileSize)
+        let old = oldEnd > region.lowerBound ? Array(try tree.bytes(at: region.lowerBound, count: Int(oldEnd - region.lowerBound))) : []
+        var patches: [(offset: UInt64, bytes: [UInt8])] = []
+        var replaced: [(offset: UInt64, bytes: [UInt8])] = []
+        var index = 0
+        while index < new.count {
+            guard index >= old.count || new[index] != old[index] else { index += 1; continue }
+            // A run of differing bytes; runs closer than 64 bytes are written as one.
+            var end = index + 1
+            var same = 0
+            while end < new.count && same < 64 {
+                if end < old.count && new[end] == old[end] { same += 1 } else { same = 0 }
+                end += 1
+            }
+            end -= same
+            patches.append((region.lowerBound + UInt64(index), Array(new[index..<end])))
+            if index < old.count { replaced.append((region.lowerBound + UInt64(index), Array(old[index..<min(end, old.count)]))) }
+            index = end
+        }
+        let map = OffsetMap(moves: tree.atoms.filter { $0.endOffset <= region.lowerBound || $0.offset >= region.upperBound }
+            .map { OffsetMap.Move(start: $0.offset, end: $0.endOffset, delta: 0) })
+        return MovieSavePlan(
+            strategy: strategy, nodes: [], patches: patches, replacedBytes: replaced, writableRegion: region,
+            oldFileSize: tree.fileSize, newFileSize: newFileSize, offsetMap: map, oldMovieSize: moov.size,
+            newMovieSize: newMovieSize, padding: padding)
+    }
+
+    /// A plan that writes the whole file anew: the top-level atoms in order, the padding that
+    /// was around moov replaced by fresh padding, moov moved before the media data when asked,
+    /// and every stored offset into moved atoms updated.
+    private static func rewrite(
+        tree: AtomTree, moovNode: AtomNode, moovIndex: Int, padding dropped: ClosedRange<Int>, before mediaIndex: Int?,
+        options: MovieSaveOptions
+    ) throws -> MovieSavePlan {
+        let moov = tree.atoms[moovIndex]
+        func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
+            let padding = options.paddingSize(forMovieSize: movie.size)
+            let block = padding > 0 ? [movie, .padding(size: padding)] : [movie]
+            var nodes: [AtomNode] = []
+            var moves: [OffsetMap.Move] = []
+            var position: UInt64 = 0
+            for (index, atom) in tree.atoms.enumerated() {
+                if index == mediaIndex || (mediaIndex == nil && index == moovIndex) {
+                    nodes += block
+                    position += block.reduce(0) { $0 + $1.size }
+                }
+                if dropped.contains(index) { continue }
+                moves.append(OffsetMap.Move(start: atom.offset, end: atom.endOffset, delta: Int64(position) - Int64(atom.offset)))
+                nodes.append(.original(atom))
+                position += AtomSerializer.serializedSize(of: atom)
+            }
+            return (nodes, OffsetMap(moves: moves), position, padding)
+        }
+        var result = layout(moovNode)
+        // Moving offsets can widen `stco` to `co64`, which moves the atoms after moov again:
+        // repeat until the layout stops changing (sizes only grow, so this ends quickly).
+        var settled = result.map.isIdentity
+        for _ in 0..<8 where !settled {
+            let next = layout(try relocate(moovNode, in: tree, map: result.map))
+            settled = next.size == result.size
+            result = next
+        }
+        guard settled else {
+            throw AtomError(.notWritable, offset: moov.offset, message: "the new layout of the file does not settle")
+        }
+        if !result.map.isIdentity {
+            // Fragments, their index and HEIF-style items outside moov: offsets inside them move too.
+            result.nodes = try result.nodes.map { node in
+                guard let atom = node.originalAtom, atom.type != "moov" else { return node }
+                return try relocate(node, in: tree, map: result.map)
+            }
+        }
+        let newMovie = result.nodes.first { $0.type == "moov" }!
+        return MovieSavePlan(
+            strategy: .rewrite, nodes: result.nodes, patches: [], replacedBytes: [], writableRegion: 0..<0,
+            oldFileSize: tree.fileSize, newFileSize: result.size, offsetMap: result.map, oldMovieSize: moov.size,
+            newMovieSize: newMovie.size, padding: result.padding)
+    }
+
+    /// `node` with every stored file offset moved by `map`; containers are opened only where
+    /// they hold such offsets.
+    static func relocate(_ node: AtomNode, in tree: AtomTree, map: OffsetMap) throws -> AtomNode {
+        switch node.content {
+        case .original(let atom):
+            if !atom.isContainer {
+                guard FilePointers.types.contains(atom.type) else { return node }
+                let payload = try tree.fieldBytes(of: atom)
+                let newEnd = atom.type == "sidx" ? (map.map(atom.offset) ?? atom.offset) + atom.size : 0
+                return try FilePointers.relocated(atom, payload: payload, map: map, newAtomEnd: newEnd) ?? node
+            }
+            guard containsPointers(atom) else { return node }
+            var expanded = try AtomNode.expanding(atom, in: tree)
+            expanded.children = try expanded.children?.map { try relocate($0, in: tree, map: map) }
+            return expanded
+        case .container:
+            var copy = node
+            copy.children = try node.children?.map { try relocate($0, in: tree, map: map) }
+            return copy
+        case .payload, .encoded:
+            return node
+        }
+    }
+
+    private static func containsPointers(_ atom: Atom) -> Bool {
+        atom.children.contains { FilePointers.types.contains($0.type) || containsPointers($0) }
+    }
+}
