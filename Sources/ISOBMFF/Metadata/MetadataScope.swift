@@ -92,6 +92,26 @@ public struct MetadataScope: Sendable {
         itemList?.first { $0.type == type && (mean == nil || $0.mean == mean) && (name == nil || $0.name == name) }
     }
 
+    /// Puts `item` in the item list in place of the items of its type (and, for freeform
+    /// items, its `mean` and `name`), or at the end; creates the list when there is none.
+    public mutating func setItem(_ item: MetadataItem) {
+        var items = itemList ?? []
+        let matches = { (other: MetadataItem) in other.type == item.type && other.mean == item.mean && other.name == item.name }
+        if let first = items.firstIndex(where: matches) {
+            items[first] = item
+            var index = first + 1
+            while index < items.count { if matches(items[index]) { items.remove(at: index) } else { index += 1 } }
+        } else {
+            items.append(item)
+        }
+        itemList = items
+    }
+
+    /// Removes the item list items of `type` (freeform ones only with that `mean` and `name`).
+    public mutating func removeItems(_ type: FourCC, mean: String? = nil, name: String? = nil) {
+        itemList?.removeAll { $0.type == type && (mean == nil || $0.mean == mean) && (name == nil || $0.name == name) }
+    }
+
     /// The user-data items of `type`.
     public func userData(_ type: FourCC) -> [UserDataItem] { userData.filter { $0.type == type } }
 

@@ -35,7 +35,7 @@ public struct OffsetMap: Sendable {
 
     /// True when `range` lies inside one kept atom.
     func holds(_ start: UInt64, length: UInt64) -> Bool {
-        moves.contains { $0.start <= start && length <= $0.end - start && start <= $0.end }
+        moves.contains { $0.start <= start && start <= $0.end && length <= $0.end - start }
     }
 }
 
