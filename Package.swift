@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "TagLibOracle", dependencies: ["CTagLibShim"], path: "Tests/TagLibOracle"),
         .testTarget(name: "ID3Tests", dependencies: ["ID3", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
-        .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport"]),
+        .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "TestSupport"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "ISOBMFF", "TestSupport"]),
         .testTarget(

@@ -12,6 +12,14 @@ public struct TagLibReading: @unchecked Sendable {
     public var id3v2Frames: [[String: Any]]
     public var id3v1: [String: Any]?
     public var info: [String: String]?
+    /// TagLib's MP4 items by item name (`©nam`, `trkn`, `----:com.apple.iTunes:NAME`), each
+    /// `{"kind": ..., "values"/"value"/"index"/"total": ...}` (see shim.cpp); nil for non-MP4.
+    public var mp4Items: [String: [String: Any]]?
+
+    /// Sets title, artist and track number with TagLib's MP4 writer; false when TagLib fails.
+    public static func setMP4Items(in path: String, title: String, artist: String, track: Int, total: Int) -> Bool {
+        taglib_shim_set_mp4_items(path, title, artist, Int32(track), Int32(total)) == 1
+    }
 
     /// Writes TagLib's sample tag (see Tests/CTagLibShim/include/CTagLibShim.h) into the MP3
     /// at `path` as ID3v2.`version`; false when TagLib fails.
@@ -31,6 +39,7 @@ public struct TagLibReading: @unchecked Sendable {
             id3v2Version: id3v2?["version"] as? Int,
             id3v2Frames: id3v2?["frames"] as? [[String: Any]] ?? [],
             id3v1: document["id3v1"] as? [String: Any],
-            info: document["info"] as? [String: String])
+            info: document["info"] as? [String: String],
+            mp4Items: (document["mp4"] as? [String: Any])?["items"] as? [String: [String: Any]])
     }
 }

@@ -23,8 +23,13 @@ public enum ToolRunner {
 
     /// Runs `tool` with `arguments`, waiting for it to exit.
     public static func run(_ tool: String, _ arguments: [String]) async throws -> Result {
+        try await runProgram(productsDirectory + "/" + tool, arguments)
+    }
+
+    /// Runs the program at the absolute path `program` (a system tool such as ffmpeg).
+    public static func runProgram(_ program: String, _ arguments: [String]) async throws -> Result {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: productsDirectory + "/" + tool)
+        process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
