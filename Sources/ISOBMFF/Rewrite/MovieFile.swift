@@ -176,15 +176,15 @@ public struct MovieFile: Sendable {
     }
 
     /// The stored file offsets of every offset-bearing atom, in file order.
-    static func storedOffsets(in tree: AtomTree) throws -> [(type: FourCC, offset: UInt64, values: [UInt64])] {
-        var result: [(type: FourCC, offset: UInt64, values: [UInt64])] = []
+    static func storedOffsets(in tree: AtomTree) throws -> [(type: FourCC, offset: UInt64, path: AtomPath, values: [UInt64])] {
+        var result: [(type: FourCC, offset: UInt64, path: AtomPath, values: [UInt64])] = []
         var failure: Error?
-        tree.walk { atom, _, _ in
+        tree.walk { atom, path, _ in
             guard failure == nil else { return false }
             if !atom.isContainer, FilePointers.types.contains(atom.type) {
                 do {
                     let values = try FilePointers.offsets(type: atom.type, payload: try tree.fieldBytes(of: atom), atomEnd: atom.endOffset)
-                    result.append((atom.type, atom.offset, values))
+                    result.append((atom.type, atom.offset, path, values))
                 } catch {
                     failure = error
                 }

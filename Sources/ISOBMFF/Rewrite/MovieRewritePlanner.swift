@@ -96,6 +96,20 @@ public enum MovieRewritePlanner {
     /// - Parameter forceRewrite: plan a rewrite even when nothing changed (to copy the file).
     public static func plan(tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, options: MovieSaveOptions = MovieSaveOptions(), forceRewrite: Bool = false) throws -> MovieSavePlan {
         try checkWritable(tree)
+        let plan = try makePlan(tree: tree, original: original, metadata: metadata, options: options, forceRewrite: forceRewrite)
+        guard plan.strategy != .unchanged else { return plan }
+        // Every stored offset must land in data that is carried over; one that points outside
+        // the media (a cut file, a broken table) means the file is not understood.
+        for pointers in try MovieFile.storedOffsets(in: tree) {
+            if let stray = pointers.values.first(where: { plan.offsetMap.map($0) == nil }) {
+                throw AtomError(.notWritable, offset: pointers.offset, path: pointers.path,
+                                message: "not written: '\(pointers.type)' at offset \(pointers.offset) points at offset \(stray), outside the media data the file carries")
+            }
+        }
+        return plan
+    }
+
+    private static func makePlan(tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, options: MovieSaveOptions, forceRewrite: Bool) throws -> MovieSavePlan {
         let moovIndex = tree.atoms.firstIndex { $0.type == "moov" }!
         let moov = tree.atoms[moovIndex]
         let traks = moov.children.filter { $0.type == "trak" }
