@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A destination for bytes written in order: a buffer in memory, or (in the writing layers) a file.
 public protocol ByteSink {
     /// Appends `bytes`.
@@ -15,13 +23,39 @@ extension ByteSource {
     /// Copies `count` bytes starting at `offset` into `sink`, in pieces of at most `chunkSize`
     /// bytes, so copying a large media payload never holds it in memory at once.
     public func copy<Sink: ByteSink>(
-        from offset: UInt64, count: UInt64, to sink: inout Sink, chunkSize: Int = 1 << 20
+        from offset: UInt64, count: UInt64, to sink: inout Sink, chunkSize: Int = 1 << 22
     ) throws {
+        var done: UInt64 = 0
+        var buffer = [UInt8](repeating: 0, count: Int(min(UInt64(chunkSize), count)))
+        while done < count {
+            let piece = Int(min(UInt64(chunkSize), count - done))
+            try buffer.withUnsafeMutableBytes { bytes in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: offset + done)
+            }
+            try sink.write(buffer[0..<piece])
+            done += UInt64(piece)
+        }
+    }
+
+    /// True when `count` bytes at `offset` here equal `count` bytes at `otherOffset` in
+    /// `other`, compared in pieces through two reused buffers.
+    public func hasSameBytes(at offset: UInt64, as other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws -> Bool {
+        let size = Int(min(UInt64(chunkSize), count))
+        var mine = [UInt8](repeating: 0, count: size)
+        var theirs = [UInt8](repeating: 0, count: size)
         var done: UInt64 = 0
         while done < count {
             let piece = Int(min(UInt64(chunkSize), count - done))
-            try sink.write(try read(at: offset + done, count: piece))
+            try mine.withUnsafeMutableBytes { bytes in
+                try read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: offset + done)
+            }
+            try theirs.withUnsafeMutableBytes { bytes in
+                try other.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: otherOffset + done)
+            }
+            let same = mine.withUnsafeBytes { a in theirs.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, piece) == 0 } }
+            guard same else { return false }
             done += UInt64(piece)
         }
+        return true
     }
 }

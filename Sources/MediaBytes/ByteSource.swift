@@ -16,11 +16,20 @@ public protocol ByteSource: Sendable {
     /// written to since it was opened). Values that read from the source later, such as a
     /// picture left in the file, check this first.
     func checkUnchanged() throws(ByteSourceError)
+
+    /// Reads exactly `buffer.count` bytes starting at `offset` into `buffer` (large copies
+    /// and comparisons reuse one buffer instead of allocating each piece).
+    func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError)
 }
 
 extension ByteSource {
     /// Memory does not change under a reader.
     public func checkUnchanged() throws(ByteSourceError) {}
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
+        let bytes = try read(at: offset, count: buffer.count)
+        bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    }
 }
 
 extension ByteSource {

@@ -72,25 +72,38 @@ public final class FileByteSource: ByteSource {
         guard count > 0 else { return [] }
         var failure: ByteSourceError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var done = 0
-            while done < count {
-                let result = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
-                if result > 0 {
-                    done += result
-                } else if result == 0 {
-                    failure = ByteSourceError(
-                        .io, path: path, offset: offset + UInt64(done),
-                        reason: "file ended early (it shrank while being read?)")
-                    break
-                } else if errno != EINTR {
-                    failure = Self.error(errno: errno, path: path, action: "read failed", offset: offset + UInt64(done))
-                    break
-                }
+            do {
+                try fill(UnsafeMutableRawBufferPointer(buffer), at: offset)
+                initialized = count
+            } catch let error as ByteSourceError {
+                failure = error
+                initialized = 0
+            } catch {
+                initialized = 0
             }
-            initialized = failure == nil ? count : 0
         }
         if let failure { throw failure }
         return bytes
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
+        try checkRange(offset: offset, count: buffer.count)
+        try fill(buffer, at: offset)
+    }
+
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
+        let count = buffer.count
+        var done = 0
+        while done < count {
+            let result = pread(descriptor, buffer.baseAddress! + done, count - done, off_t(offset) + off_t(done))
+            if result > 0 {
+                done += result
+            } else if result == 0 {
+                throw ByteSourceError(.io, path: path, offset: offset + UInt64(done), reason: "file ended early (it shrank while being read?)")
+            } else if errno != EINTR {
+                throw Self.error(errno: errno, path: path, action: "read failed", offset: offset + UInt64(done))
+            }
+        }
     }
 
     private static func error(errno code: Int32, path: String, action: String, offset: UInt64? = nil)

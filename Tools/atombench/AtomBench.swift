@@ -16,6 +16,9 @@ import MediaBytes
 ///     atombench bigfile FILE           wall time and peak memory to parse one (large) file
 ///     atombench table N                time to decode stsz and stco tables of N entries
 ///     atombench id3 FILE...            CPU per file to read the ID3 tags (and stream header) of MP3s
+///     atombench metadata FILE...       CPU per file to read all MP4 metadata (tree + every area)
+///     atombench save FILE N            wall time of N title changes saved in place (flush included)
+///     atombench grow FILE [N]          wall time of one save that adds N (3000) characters to the title
 @main
 enum AtomBench {
     static func main() throws {
@@ -31,6 +34,9 @@ enum AtomBench {
         case "bigfile": try bigFile(rest[0])
         case "table": try table(Int(rest.first ?? "1000000") ?? 1_000_000)
         case "id3": try id3(rest)
+        case "metadata": try metadata(rest)
+        case "save": try save(rest[0], iterations: Int(rest.count > 1 ? rest[1] : "20") ?? 20)
+        case "grow": try grow(rest[0], by: Int(rest.count > 1 ? rest[1] : "3000") ?? 3000)
         default:
             print("unknown benchmark \(command)")
             exit(64)
@@ -92,6 +98,40 @@ enum AtomBench {
         let (microseconds, reads) = try measure(files) { source in _ = try MPEGStreamFile(source: source).primaryTag }
         let frames = try MPEGStreamFile(source: FileByteSource(path: files[0])).primaryTag?.frames.count ?? 0
         print("id3: \(files.count) files, \(format(microseconds)) us CPU per file (best of 3), \(format(reads)) reads per file, \(frames) frames per tag")
+    }
+
+    static func metadata(_ files: [String]) throws {
+        let (microseconds, reads) = try measure(files) { source in _ = try MovieFile(tree: try AtomTree(source: source)) }
+        let items = try MovieFile(path: files[0]).metadata.movie.itemList?.count ?? 0
+        print("metadata: \(files.count) files, \(format(microseconds)) us CPU per file (best of 3), \(format(reads)) reads per file, \(items) items per file")
+    }
+
+    /// Alternates the title between two values of the same length, saving each time.
+    static func save(_ path: String, iterations: Int) throws {
+        var times: [Double] = []
+        var strategy = MovieWriteStrategy.unchanged
+        var written: UInt64 = 0
+        for i in 0..<iterations {
+            var file = try MovieFile(path: path)
+            file.metadata.movie.setItem(MetadataItem(type: "©nam", values: [.text(i % 2 == 0 ? "Benchmark Title A" : "Benchmark Title B")]))
+            let start = wallSeconds()
+            let plan = try file.save()
+            times.append(wallSeconds() - start)
+            strategy = plan.strategy
+            written = plan.bytesWritten
+        }
+        times.sort()
+        print("save: \(iterations) saves, median \(format(times[times.count / 2] * 1000)) ms, min \(format(times[0] * 1000)) ms wall (flush included), strategy \(strategy), \(written) bytes written")
+    }
+
+    /// One save that adds `count` characters to the title.
+    static func grow(_ path: String, by count: Int) throws {
+        var file = try MovieFile(path: path)
+        let title = (file.metadata.movie.item("©nam")?.texts.first ?? "") + String(repeating: "g", count: count)
+        file.metadata.movie.setItem(MetadataItem(type: "©nam", values: [.text(title)]))
+        let start = wallSeconds()
+        let plan = try file.save()
+        print("grow: \(format((wallSeconds() - start) * 1000)) ms wall, strategy \(plan.strategy), padding left \(plan.padding) bytes, file \(plan.newFileSize >> 20) MiB")
     }
 
     static func ioFloor(_ files: [String]) throws {

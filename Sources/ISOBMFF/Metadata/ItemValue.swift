@@ -168,11 +168,12 @@ public struct ItemValue: Sendable, Hashable {
 
     /// Reads a `data` atom's payload.
     init(dataAtomPayload payload: ArraySlice<UInt8>) throws(ByteReaderError) {
-        var reader = ByteReader(payload)
-        typeSet = try reader.readUInt8()
-        dataType = DataType(rawValue: try reader.readUInt24())
-        country = try reader.readUInt16()
-        language = try reader.readUInt16()
-        data = reader.readRemainingBytes()
+        guard payload.count >= 8 else { throw ByteReaderError(offset: 0, needed: 8, available: payload.count) }
+        let p = payload.startIndex
+        typeSet = payload[p]
+        dataType = DataType(rawValue: UInt32(payload[p + 1]) << 16 | UInt32(payload[p + 2]) << 8 | UInt32(payload[p + 3]))
+        country = UInt16(payload[p + 4]) << 8 | UInt16(payload[p + 5])
+        language = UInt16(payload[p + 6]) << 8 | UInt16(payload[p + 7])
+        data = Array(payload[(p + 8)...])
     }
 }

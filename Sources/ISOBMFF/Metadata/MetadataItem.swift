@@ -18,7 +18,7 @@ public struct MetadataItem: Sendable {
     public var otherChildren: [[UInt8]]
 
     /// The item atom as read, and what it decoded to; nil for new items.
-    private var original: (bytes: [UInt8], decoded: Decoded)?
+    private var original: (bytes: ArraySlice<UInt8>, decoded: Decoded)?
     private var opaque: Bool
 
     private struct Decoded: Hashable {
@@ -56,9 +56,15 @@ public struct MetadataItem: Sendable {
 
     // MARK: - Reading
 
+    private static let dataType: FourCC = "data"
+    private static let meanType: FourCC = "mean"
+    private static let nameType: FourCC = "name"
+
     /// Reads the item `atom` (a child of `ilst`).
     init(_ atom: Atom, in tree: AtomTree) throws(AtomError) {
-        let bytes = Array(try tree.bytes(at: atom.offset, count: Int(atom.size)))
+        // A slice of the metadata already in memory: nothing is copied until the item is written.
+        let bytes = try tree.bytes(at: atom.offset, count: Int(atom.size))
+        let base = bytes.startIndex
         type = atom.type
         mean = nil
         name = nil
@@ -70,15 +76,15 @@ public struct MetadataItem: Sendable {
         if readable {
             do {
                 for child in atom.children {
-                    let start = Int(child.offset - atom.offset)
+                    let start = base + Int(child.offset - atom.offset)
                     let payload = bytes[start + child.headerSize..<start + Int(child.size)]
                     switch child.type {
-                    case "data":
+                    case Self.dataType:
                         values.append(try ItemValue(dataAtomPayload: payload))
-                    case "mean", "name":
+                    case Self.meanType, Self.nameType:
                         guard payload.count >= 4 else { throw ByteReaderError(offset: child.offset, needed: 4, available: payload.count) }
                         let text = String(decoding: payload.dropFirst(4), as: UTF8.self)
-                        if child.type == "mean" { mean = text } else { name = text }
+                        if child.type == Self.meanType { mean = text } else { name = text }
                     default:
                         otherChildren.append(Array(bytes[start..<start + Int(child.size)]))
                     }
@@ -102,7 +108,7 @@ public struct MetadataItem: Sendable {
 
     /// The item atom's bytes: the original ones when unchanged, otherwise newly encoded.
     public var encoded: [UInt8] {
-        if let original, original.decoded == decoded { return original.bytes }
+        if let original, original.decoded == decoded { return Array(original.bytes) }
         var writer = ByteWriter(capacity: 64 + values.reduce(0) { $0 + $1.data.count + 16 })
         let start = writer.beginAtom(type)
         for (childType, text) in [("mean", mean), ("name", name)] as [(FourCC, String?)] {
@@ -129,7 +135,9 @@ public struct MetadataItem: Sendable {
         guard newType != type else { return copy }
         copy.type = newType
         if var original = copy.original, original.decoded == decoded {
-            original.bytes.replaceSubrange(4..<8, with: newType.bytes)
+            var bytes = Array(original.bytes)
+            bytes.replaceSubrange(4..<8, with: newType.bytes)
+            original.bytes = bytes[...]
             original.decoded.type = newType
             copy.original = original
         }

@@ -164,14 +164,8 @@ public struct MovieFile: Sendable {
     }
 
     private static func compare(_ a: any ByteSource, at aStart: UInt64, with b: any ByteSource, at bStart: UInt64, count: UInt64, fail: (String, UInt64) -> AtomError) throws {
-        var done: UInt64 = 0
-        let block: UInt64 = 1 << 20
-        while done < count {
-            let length = Int(min(block, count - done))
-            guard try a.read(at: aStart + done, count: length) == b.read(at: bStart + done, count: length) else {
-                throw fail("the bytes copied from offset \(aStart + done) differ from the original", bStart + done)
-            }
-            done += UInt64(length)
+        guard try a.hasSameBytes(at: aStart, as: b, at: bStart, count: count) else {
+            throw fail("the \(count) bytes copied from offset \(aStart) differ from the original", bStart)
         }
     }
 
