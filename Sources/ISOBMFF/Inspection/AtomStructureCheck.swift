@@ -33,38 +33,22 @@ public enum AtomStructureCheck {
     }
 
     private static func checkTrack(_ trak: Atom, path: AtomPath, inspector: AtomInspector, mediaData: [Range<UInt64>]) -> [AtomDiagnostic] {
-        let stblPath = AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl")])
-        guard let stbl = trak.descendant(stblPath) else { return [] }
-        let tablePath = AtomPath(path.components + stblPath.components)
-        func decode<T: AtomPayload>(_ types: [FourCC], as: T.Type) -> (T, Atom)? {
-            for type in types {
-                if let atom = stbl.child(type),
-                    let payload = try? inspector.decode(AtomDecodingContext(atom: atom, parent: "stbl", grandparent: "minf")) as? T
-                {
-                    return (payload, atom)
-                }
-            }
-            return nil
-        }
+        guard let tables = TrackSampleTables(trak, inspector: inspector) else { return [] }
+        let tablePath = AtomPath(path.components + TrackSampleTables.stblPath.components)
         var findings: [AtomDiagnostic] = []
-        let sizes = decode(["stsz", "stz2"], as: SampleSizeBox.self)
-        let times = decode(["stts"], as: TimeToSampleBox.self)
-        let chunks = decode(["stco", "co64"], as: ChunkOffsetBox.self)
-        let mapping = decode(["stsc"], as: SampleToChunkBox.self)
-
-        if let (sizes, atom) = sizes, let (times, _) = times, UInt64(sizes.sampleCount) != times.sampleCount {
+        if let (sizes, atom) = tables.sizes, let (times, _) = tables.times, UInt64(sizes.sampleCount) != times.sampleCount {
             findings.append(AtomDiagnostic(
                 .error, .inconsistentTables, offset: atom.offset, path: tablePath,
                 message: "'stsz' lists \(sizes.sampleCount) samples but 'stts' covers \(times.sampleCount)"))
         }
         var samplesPerChunk: [UInt32]?
-        if let (chunks, _) = chunks, let (mapping, mappingAtom) = mapping {
-            samplesPerChunk = mapping.samplesPerChunk(chunkCount: chunks.offsets.count)
+        if let (chunks, _) = tables.chunks, let (_, mappingAtom) = tables.mapping {
+            samplesPerChunk = tables.samplesPerChunk
             if samplesPerChunk == nil {
                 findings.append(AtomDiagnostic(
                     .error, .inconsistentTables, offset: mappingAtom.offset, path: tablePath.appending("stsc"),
                     message: "'stsc' does not map the \(chunks.offsets.count) chunks of 'stco'/'co64' (first chunks must rise from 1)"))
-            } else if let (sizes, _) = sizes {
+            } else if let (sizes, _) = tables.sizes {
                 let total = samplesPerChunk!.reduce(UInt64(0)) { $0 + UInt64($1) }
                 if total != UInt64(sizes.sampleCount) {
                     findings.append(AtomDiagnostic(
@@ -74,28 +58,16 @@ public enum AtomStructureCheck {
                 }
             }
         }
-        if let (chunks, chunkAtom) = chunks {
-            var sample = 0
+        if let (_, chunkAtom) = tables.chunks {
             var reported = 0
-            for (index, start) in chunks.offsets.enumerated() {
-                var length: UInt64 = 0
-                if let perChunk = samplesPerChunk, let (sizes, _) = sizes {
-                    let count = Int(perChunk[index])
-                    if sizes.uniformSize != 0 {
-                        length = UInt64(sizes.uniformSize) * UInt64(count)
-                    } else {
-                        for i in sample..<sample + count { length += UInt64(sizes.sizes[i]) }
-                    }
-                    sample += count
-                }
-                let inside = mediaData.contains { $0.contains(start) && length <= $0.upperBound - start }
-                if !inside && chunks.offsets.count > 0 {
-                    reported += 1
-                    if reported <= 5 {
-                        findings.append(AtomDiagnostic(
-                            .error, .chunkOffsetOutsideMediaData, offset: chunkAtom.offset, path: tablePath.appending(chunkAtom.type),
-                            message: "chunk \(index + 1) at offset \(start) (\(length) bytes) is not inside an 'mdat' payload"))
-                    }
+            for (index, chunk) in tables.chunkExtents(samplesPerChunk: samplesPerChunk).enumerated() {
+                let inside = mediaData.contains { $0.contains(chunk.offset) && chunk.length <= $0.upperBound - chunk.offset }
+                guard !inside else { continue }
+                reported += 1
+                if reported <= 5 {
+                    findings.append(AtomDiagnostic(
+                        .error, .chunkOffsetOutsideMediaData, offset: chunkAtom.offset, path: tablePath.appending(chunkAtom.type),
+                        message: "chunk \(index + 1) at offset \(chunk.offset) (\(chunk.length) bytes) is not inside an 'mdat' payload"))
                 }
             }
             if reported > 5 {

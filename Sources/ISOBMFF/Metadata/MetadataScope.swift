@@ -172,16 +172,23 @@ public struct MetadataScope: Sendable {
             return true
         case "ID32" where layout.id3Meta == nil:
             layout.id3Meta = meta
-            for child in meta.children where child.type == "ID32" {
-                let payload = try tree.fieldBytes(of: child)
-                guard payload.count >= 6 else { continue }
-                let start = payload.startIndex
-                id3Tags.append(ID3TagAtom(tag: Array(payload[(start + 6)...]), languageCode: UInt16(payload[start + 4] & 0x7F) << 8 | UInt16(payload[start + 5])))
-            }
+            id3Tags = try Self.id3Tags(in: meta, tree: tree)
             return true
         default:
             return false
         }
+    }
+
+    /// The tags of the `ID32` boxes of a `meta` with handler `ID32`.
+    static func id3Tags(in meta: Atom, tree: AtomTree) throws(AtomError) -> [ID3TagAtom] {
+        var tags: [ID3TagAtom] = []
+        for child in meta.children where child.type == "ID32" {
+            let payload = try tree.fieldBytes(of: child)
+            guard payload.count >= 6 else { continue }
+            let start = payload.startIndex
+            tags.append(ID3TagAtom(tag: Array(payload[(start + 6)...]), languageCode: UInt16(payload[start + 4] & 0x7F) << 8 | UInt16(payload[start + 5])))
+        }
+        return tags
     }
 
     /// The handler type of a `meta` (its `hdlr` child's `handler_type`).

@@ -39,18 +39,8 @@ public struct MovieMetadata: Sendable, Equatable {
             if atom.type == "uuid", atom.header.extendedType == Self.xmpUUID, xmp == nil {
                 xmp = Array(try tree.fieldBytes(of: atom))
             } else if atom.type == "meta", atom.isContainer, MetadataScope.handlerType(of: atom, in: tree) == "ID32" {
-                let scope = try MetadataScope(of: AtomTreeShim.wrap(atom), in: tree)
-                fileID3Tags += scope.id3Tags
+                fileID3Tags += try MetadataScope.id3Tags(in: atom, tree: tree)
             }
         }
-    }
-}
-
-/// Lets a top-level `meta` be read as the only `meta` child of a scope.
-enum AtomTreeShim {
-    static func wrap(_ meta: Atom) -> Atom {
-        var scope = Atom(header: AtomHeader(type: "file", offset: meta.offset, declaredSize: 0, sizeForm: .compact, headerSize: 8), size: 0, role: .container, windowIndex: -1)
-        scope.children = [meta]
-        return scope
     }
 }

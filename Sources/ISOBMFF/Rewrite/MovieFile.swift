@@ -196,34 +196,9 @@ public struct MovieFile: Sendable {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
         let inspector = AtomInspector(tree: tree, options: .complete)
         return moov.children.filter { $0.type == "trak" }.map { trak in
-            guard let stbl = trak.descendant(AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl")])) else { return [] }
-            func decode<T: AtomPayload>(_ types: [FourCC], as: T.Type) -> T? {
-                for type in types {
-                    if let atom = stbl.child(type), let payload = try? inspector.decode(AtomDecodingContext(atom: atom, parent: "stbl", grandparent: "minf")) as? T {
-                        return payload
-                    }
-                }
-                return nil
-            }
-            guard let chunks = decode(["stco", "co64"], as: ChunkOffsetBox.self), let mapping = decode(["stsc"], as: SampleToChunkBox.self),
-                let sizes = decode(["stsz", "stz2"], as: SampleSizeBox.self),
-                let perChunk = mapping.samplesPerChunk(chunkCount: chunks.offsets.count)
+            guard let tables = TrackSampleTables(trak, inspector: inspector), let perChunk = tables.samplesPerChunk, tables.sizes != nil
             else { return [] }
-            var sample = 0
-            var extents: [(offset: UInt64, length: UInt64)] = []
-            extents.reserveCapacity(chunks.offsets.count)
-            for (index, start) in chunks.offsets.enumerated() {
-                let count = Int(perChunk[index])
-                var length: UInt64 = 0
-                if sizes.uniformSize != 0 {
-                    length = UInt64(sizes.uniformSize) * UInt64(count)
-                } else if sample + count <= sizes.sizes.count {
-                    for i in sample..<sample + count { length += UInt64(sizes.sizes[i]) }
-                }
-                sample += count
-                extents.append((start, length))
-            }
-            return extents
+            return tables.chunkExtents(samplesPerChunk: perChunk)
         }
     }
 }

@@ -200,7 +200,7 @@ public enum MovieRewritePlanner {
     private static func absorb(_ node: inout AtomNode, _ delta: inout Int64) {
         guard delta != 0, var children = node.children else { return }
         for index in children.indices where delta != 0 {
-            if children[index].isPadding, children[index].originalAtom != nil || children[index].children == nil {
+            if children[index].isPadding {
                 let size = Int64(children[index].size)
                 let newSize = size - delta
                 if newSize == 0 {
