@@ -21,6 +21,16 @@ extension ID3v2Tag {
         frames("TDOR").first?.textValues?.first ?? frames("TORY").first?.textValues?.first
     }
 
+    /// The frames that hold the recording date `date` (ISO 8601) in a tag of `version`: `TDRC`
+    /// in v2.4; `TYER`, `TDAT` and `TIME` in v2.3 and v2.2, with notes on what v2.3 cannot hold.
+    public static func recordingDateFrames(_ date: String, version: UInt8, encoding: ID3TextEncoding = .latin1) -> (frames: [ID3Frame], notes: [String]) {
+        let frame = ID3Frame(id: "TDRC", content: .text(encoding: encoding, values: [date]))
+        guard version < 4 else { return ([frame], []) }
+        var notes: [String] = []
+        let frames = ID3VersionConversion.toV23([frame], notes: &notes)
+        return (frames, notes)
+    }
+
     /// Reads an `n/m` position such as `TRCK` `3/12`: either part may be missing (`3`, `/12`).
     public static func position(_ text: String) -> (index: Int?, total: Int?) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)

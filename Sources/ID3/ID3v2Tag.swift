@@ -27,6 +27,19 @@ public struct ID3v2Tag: Sendable, Hashable {
     /// The most bytes all the compressed frames of one tag may decompress to together.
     public static let maxDecompressedTagSize = 16 << 20
 
+    /// A new, empty tag of `majorVersion` (3 or 4) holding `frames`.
+    public init(majorVersion: UInt8 = 4, frames: [ID3Frame] = []) {
+        self.majorVersion = majorVersion
+        revision = 0
+        headerFlags = 0
+        extendedHeader = nil
+        self.frames = frames
+        paddingSize = 0
+        offset = 0
+        totalSize = 0
+        diagnostics = []
+    }
+
     /// Reads a tag from `bytes`, which start with the tag header; `offset` is where that header
     /// sits in the file (for messages and frame offsets).
     ///

@@ -31,6 +31,7 @@ extension IFFChunkFile {
 
         if let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
+            if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: serialization.notes) }
             do { try FileReplacement.patch(path, at: old.dataOffset, with: serialization.bytes) } catch {
                 throw ID3Error(.io, message: error.description)
             }
@@ -38,6 +39,7 @@ extension IFFChunkFile {
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
+        if options.dryRun { return ID3SaveOutcome(method: .rewritten, notes: serialization.notes) }
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
         if serialization.bytes.count % 2 == 1 { chunk.append(0) }

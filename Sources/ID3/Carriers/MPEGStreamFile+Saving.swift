@@ -8,11 +8,14 @@ public struct ID3SaveOptions: Sendable {
     public var padding: Int
     /// Write an ID3v1 tag from the same values: nil updates one only when the file has one.
     public var writeID3v1: Bool?
+    /// Decide how the tag would be written and return that, writing nothing.
+    public var dryRun: Bool
 
-    public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil) {
+    public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version
         self.padding = padding
         self.writeID3v1 = writeID3v1
+        self.dryRun = dryRun
     }
 }
 
@@ -77,6 +80,7 @@ extension MPEGStreamFile {
 
         if old != nil, UInt64(serialization.bytes.count) <= oldSize {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
+            if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
             do {
                 try FileReplacement.patch(path, at: 0, with: serialization.bytes)
                 if let v1 { try FileReplacement.patch(path, at: v1Offset, with: v1) }
@@ -87,6 +91,7 @@ extension MPEGStreamFile {
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
+        if options.dryRun { return ID3SaveOutcome(method: .rewritten, notes: notes) }
         let newTag = serialization.bytes
         let rest = oldSize..<v1Offset
         do {

@@ -1,0 +1,341 @@
+import ID3
+import MediaBytes
+
+/// The tags of an MP3, ADTS, AIFF or WAV file, edited through the key space: the ID3v2 tag
+/// (read and written), and the ID3v1 tag or RIFF `INFO` entries (read only; TagLib's rule
+/// applies: they give `tags` only when the ID3v2 tag gives none). An existing ID3v1 tag is
+/// refreshed from the ID3v2 values by the save.
+struct ID3MetadataStore: MetadataStore {
+    var tag: ID3v2Tag
+    let original: ID3v2Tag
+    let id3v1: ID3v1Tag?
+    let info: [(id: FourCC, value: String)]
+
+    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, info: [(id: FourCC, value: String)]) {
+        // A file without a tag gets a new v2.4 one (written only if something is set).
+        self.tag = tag ?? ID3v2Tag(majorVersion: 4)
+        original = self.tag
+        self.id3v1 = id3v1
+        self.info = info
+    }
+
+    var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) }
+    var mergesAreasPerKey: Bool { false }
+
+    /// The frame forms are those of the tag's version (v2.2 frames are read in v2.3 form).
+    private var version: UInt8 { tag.majorVersion }
+
+    // MARK: - Reading
+
+    var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
+        var result: [(Int, NativeMetadataItem)] = tag.frames.map { (0, view($0)) }
+        if let v1 = id3v1 {
+            let fields: [(String, String, String?)] = [
+                ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
+                ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),
+            ]
+            for (name, value, key) in fields where !value.isEmpty && value != "0" {
+                result.append((1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false)))
+            }
+        }
+        for entry in info {
+            let row = MetadataKeyTable.definition(riffInfo: entry.id)
+            var value = entry.value
+            if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
+            result.append((1, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value], isWritable: false)))
+        }
+        return result
+    }
+
+    /// The uniform key of a described frame: `BASE` without (or with its own name as)
+    /// description, `BASE:DESCRIPTION` otherwise (TagLib's rule for COMM, USLT and WXXX).
+    private static func describedKey(_ base: String, _ description: String) -> String {
+        description.isEmpty || description.uppercased() == base ? base : base + ":" + description.uppercased()
+    }
+
+    private func identifier(_ frame: ID3Frame, _ qualifier: String?) -> MetadataIdentifier {
+        MetadataIdentifier(.id3, qualifier.map { frame.id + ":" + $0 } ?? frame.id)
+    }
+
+    func view(_ frame: ID3Frame) -> NativeMetadataItem {
+        switch frame.content {
+        case .text(_, let values):
+            if frame.id == "TIPL" || frame.id == "IPLS" || frame.id == "TMCL" {
+                var contributions: [TagContribution] = []
+                var index = 0
+                while index + 1 < values.count {
+                    let role = values[index], names = values[index + 1].split(separator: ",").map { String($0).trimmingCharacters(" ") }
+                    let key = frame.id == "TMCL" ? "PERFORMER:" + role.uppercased()
+                        : MetadataKeyTable.definition(id3: .involvedPerson(frame: "TIPL", role: role))?.key
+                    if let key { contributions.append(TagContribution(key: key, values: names)) }
+                    index += 2
+                }
+                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "involved people", values: values, contributions: contributions)
+            }
+            if frame.id == "TYER" {
+                return NativeMetadataItem(identifier(frame, nil), key: "DATE", dataType: "text frame", values: values,
+                                          contributions: tag.recordingDate.map { [TagContribution(key: "DATE", values: [$0])] } ?? [])
+            }
+            if frame.id == "TDAT" || frame.id == "TIME" {
+                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values)
+            }
+            let row = MetadataKeyTable.definition(id3: .frame(frame.id))
+            let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
+            return NativeMetadataItem(identifier(frame, nil), key: row?.key, dataType: "text frame", values: shown)
+        case .userText(_, let description, let values):
+            let row = MetadataKeyTable.definition(id3: .userText(description))
+            let key = row?.key ?? (description.isEmpty ? nil : description.uppercased())
+            return NativeMetadataItem(identifier(frame, description), key: key, dataType: "user text", values: values)
+        case .url(let url):
+            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.definition(id3: .frame(frame.id))?.key, dataType: "URL", values: [url])
+        case .userURL(_, let description, let url):
+            return NativeMetadataItem(identifier(frame, description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
+        case .comment(_, let language, let description, let text):
+            let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
+            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
+                                      dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
+        case .picture(_, let mime, let type, let description, let data):
+            return NativeMetadataItem(identifier(frame, MediaPicture.typeName(type)), key: nil, dataType: mime,
+                                      values: ["\(MediaPicture.typeName(type)), \(data.count) bytes" + (description.isEmpty ? "" : ", \"\(description)\"")])
+        case .uniqueFileID(let owner, let identifier):
+            let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
+            let printable = identifier.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
+                                      values: [printable ? String(decoding: identifier, as: UTF8.self) : Base64.encode(identifier)])
+        case .privateData(let owner, let data):
+            return NativeMetadataItem(identifier(frame, owner), key: nil, dataType: "private data", values: [Base64.encode(data)])
+        case .popularimeter(let email, let rating, let counter):
+            return NativeMetadataItem(identifier(frame, email), key: nil, dataType: "popularimeter",
+                                      values: ["rating \(rating)" + (counter.map { ", played \($0) times" } ?? "")])
+        case .playCounter(let count):
+            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "play counter", values: [String(count)])
+        case .chapter(let element, let start, let end, _, _, let subframes):
+            let title = subframes.first { $0.id == "TIT2" }?.textValues?.first ?? ""
+            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"])
+        case .tableOfContents(let element, _, _, let children, _):
+            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children)
+        case .object(_, let mime, let filename, let description, let data):
+            return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])
+        case .syncedLyrics(_, let language, _, _, let description, let lines):
+            return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "synchronised lyrics (\(language))", values: lines.map(\.text))
+        case .musicCDIdentifier(let bytes):
+            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
+        case .relativeVolume(let identification, let channels):
+            return NativeMetadataItem(identifier(frame, identification), key: nil, dataType: "relative volume",
+                                      values: channels.map { "channel \($0.channel): \($0.adjustment) dB" })
+        case .binary(let bytes):
+            if frame.id == "PCST" { return NativeMetadataItem(identifier(frame, nil), key: "PODCAST", dataType: "podcast flag", values: ["1"]) }
+            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
+        }
+    }
+
+    var pictures: [MediaPicture] {
+        get throws(MetadataError) {
+            var result: [MediaPicture] = []
+            for frame in tag.frames {
+                guard case .picture(_, let mime, let type, let description, let data) = frame.content else { continue }
+                do {
+                    result.append(MediaPicture(type: type, mimeType: mime, description: description, data: Array(try data.bytes())))
+                } catch {
+                    throw MetadataError(.io, offset: frame.offset, message: "cannot read the picture of frame APIC: \(error.description)")
+                }
+            }
+            return result
+        }
+    }
+
+    var chapters: [MediaChapter] {
+        tag.frames.compactMap { frame in
+            guard case .chapter(_, let start, let end, _, _, let subframes) = frame.content else { return nil }
+            return MediaChapter(start: Double(start) / 1000, end: Double(end) / 1000, title: subframes.first { $0.id == "TIT2" }?.textValues?.first ?? "")
+        }
+    }
+
+    // MARK: - Writing
+
+    /// The text encoding for new frames: UTF-8 in v2.4; Latin-1 when it holds the text, else
+    /// UTF-16, in v2.3.
+    private func encoding(for values: [String]) -> ID3TextEncoding {
+        if version >= 4 { return .utf8 }
+        return values.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value <= 0xFF } } ? .latin1 : .utf16
+    }
+
+    mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
+        switch target {
+        case .uniform(let row):
+            guard let form = row.id3Form(version: version) else {
+                throw MetadataError(.notRepresentable, message: "\(row.key) has no ID3 form (see `tagedit keys`)")
+            }
+            for old in [row.id3, row.id3v23].compactMap({ $0 }) { remove(old, row: row) }
+            return try add(form, row: row, values: values)
+        case .custom(let key, let name):
+            let form = Self.customForm(key: key, nativeName: name, version: version)
+            remove(form, row: nil)
+            return try add(form, row: nil, values: values)
+        case .identifier(let identifier):
+            guard identifier.keySpace == .id3 else {
+                throw MetadataError(.notRepresentable, message: "\(identifier) has no place in an ID3 tag")
+            }
+            let (frameID, qualifier) = identifier.id3Parts
+            let form: MetadataKeyDefinition.ID3Form
+            switch frameID {
+            case "TXXX": form = .userText(qualifier ?? "")
+            case "COMM": form = .comment(qualifier ?? "")
+            case "USLT": form = .lyrics(qualifier ?? "")
+            case "UFID": form = .uniqueFileID(qualifier ?? "")
+            case "WXXX":
+                _ = remove(target)
+                tag.frames.append(ID3Frame(id: "WXXX", content: .userURL(encoding: encoding(for: [qualifier ?? ""]), description: qualifier ?? "", url: values.first ?? "")))
+                return values.count > 1 ? ["WXXX holds one URL: only the first value is kept"] : []
+            case _ where frameID.count == 4 && (frameID.hasPrefix("T") || frameID.hasPrefix("W")) && qualifier == nil:
+                form = .frame(frameID)
+            default:
+                throw MetadataError(.notRepresentable, message: "\(identifier): only text, URL, TXXX, WXXX, COMM, USLT and UFID frames can be set as text")
+            }
+            let row = MetadataKeyTable.definition(id3: form)
+            remove(form, row: row)
+            return try add(form, row: row, values: values)
+        }
+    }
+
+    /// The ID3 form of a key outside the table.
+    static func customForm(key: String, nativeName: String, version: UInt8) -> MetadataKeyDefinition.ID3Form {
+        func suffix(_ prefix: String) -> String? { key.hasPrefix(prefix) ? String(nativeName.dropFirst(min(prefix.count, nativeName.count))) : nil }
+        if let description = suffix("COMMENT:") { return .comment(description) }
+        if let description = suffix("LYRICS:") { return .lyrics(description) }
+        if let instrument = suffix("PERFORMER:") { return .involvedPerson(frame: version >= 4 ? "TMCL" : "IPLS", role: instrument) }
+        return .userText(nativeName)
+    }
+
+    private mutating func add(_ form: MetadataKeyDefinition.ID3Form, row: MetadataKeyDefinition?, values: [String]) throws(MetadataError) -> [String] {
+        var notes: [String] = []
+        let e = encoding(for: values)
+        func single(_ what: String) -> String {
+            if values.count > 1 { notes.append("\(what) holds one value: \(values.count) values joined with \" / \"") }
+            return values.joined(separator: " / ")
+        }
+        switch form {
+        case .frame(let id) where row?.kind == .date && (id == "TDRC" || id == "TYER"):
+            let result = ID3v2Tag.recordingDateFrames(values.first ?? "", version: version, encoding: e)
+            tag.frames += result.frames
+            notes += result.notes
+            if values.count > 1 { notes.append("\(id): only the first of \(values.count) dates is kept") }
+        case .frame("TORY"):
+            tag.frames.append(ID3Frame(id: "TORY", content: .text(encoding: e, values: [String((values.first ?? "").prefix(4))])))
+            if (values.first ?? "").count > 4 { notes.append("TORY holds a year: \(values.first ?? "") is written as its year") }
+        case .frame("PCST"):
+            if values.first.flatMap(MetadataValueConversion.boolean) == true { tag.frames.append(ID3Frame(id: "PCST", content: .binary([0, 0, 0, 0]))) }
+        case .frame(let id) where id.hasPrefix("W"):
+            tag.frames.append(ID3Frame(id: id, content: .url(single(id))))
+        case .frame(let id):
+            let list = version >= 4 ? values : [single(id)]
+            tag.frames.append(ID3Frame(id: id, content: .text(encoding: e, values: list)))
+        case .userText(let description):
+            let list = version >= 4 ? values : [single("TXXX in v2.3")]
+            tag.frames.append(ID3Frame(id: "TXXX", content: .userText(encoding: e, description: description, values: list)))
+        case .comment(let description):
+            tag.frames.append(ID3Frame(id: "COMM", content: .comment(encoding: e, language: "eng", description: description, text: single("COMM"))))
+        case .lyrics(let description):
+            tag.frames.append(ID3Frame(id: "USLT", content: .comment(encoding: e, language: "eng", description: description, text: single("USLT"))))
+        case .uniqueFileID(let owner):
+            tag.frames.append(ID3Frame(id: "UFID", content: .uniqueFileID(owner: owner, identifier: Array(single("UFID").utf8))))
+        case .involvedPerson(let id, let role):
+            let frameID = id == "TIPL" && version < 4 ? "IPLS" : id
+            var pairs: [String] = []
+            if let index = tag.frames.firstIndex(where: { $0.id == frameID }), let existing = tag.frames[index].textValues {
+                pairs = existing
+                tag.frames.remove(at: index)
+            }
+            for value in values { pairs += [role, value] }
+            tag.frames.append(ID3Frame(id: frameID, content: .text(encoding: e, values: pairs)))
+        }
+        return notes
+    }
+
+    /// Removes the frames of `form`; a `TIPL` role is taken out of its list.
+    private mutating func remove(_ form: MetadataKeyDefinition.ID3Form, row: MetadataKeyDefinition?) {
+        switch form {
+        case .frame(let id) where row?.key == "DATE":
+            let ids: Set<String> = ["TDRC", "TYER", "TDAT", "TIME", "TRDA"]
+            tag.frames.removeAll { ids.contains($0.id) }
+            _ = id
+        case .frame(let id):
+            tag.frames.removeAll { $0.id == id }
+        case .userText(let description):
+            tag.frames.removeAll { frame in
+                if case .userText(_, let d, _) = frame.content { return d.uppercased() == description.uppercased() }
+                return false
+            }
+        case .comment(let description), .lyrics(let description):
+            let id = form.frameID
+            tag.frames.removeAll { frame in
+                guard frame.id == id, case .comment(_, _, let d, _) = frame.content else { return false }
+                return d.uppercased() == description.uppercased() || (description.isEmpty && d.uppercased() == (id == "COMM" ? "COMMENT" : "LYRICS"))
+            }
+        case .uniqueFileID(let owner):
+            tag.frames.removeAll { frame in
+                if case .uniqueFileID(let o, _) = frame.content { return o == owner }
+                return false
+            }
+        case .involvedPerson(_, let role):
+            for index in tag.frames.indices.reversed() where ["TIPL", "IPLS", "TMCL"].contains(tag.frames[index].id) {
+                guard let values = tag.frames[index].textValues else { continue }
+                var kept: [String] = []
+                var i = 0
+                while i + 1 < values.count {
+                    if values[i].uppercased() != role.uppercased() { kept += [values[i], values[i + 1]] }
+                    i += 2
+                }
+                if kept == values { continue }
+                if kept.isEmpty {
+                    tag.frames.remove(at: index)
+                } else if case .text(let e, _) = tag.frames[index].content {
+                    tag.frames[index].content = .text(encoding: e, values: kept)
+                }
+            }
+        }
+    }
+
+    mutating func remove(_ target: KeyTarget) -> Bool {
+        let before = tag.frames.count
+        let beforeFrames = tag.frames
+        switch target {
+        case .uniform(let row):
+            for form in [row.id3, row.id3v23].compactMap({ $0 }) { remove(form, row: row) }
+        case .custom(let key, let name):
+            remove(Self.customForm(key: key, nativeName: name, version: version), row: nil)
+        case .identifier(let identifier):
+            // `id3/ID` names every frame of that ID; `id3/ID:QUALIFIER` the one(s) listed so.
+            let qualified = identifier.id3Parts.qualifier != nil
+            let names = tag.frames.map { view($0).identifier }
+            tag.frames = zip(tag.frames, names).filter { frame, name in
+                qualified ? name != identifier : frame.id != identifier.id3Parts.frame
+            }.map(\.0)
+        }
+        return tag.frames.count != before || tag.frames != beforeFrames
+    }
+
+    mutating func removeAll() {
+        tag.frames = []
+    }
+
+    mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
+        // ID3 allows one picture per type and description.
+        tag.frames.removeAll { frame in
+            if case .picture(_, _, let type, let description, _) = frame.content { return type == picture.type && description == picture.description }
+            return false
+        }
+        tag.frames.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [picture.description]), mimeType: picture.mimeType,
+                                                                  pictureType: picture.type, description: picture.description, data: ID3Payload(picture.data))))
+        return []
+    }
+
+    mutating func removePictures(type: UInt8?) -> Int {
+        let before = tag.frames.count
+        tag.frames.removeAll { frame in
+            if case .picture(_, _, let t, _, _) = frame.content { return type == nil || t == type }
+            return false
+        }
+        return before - tag.frames.count
+    }
+}

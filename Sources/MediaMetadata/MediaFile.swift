@@ -1,0 +1,351 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import ID3
+import ISOBMFF
+import MediaBytes
+
+/// A media file opened for reading and editing its metadata through the uniform key space,
+/// whatever its format: open it, read `tags`/`items`/`pictures`/`chapters`, change them with
+/// `set`/`add`/`remove`, and `save`.
+///
+/// ```swift
+/// var file = try MediaFile(path: "song.m4a")
+/// print(file.tags["TITLE"] ?? [])
+/// try file.set("TRACKNUMBER", ["3/12"])
+/// try file.save()
+/// ```
+public struct MediaFile: Sendable {
+    public let path: String
+    public let format: MediaFormat
+    var store: any MetadataStore
+    private let container: Container
+    /// Notes on conversions made by the edits so far (values joined, types not kept).
+    public private(set) var notes: [String] = []
+
+    private enum Container: Sendable {
+        case movie(MovieFile)
+        case mpeg
+        case iff
+    }
+
+    /// Opens and reads the file at `path`.
+    ///
+    /// - Throws: `MetadataError` `.fileNotFound`, `.permissionDenied`, `.unsupportedFormat`
+    ///   (not a format this package reads, or a directory), `.malformed` (the structure cannot
+    ///   be read at all; damaged files that can be read leniently open).
+    public init(path: String) throws(MetadataError) {
+        self.path = path
+        do {
+            let source = try FileByteSource(path: path)
+            guard let format = MediaFormat.detect(source) else {
+                throw MetadataError(.unsupportedFormat, path: path, message: "not a format this tool reads (MP4, M4A, MOV, 3GP, MP3, AAC, AIFF, WAV)")
+            }
+            self.format = format
+            switch format {
+            case .mp4, .mov, .threeGP:
+                let movie = try MovieFile(tree: try AtomTree(source: source), path: path)
+                guard movie.tree.atoms.contains(where: { $0.type == "moov" }) else {
+                    throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
+                }
+                container = .movie(movie)
+                store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree))
+            case .mp3, .aac:
+                let file = try MPEGStreamFile(source: source)
+                container = .mpeg
+                store = ID3MetadataStore(tag: file.primaryTag, id3v1: file.id3v1, info: [])
+            case .aiff, .wav:
+                let file = try IFFChunkFile(source: source)
+                container = .iff
+                store = ID3MetadataStore(tag: file.id3Tag, id3v1: nil, info: file.infoEntries)
+            default:
+                throw MetadataError(.unsupportedFormat, path: path, message: "\(format) files have no tags this tool edits")
+            }
+        } catch {
+            throw MetadataError.wrapping(error, path: path)
+        }
+    }
+
+    private static func duration(of tree: AtomTree) -> Double? {
+        guard let path = AtomPath(parsing: "moov/mvhd"), let mvhd = tree.atom(at: path), let bytes = try? tree.bytes(at: mvhd.payloadOffset, count: Int(min(mvhd.payloadSize, 40))) else {
+            return nil
+        }
+        var reader = ByteReader(bytes)
+        guard let version = try? reader.readUInt8(), (try? reader.skip(3)) != nil, let times = try? MediaTimes(from: &reader, version: version) else { return nil }
+        return times.durationSeconds
+    }
+
+    // MARK: - Reading
+
+    /// Every native item with its identifier, in file order.
+    public var items: [NativeMetadataItem] { store.rankedItems.map(\.item) }
+
+    /// The uniform tags, TagLib's property map: each key with its values, keys sorted.
+    public var tags: [String: [String]] {
+        let ranked = store.rankedItems
+        var result: [String: [String]] = [:]
+        if store.mergesAreasPerKey {
+            var rankOfKey: [String: Int] = [:]
+            for (rank, item) in ranked {
+                for contribution in item.contributions {
+                    if let best = rankOfKey[contribution.key], best < rank { continue }
+                    if rankOfKey[contribution.key] != rank { result[contribution.key] = [] }
+                    rankOfKey[contribution.key] = rank
+                    result[contribution.key, default: []] += contribution.values
+                }
+            }
+        } else {
+            guard let best = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return [:] }
+            for (rank, item) in ranked where rank == best {
+                for contribution in item.contributions { result[contribution.key, default: []] += contribution.values }
+            }
+        }
+        return result
+    }
+
+    public var pictures: [MediaPicture] {
+        get throws(MetadataError) {
+            do { return try store.pictures } catch { throw MetadataError.wrapping(error, path: path) }
+        }
+    }
+
+    public var chapters: [MediaChapter] { store.chapters }
+
+    /// True when the metadata differs from what was read.
+    public var hasChanges: Bool { store.hasChanges }
+
+    /// The values of `key` (a uniform key, an alias, a custom key such as `COMMENT:NOTIZ`, or
+    /// an identifier); nil when the file has none. For an identifier, the values of every item
+    /// it names.
+    public func values(_ key: String) throws(MetadataError) -> [String]? {
+        switch try resolve(key) {
+        case .uniform(let row):
+            if row.kind == .picture {
+                let pictures = try pictures
+                return pictures.isEmpty ? nil : pictures.map { "\($0.typeName), \($0.mimeType), \($0.data.count) bytes" }
+            }
+            return tags[row.key]
+        case .custom(let key, _):
+            return tags[key]
+        case .identifier(let identifier):
+            let matching = items.filter { $0.identifier == identifier }
+            return matching.isEmpty ? nil : matching.flatMap(\.values)
+        }
+    }
+
+    // MARK: - Editing
+
+    /// What `key` names: a row of the table (by key or alias), an identifier, a structured
+    /// custom key (`COMMENT:X`, `LYRICS:X`, `URL`, `URL:X`, `PERFORMER:X`), or a custom key the
+    /// file already has.
+    func resolve(_ key: String) throws(MetadataError) -> KeyTarget {
+        if let row = MetadataKeyTable.definition(key) { return .uniform(row) }
+        if key.contains("/"), let identifier = MetadataIdentifier(parsing: key) { return .identifier(identifier) }
+        let upper = key.uppercased()
+        for prefix in ["COMMENT:", "LYRICS:", "URL:", "PERFORMER:"] where upper.hasPrefix(prefix) && upper.count > prefix.count {
+            return .custom(key: upper, nativeName: key)
+        }
+        if upper == "URL" { return .custom(key: "URL", nativeName: "") }
+        for item in items where item.contributions.contains(where: { $0.key == upper }) {
+            let native = item.identifier.id3Parts.qualifier ?? item.identifier.freeformParts?.name ?? key
+            return .custom(key: upper, nativeName: native)
+        }
+        throw MetadataError(.unknownKey, path: path, message: "unknown key \"\(key)\": not a uniform key (see `tagedit keys`), an identifier such as id3/TXXX:\(key) or itlk/com.apple.iTunes:\(key), nor a custom key the file has")
+    }
+
+    /// Replaces the values of `key` (an empty list removes it). Values are checked against the
+    /// key's kind (`TRACKNUMBER=abc` throws `.badValue`).
+    public mutating func set(_ key: String, _ values: [String]) throws(MetadataError) {
+        let target = try resolve(key)
+        if values.isEmpty {
+            _ = store.remove(target)
+            return
+        }
+        var checked = values
+        if case .uniform(let row) = target {
+            do {
+                checked = try values.map { value throws(MetadataError) in try MetadataValueConversion.canonical(value, kind: row.kind, key: row.key) }
+            } catch {
+                throw MetadataError.wrapping(error, path: path)
+            }
+        }
+        do {
+            notes += try store.set(target, values: checked)
+        } catch {
+            throw MetadataError.wrapping(error, path: path)
+        }
+    }
+
+    /// Appends `values` to those `key` has.
+    public mutating func add(_ key: String, _ values: [String]) throws(MetadataError) {
+        let existing = try self.values(key) ?? []
+        if case .uniform(let row) = try resolve(key), row.kind == .picture {
+            throw MetadataError(.badValue, path: path, message: "\(row.key): pictures are added with `tagedit picture add`")
+        }
+        try set(key, existing + values)
+    }
+
+    /// Removes `key`; false when the file did not have it.
+    @discardableResult
+    public mutating func remove(_ key: String) throws(MetadataError) -> Bool {
+        store.remove(try resolve(key))
+    }
+
+    /// Removes all metadata (the media is kept; read-only areas such as ID3v1 are refreshed or
+    /// kept as the format's save does).
+    public mutating func removeAll() {
+        store.removeAll()
+    }
+
+    public mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) {
+        do { notes += try store.addPicture(picture) } catch { throw MetadataError.wrapping(error, path: path) }
+    }
+
+    @discardableResult
+    public mutating func removePictures(type: UInt8? = nil) -> Int {
+        store.removePictures(type: type)
+    }
+
+    /// Notes the edits produced, and clears them.
+    mutating func takeNotes() -> [String] {
+        defer { notes = [] }
+        return notes
+    }
+
+    // MARK: - Saving
+
+    /// How `save` writes.
+    public struct SaveOptions: Sendable {
+        /// Plan the write and report it, writing nothing.
+        public var dryRun: Bool
+        /// Write the result to this new file and leave the original untouched.
+        public var output: String?
+        /// The ID3v2 version to write (3 or 4); nil keeps the tag's (v2.4 for a new tag or v2.2).
+        public var id3Version: UInt8?
+
+        public init(dryRun: Bool = false, output: String? = nil, id3Version: UInt8? = nil) {
+            self.dryRun = dryRun
+            self.output = output
+            self.id3Version = id3Version
+        }
+    }
+
+    /// What a save did (or, for a dry run, would do).
+    public struct SaveResult: Sendable {
+        /// False when there was nothing to write.
+        public var changed: Bool
+        /// How: `unchanged`, `in place`, `rewritten`, `moov moved to the end`, `new file`.
+        public var method: String
+        /// The plan in words (sizes, padding, what moved).
+        public var summary: String
+        /// Conversions and losses: values joined, frames the target version cannot hold.
+        public var notes: [String]
+    }
+
+    /// Writes the changes. The file is verified before it replaces the original (or before the
+    /// in-place write is kept); on any failure the original is left as it was.
+    @discardableResult
+    public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SaveResult {
+        var notes = takeNotes()
+        let changed = hasChanges || (options.id3Version != nil && !isMovie && options.id3Version != (store as? ID3MetadataStore)?.original.majorVersion)
+        if let version = options.id3Version, version != 3 && version != 4 {
+            throw MetadataError(.badValue, path: path, message: "--id3v2-version must be 3 or 4, not \(version)")
+        }
+        if !changed && options.output == nil {
+            return SaveResult(changed: false, method: "unchanged", summary: "nothing to change", notes: notes)
+        }
+        do {
+            switch container {
+            case .movie(var movie):
+                guard let scope = (store as? MovieMetadataStore)?.scope else { preconditionFailure("a movie has a movie store") }
+                movie.metadata.movie = scope
+                if let output = options.output {
+                    if options.dryRun {
+                        var planOptions = MovieSaveOptions()
+                        planOptions.allowInPlace = false
+                        let plan = try movie.plan(planOptions)
+                        return SaveResult(changed: changed, method: "new file", summary: "would write \(output): " + plan.summary, notes: notes)
+                    }
+                    let plan = try movie.write(to: output)
+                    return SaveResult(changed: changed, method: "new file", summary: "wrote \(output): " + plan.summary, notes: notes)
+                }
+                let plan = try movie.plan()
+                if options.dryRun { return SaveResult(changed: true, method: plan.strategy.description, summary: plan.summary, notes: notes) }
+                try Self.checkWritable(path, needsDirectory: plan.strategy == .rewrite)
+                let done = try movie.save()
+                return SaveResult(changed: true, method: done.strategy.description, summary: done.summary, notes: notes)
+            case .mpeg, .iff:
+                guard let tag = (store as? ID3MetadataStore)?.tag else { preconditionFailure("an ID3 carrier has an ID3 store") }
+                var id3Options = ID3SaveOptions(version: options.id3Version)
+                let target = options.output ?? path
+                if let output = options.output {
+                    if options.dryRun { return SaveResult(changed: changed, method: "new file", summary: "would write \(output) (a copy of \(path) with the new tag)", notes: notes) }
+                    try Self.copy(path, to: output)
+                }
+                id3Options.dryRun = true
+                let planned = try saveID3(tag, to: target, options: id3Options)
+                notes += planned.notes
+                let summary = planned.method == .inPlace ? "the ID3v2 tag is written in place (it fits the old tag's space)"
+                    : "the file is written anew with the new ID3v2 tag and \(id3Options.padding) bytes of padding, then renamed over the original"
+                if options.dryRun { return SaveResult(changed: true, method: planned.method.rawValue, summary: summary, notes: notes) }
+                try Self.checkWritable(target, needsDirectory: planned.method == .rewritten)
+                id3Options.dryRun = false
+                let outcome = try saveID3(tag, to: target, options: id3Options)
+                return SaveResult(changed: true, method: options.output == nil ? outcome.method.rawValue : "new file", summary: summary, notes: notes)
+            }
+        } catch {
+            throw MetadataError.wrapping(error, path: options.output ?? path)
+        }
+    }
+
+    private var isMovie: Bool { if case .movie = container { true } else { false } }
+
+    private func saveID3(_ tag: ID3v2Tag, to target: String, options: ID3SaveOptions) throws -> ID3SaveOutcome {
+        if case .iff = container { return try IFFChunkFile.save(tag, to: target, options: options) }
+        return try MPEGStreamFile.save(tag, to: target, options: options)
+    }
+
+    /// Refuses a file without any write permission bit (even for root, who could write it: a
+    /// read-only file is one its owner protected), and, for a rewrite, a directory without one.
+    static func checkWritable(_ path: String, needsDirectory: Bool) throws(MetadataError) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return }
+        if info.st_mode & 0o222 == 0 {
+            throw MetadataError(.permissionDenied, path: path, message: "the file is read-only (no write permission); nothing was written")
+        }
+        guard needsDirectory else { return }
+        let directory = parentDirectory(of: realPath(path) ?? path)
+        if stat(directory, &info) == 0, info.st_mode & 0o222 == 0 || access(directory, W_OK) != 0 {
+            throw MetadataError(.permissionDenied, path: path, message: "the directory \(directory) is read-only, and this change needs the file written anew beside the original; nothing was written")
+        }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    private static func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Copies `path` to `output` (a verified new file), for `--output` with formats whose save
+    /// edits a file in place.
+    private static func copy(_ path: String, to output: String) throws {
+        let source = try FileByteSource(path: path)
+        try FileReplacement.create(output, write: { sink in
+            try source.copy(from: 0, count: source.size, to: &sink)
+        }, verify: { temporary in
+            let written = try FileByteSource(path: temporary)
+            guard written.size == source.size, try written.hasSameBytes(at: 0, as: source, at: 0, count: source.size) else {
+                throw MetadataError(.verificationFailed, path: output, message: "the copy differs from \(path)")
+            }
+        })
+    }
+}

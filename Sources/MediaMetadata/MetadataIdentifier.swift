@@ -1,0 +1,152 @@
+import MediaBytes
+
+/// The name of one native metadata item, in the `keySpace/key` form AV Foundation uses for
+/// its metadata identifiers: `itsk/%A9nam`, `mdta/com.apple.quicktime.title`, `id3/TIT2`.
+///
+/// Spelling rules (the key part):
+/// - Bytes outside printable ASCII (0x20-0x7E), and `%` itself, are written `%XX` (two
+///   uppercase hexadecimal digits). A four-character code is taken byte for byte, so the iTunes
+///   title atom `0xA9 'n' 'a' 'm'` is `itsk/%A9nam`; a string key (QuickTime metadata key, ID3
+///   description) is escaped as its UTF-8 bytes. Parsing also accepts the characters themselves
+///   (`itsk/©nam`), read as ISO-8859-1 for four-character codes.
+/// - `itlk/MEAN:NAME` is an iTunes freeform item `----` (`itlk/com.apple.iTunes:MusicBrainz
+///   Track Id`); the first colon ends MEAN.
+/// - `id3/ID` is an ID3v2 frame (v2.3/v2.4 identifier); frames told apart by a string add it
+///   after a colon: `id3/TXXX:DESCRIPTION`, `id3/WXXX:DESCRIPTION`, `id3/COMM:DESCRIPTION`,
+///   `id3/USLT:DESCRIPTION`, `id3/UFID:OWNER`, `id3/PRIV:OWNER`, `id3/GEOB:DESCRIPTION`,
+///   `id3/POPM:EMAIL`, `id3/CHAP:ELEMENT`, `id3/CTOC:ELEMENT`, `id3/APIC:PICTURETYPE`
+///   (`id3/COMM` alone is the comment without description).
+/// - `udta/TYPE` is a QuickTime user-data item, `3gpp/TYPE` a 3GPP asset in user data,
+///   `id3v1/FIELD` a field of an ID3v1 tag (read only), `riff/ID` a RIFF `INFO` entry (read only).
+public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
+    public var keySpace: KeySpace
+    /// The key, unescaped (`©nam` as the ISO-8859-1 reading of its bytes).
+    public var key: String
+
+    public init(_ keySpace: KeySpace, _ key: String) {
+        self.keySpace = keySpace
+        self.key = key
+    }
+
+    /// The key spaces, named as AV Foundation names them where it has a name.
+    public struct KeySpace: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// iTunes item list items (`ilst` children other than `----`).
+        public static let iTunes = KeySpace(rawValue: "itsk")
+        /// iTunes freeform items (`----` with `mean` and `name`).
+        public static let iTunesLong = KeySpace(rawValue: "itlk")
+        /// QuickTime user data (`udta` children).
+        public static let quickTimeUserData = KeySpace(rawValue: "udta")
+        /// QuickTime metadata (`meta` with handler `mdta`, string keys).
+        public static let quickTimeMetadata = KeySpace(rawValue: "mdta")
+        /// 3GPP asset items (TS 26.244) in user data.
+        public static let threeGPP = KeySpace(rawValue: "3gpp")
+        /// ID3v2 frames.
+        public static let id3 = KeySpace(rawValue: "id3")
+        /// ID3v1 fields (read only).
+        public static let id3v1 = KeySpace(rawValue: "id3v1")
+        /// RIFF `INFO` list entries of a WAV file (read only).
+        public static let riffInfo = KeySpace(rawValue: "riff")
+
+        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo]
+
+        /// True for the spaces whose keys are four-character codes.
+        var hasFourCharacterKeys: Bool { self == .iTunes || self == .quickTimeUserData || self == .threeGPP || self == .riffInfo }
+    }
+
+    /// The identifier of a four-character-code item.
+    public init(_ keySpace: KeySpace, _ code: FourCC) {
+        self.init(keySpace, code.description)
+    }
+
+    /// The identifier of an iTunes freeform item.
+    public static func freeform(mean: String, name: String) -> MetadataIdentifier {
+        MetadataIdentifier(.iTunesLong, mean + ":" + name)
+    }
+
+    /// The four-character code of the key, for the spaces that have them.
+    public var fourCC: FourCC? { keySpace.hasFourCharacterKeys ? FourCC(latin1: key) : nil }
+
+    /// The mean and name of an `itlk` identifier.
+    public var freeformParts: (mean: String, name: String)? {
+        guard keySpace == .iTunesLong, let colon = key.firstIndex(of: ":") else { return nil }
+        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+    }
+
+    /// The frame identifier and qualifier of an `id3` identifier (`TXXX`, `CATALOGNUMBER`).
+    public var id3Parts: (frame: String, qualifier: String?) {
+        guard let colon = key.firstIndex(of: ":") else { return (key, nil) }
+        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+    }
+
+    public var description: String {
+        keySpace.rawValue + "/" + Self.escape(key, fourCharacterCode: keySpace.hasFourCharacterKeys)
+    }
+
+    /// Reads `text` as an identifier; nil when it has no known key space before a `/`, or its
+    /// key is empty or badly escaped, or not four bytes in a four-character-code space.
+    public init?(parsing text: String) {
+        guard let slash = text.firstIndex(of: "/") else { return nil }
+        let space = KeySpace(rawValue: String(text[..<slash]).lowercased())
+        guard KeySpace.all.contains(space) else { return nil }
+        let escaped = String(text[text.index(after: slash)...])
+        guard !escaped.isEmpty, let bytes = Self.unescape(escaped) else { return nil }
+        if space.hasFourCharacterKeys {
+            // Characters typed as themselves (`©nam`) count as ISO-8859-1 bytes.
+            let decoded = String(decoding: bytes, as: UTF8.self)
+            if bytes.count == 4 {
+                key = TextDecoding.latin1(bytes)
+            } else if let code = FourCC(latin1: decoded) {
+                key = code.description
+            } else {
+                return nil
+            }
+        } else {
+            key = String(decoding: bytes, as: UTF8.self)
+        }
+        keySpace = space
+    }
+
+    static func escape(_ key: String, fourCharacterCode: Bool) -> String {
+        let bytes: [UInt8] = fourCharacterCode ? (FourCC(latin1: key)?.bytes ?? Array(key.utf8)) : Array(key.utf8)
+        var out = ""
+        for byte in bytes {
+            if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let digits = Array("0123456789ABCDEF")
+                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
+
+    static func unescape(_ text: String) -> [UInt8]? {
+        var out: [UInt8] = []
+        let utf8 = Array(text.utf8)
+        var i = 0
+        while i < utf8.count {
+            if utf8[i] == UInt8(ascii: "%") {
+                guard i + 2 < utf8.count, let high = hex(utf8[i + 1]), let low = hex(utf8[i + 2]) else { return nil }
+                out.append(high << 4 | low)
+                i += 3
+            } else {
+                out.append(utf8[i])
+                i += 1
+            }
+        }
+        return out
+    }
+
+    private static func hex(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

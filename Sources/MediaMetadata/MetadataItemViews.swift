@@ -1,0 +1,93 @@
+import MediaBytes
+
+/// One native metadata item as the uniform layer sees it: its identifier, the uniform key it
+/// stands for (if any), and its values as text.
+public struct NativeMetadataItem: Sendable, Hashable {
+    public var identifier: MetadataIdentifier
+    /// The uniform (or custom) key this item contributes to `tags`, or nil when it has none.
+    public var key: String?
+    /// What the native value is: `utf8`, `integer`, `pair`, `flag`, `jpeg`, `text frame`, ...
+    public var dataType: String
+    /// The values as text (pairs as `n/m`, genres as names, binary data as Base64).
+    public var values: [String]
+    /// What this item adds to `tags` (a `TIPL` frame adds one key per role).
+    var contributions: [TagContribution]
+    /// False for items that can be read but not written (ID3v1 fields, RIFF INFO entries).
+    public var isWritable: Bool
+
+    init(_ identifier: MetadataIdentifier, key: String?, dataType: String, values: [String], contributions: [TagContribution]? = nil, isWritable: Bool = true) {
+        self.identifier = identifier
+        self.key = key
+        self.dataType = dataType
+        self.values = values
+        self.contributions = contributions ?? key.map { [TagContribution(key: $0, values: values)] } ?? []
+        self.isWritable = isWritable
+    }
+
+    public var keySpace: MetadataIdentifier.KeySpace { identifier.keySpace }
+    /// The native key as the format spells it (`©nam`, `TXXX:CATALOGNUMBER`).
+    public var nativeKey: String { identifier.key }
+}
+
+struct TagContribution: Sendable, Hashable {
+    var key: String
+    var values: [String]
+}
+
+/// An embedded picture.
+public struct MediaPicture: Sendable, Hashable {
+    /// The ID3 `APIC` picture type (3 is the front cover); iTunes cover art counts as 3.
+    public var type: UInt8
+    public var mimeType: String
+    public var description: String
+    public var data: [UInt8]
+
+    public init(type: UInt8 = 3, mimeType: String, description: String = "", data: [UInt8]) {
+        self.type = type
+        self.mimeType = mimeType
+        self.description = description
+        self.data = data
+    }
+
+    /// The type's name as used on the command line (`front-cover`).
+    public var typeName: String { Self.typeName(type) }
+
+    public static func typeName(_ type: UInt8) -> String {
+        Int(type) < MetadataValueConversion.pictureTypeNames.count ? MetadataValueConversion.pictureTypeNames[Int(type)] : "type-\(type)"
+    }
+
+    /// The type named `name` (`front-cover`, `3`), or nil.
+    public static func type(named name: String) -> UInt8? {
+        if let number = UInt8(name) { return number }
+        return MetadataValueConversion.pictureTypeNames.firstIndex(of: name.lowercased()).map { UInt8($0) }
+    }
+
+    /// The MIME type of image bytes by their signature (JPEG, PNG, GIF, BMP, WebP), or nil.
+    public static func mimeType(sniffing bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
+        if bytes.starts(with: Array("BM".utf8)) { return "image/bmp" }
+        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        return nil
+    }
+
+    /// The file name extension for the MIME type.
+    public var fileExtension: String {
+        switch mimeType.lowercased() {
+        case "image/jpeg", "image/jpg": "jpg"
+        case "image/png": "png"
+        case "image/gif": "gif"
+        case "image/bmp": "bmp"
+        case "image/webp": "webp"
+        default: "bin"
+        }
+    }
+}
+
+/// A chapter: start and end in seconds, and its title.
+public struct MediaChapter: Sendable, Hashable {
+    public var start: Double
+    public var end: Double?
+    public var title: String
+}

@@ -1,0 +1,34 @@
+/// What a `set` or `remove` is aimed at, resolved from the user's key by `MediaFile`.
+enum KeyTarget: Sendable {
+    /// A row of the key-space table.
+    case uniform(MetadataKeyDefinition)
+    /// A key outside the table: `FOO` (an ID3 `TXXX` / iTunes freeform item whose native name
+    /// is `nativeName`), or `COMMENT:X`, `LYRICS:X`, `URL:X`, `PERFORMER:X`.
+    case custom(key: String, nativeName: String)
+    /// One native item by its identifier.
+    case identifier(MetadataIdentifier)
+}
+
+/// The native metadata of one file as the uniform layer edits it. One implementation per
+/// family: atoms (`MovieMetadataStore`) and ID3 carriers (`ID3MetadataStore`).
+protocol MetadataStore: Sendable {
+    /// Every native item, in file order, each with its precedence rank (lower wins).
+    var rankedItems: [(rank: Int, item: NativeMetadataItem)] { get }
+    /// True when `tags` takes each key from the best-ranked area that has it; false when the
+    /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
+    var mergesAreasPerKey: Bool { get }
+    var pictures: [MediaPicture] { get throws(MetadataError) }
+    var chapters: [MediaChapter] { get }
+    /// True when the store differs from what was read.
+    var hasChanges: Bool { get }
+
+    /// Replaces the values of `target`; returns notes on conversions made.
+    mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String]
+    /// Removes `target`; false when there was nothing to remove.
+    mutating func remove(_ target: KeyTarget) -> Bool
+    /// Removes every writable item.
+    mutating func removeAll()
+    mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String]
+    /// Removes the pictures of `type` (all when nil); returns how many.
+    mutating func removePictures(type: UInt8?) -> Int
+}

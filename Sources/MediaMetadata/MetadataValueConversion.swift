@@ -1,0 +1,121 @@
+import ID3
+
+/// What a uniform key's values are; it decides how they are checked and converted between
+/// formats. Values are always exchanged as text in TagLib's formats.
+public enum MetadataValueKind: String, Sendable, CaseIterable {
+    /// Free text.
+    case text
+    /// A whole number written in decimal (`BPM`).
+    case integer
+    /// An index with an optional total: `3` or `3/12` (`TRACKNUMBER`, `DISCNUMBER`).
+    case pair
+    /// `1` or `0` (`COMPILATION`); `true`/`false`/`yes`/`no` are accepted when setting.
+    case boolean
+    /// An ISO 8601 date or a prefix of one: `2024`, `2024-05`, `2024-05-17`, `2024-05-17T08:30`.
+    case date
+    /// An embedded image (handled by the picture commands, not as text).
+    case picture
+    /// Bytes, exchanged as text only where the format stores text (an identifier, a URL).
+    case binary
+}
+
+/// The conversions between a uniform value and the native forms; each is named after what it
+/// converts, and every one that loses or changes something says so in a note.
+enum MetadataValueConversion {
+    /// Checks `value` against `kind` and returns it in canonical form (`03/12` becomes `3/12`,
+    /// `true` becomes `1`).
+    static func canonical(_ value: String, kind: MetadataValueKind, key: String) throws(MetadataError) -> String {
+        func bad(_ expected: String) -> MetadataError {
+            MetadataError(.badValue, message: "\(key)=\(value): \(expected)")
+        }
+        switch kind {
+        case .text, .binary:
+            return value
+        case .integer:
+            guard let number = Int(value.trimmingCharacters(" ")) else { throw bad("expected a whole number") }
+            return String(number)
+        case .pair:
+            guard let pair = pair(value) else { throw bad("expected a number, or a number and a total as n/m") }
+            return render(pair)
+        case .boolean:
+            guard let flag = boolean(value) else { throw bad("expected 1 or 0 (or true/false, yes/no)") }
+            return flag ? "1" : "0"
+        case .date:
+            guard isDate(value) else { throw bad("expected an ISO 8601 date: yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH:mm[:ss]") }
+            return value
+        case .picture:
+            throw MetadataError(.badValue, message: "\(key): pictures are set with `tagedit picture add`, not as text")
+        }
+    }
+
+    /// `n`, `n/m` or `/m` (either part may be empty but not both), numbers up to 65535.
+    static func pair(_ text: String) -> (index: Int, total: Int)? {
+        let parts = text.trimmingCharacters(" ").split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        func number(_ part: Substring) -> Int?? {
+            let trimmed = String(part).trimmingCharacters(" ")
+            if trimmed.isEmpty { return .some(nil) }
+            guard let value = Int(trimmed), (0...65535).contains(value) else { return nil }
+            return .some(value)
+        }
+        guard let first = parts.first, let index = number(first) else { return nil }
+        var total: Int? = nil
+        if parts.count == 2 {
+            guard let parsed = number(parts[1]) else { return nil }
+            total = parsed
+        }
+        guard index != nil || total != nil else { return nil }
+        return (index ?? 0, total ?? 0)
+    }
+
+    /// TagLib's rendering of an index/total pair: `3/12`, or `3` when the total is 0.
+    static func render(_ pair: (index: Int, total: Int)) -> String {
+        pair.total > 0 ? "\(pair.index)/\(pair.total)" : "\(pair.index)"
+    }
+
+    static func boolean(_ text: String) -> Bool? {
+        switch text.trimmingCharacters(" ").lowercased() {
+        case "1", "true", "yes": true
+        case "0", "false", "no": false
+        default: nil
+        }
+    }
+
+    /// True for `yyyy`, `yyyy-MM`, `yyyy-MM-dd`, `yyyy-MM-ddTHH`, `yyyy-MM-ddTHH:mm`,
+    /// `yyyy-MM-ddTHH:mm:ss` (ID3v2.4's timestamp subset of ISO 8601), with a trailing `Z`
+    /// allowed as iTunes writes it.
+    static func isDate(_ text: String) -> Bool {
+        var value = Substring(text)
+        if value.hasSuffix("Z") { value = value.dropLast() }
+        let chars = Array(value)
+        let pattern = Array("dddd-dd-ddTdd:dd:dd")
+        let lengths: Set<Int> = [4, 7, 10, 13, 16, 19]
+        guard lengths.contains(chars.count) else { return false }
+        for (c, p) in zip(chars, pattern) {
+            if p == "d" { guard c.isASCII, c.isNumber else { return false } } else if c != p { return false }
+        }
+        return true
+    }
+
+    /// The year of a date, for formats that hold only a year (3GPP `yrrc`).
+    static func year(_ date: String) -> Int? { Int(date.prefix(4)) }
+
+    /// The genre name of an iTunes `gnre` value (the ID3v1 index plus one).
+    static func genre(iTunesCode code: Int64) -> String? { ID3Genres.name(Int(code) - 1) }
+
+    /// The ID3 `APIC` picture types by name (id3v2.4.0-frames section 4.14), as used on the
+    /// command line and in JSON.
+    static let pictureTypeNames: [String] = [
+        "other", "file-icon", "other-file-icon", "front-cover", "back-cover", "leaflet", "media", "lead-artist",
+        "artist", "conductor", "band", "composer", "lyricist", "recording-location", "during-recording",
+        "during-performance", "screen-capture", "bright-colored-fish", "illustration", "band-logo", "publisher-logo",
+    ]
+}
+
+extension String {
+    func trimmingCharacters(_ character: Character) -> String {
+        var text = Substring(self)
+        while text.first == character { text.removeFirst() }
+        while text.last == character { text.removeLast() }
+        return String(text)
+    }
+}

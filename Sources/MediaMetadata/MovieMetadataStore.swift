@@ -1,0 +1,335 @@
+import ISOBMFF
+import MediaBytes
+
+/// The movie-level metadata of an ISO-BMFF / QuickTime file, edited through the key space:
+/// iTunes items first, then QuickTime metadata keys, QuickTime user data and 3GPP assets (a
+/// key missing from an earlier area is taken from a later one). Writes go to the iTunes item
+/// list, and also replace the key in any other area that already has it, so that the areas
+/// never disagree. Track-level metadata is kept as it is.
+struct MovieMetadataStore: MetadataStore {
+    var scope: MetadataScope
+    let original: MetadataScope
+    /// The movie's duration in seconds, for the end of the last chapter.
+    let duration: Double?
+
+    init(scope: MetadataScope, duration: Double?) {
+        self.scope = scope
+        original = scope
+        self.duration = duration
+    }
+
+    var hasChanges: Bool { scope != original }
+    var mergesAreasPerKey: Bool { true }
+
+    // MARK: - Reading
+
+    var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
+        var result: [(Int, NativeMetadataItem)] = []
+        for item in scope.itemList ?? [] { result.append((0, Self.view(item))) }
+        for item in scope.quickTimeMetadata ?? [] {
+            let row = MetadataKeyTable.definition(quickTimeKey: item.key)
+            let (values, type) = Self.render(item.values, type: nil, row: row)
+            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row), dataType: type, values: values)))
+        }
+        for item in scope.userData {
+            if let asset = item.asset {
+                let row = MetadataKeyTable.definition(threeGPP: item.type)
+                let value = asset.year.map(String.init) ?? asset.keywords?.joined(separator: ", ") ?? asset.location?.name ?? asset.text
+                result.append((3, NativeMetadataItem(MetadataIdentifier(.threeGPP, item.type), key: row?.key, dataType: "3GPP asset", values: [value])))
+            } else if let texts = item.texts {
+                let row = MetadataKeyTable.definition(userData: item.type)
+                result.append((2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: row?.key, dataType: "text",
+                                                      values: texts.map(\.text))))
+            } else {
+                result.append((2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
+                                                      values: [Base64.encode(item.payload)])))
+            }
+        }
+        return result
+    }
+
+    /// The key a row gives `tags` (pictures are not text tags).
+    private static func textKey(_ row: MetadataKeyDefinition?) -> String? {
+        guard let row, row.kind != .picture else { return nil }
+        return row.key
+    }
+
+    static func view(_ item: MetadataItem) -> NativeMetadataItem {
+        let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
+        let row = MetadataKeyTable.definition(iTunes: form)
+        let (values, type) = render(item.values, type: item.type, row: row)
+        return NativeMetadataItem(form.identifier, key: textKey(row), dataType: item.isOpaque ? "unreadable" : type, values: values)
+    }
+
+    /// The values of an item as text, and the name of their data type.
+    static func render(_ values: [ItemValue], type: FourCC?, row: MetadataKeyDefinition?) -> ([String], String) {
+        var texts: [String] = []
+        var typeName = ""
+        for value in values {
+            typeName = value.dataType.description
+            if type == "trkn" || type == "disk", let pair = value.pair {
+                texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
+                typeName = "pair"
+            } else if type == "gnre", let code = value.integer {
+                texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
+                typeName = "genre code"
+            } else if let mime = value.imageMIMEType {
+                texts.append("\(mime), \(value.data.count) bytes")
+            } else if let text = value.text {
+                texts.append(text)
+            } else if let number = value.integer {
+                texts.append(row?.kind == .boolean ? (number != 0 ? "1" : "0") : String(number))
+            } else if let number = value.number {
+                texts.append(String(number))
+            } else {
+                texts.append(Base64.encode(value.data))
+                typeName = "binary (\(value.dataType))"
+            }
+        }
+        return (texts, typeName)
+    }
+
+    var pictures: [MediaPicture] {
+        var result: [MediaPicture] = []
+        let covers = (scope.item("covr").map { [$0.values] } ?? []) + (scope.quickTimeMetadata ?? []).filter { $0.key == "com.apple.quicktime.artwork" }.map(\.values)
+        for values in covers {
+            for value in values {
+                result.append(MediaPicture(type: 3, mimeType: value.imageMIMEType ?? MediaPicture.mimeType(sniffing: value.data) ?? "application/octet-stream", data: value.data))
+            }
+        }
+        return result
+    }
+
+    /// Nero chapters (`udta/chpl`: start times in 100 ns units and titles); each ends where the
+    /// next begins and the last at the end of the movie.
+    var chapters: [MediaChapter] {
+        guard let chpl = scope.userData("chpl").first else { return [] }
+        var reader = ByteReader(chpl.payload)
+        var starts: [(Double, String)] = []
+        do {
+            let version = try reader.readUInt8()
+            try reader.skip(3)
+            if version == 1 { try reader.skip(4) }
+            let count = try reader.readUInt8()
+            for _ in 0..<count {
+                let start = try reader.readUInt64()
+                let length = try reader.readUInt8()
+                let title = try reader.readBytes(Int(length))
+                starts.append((Double(start) / 10_000_000, String(decoding: title, as: UTF8.self)))
+            }
+        } catch {
+            // A cut list gives the chapters before the cut.
+        }
+        return starts.enumerated().map { index, entry in
+            MediaChapter(start: entry.0, end: index + 1 < starts.count ? starts[index + 1].0 : duration, title: entry.1)
+        }
+    }
+
+    // MARK: - Writing
+
+    mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
+        switch target {
+        case .uniform(let row):
+            return try set(row, values: values)
+        case .custom(let key, let name):
+            guard !key.contains(":"), key != "URL" else {
+                throw MetadataError(.notRepresentable, message: "\(key) has no place in MP4 metadata (it is an ID3 frame form)")
+            }
+            // An existing freeform item of that name keeps its spelling.
+            let existing = scope.itemList?.first { $0.type == "----" && $0.mean == MetadataKeyTable.apple && $0.name?.uppercased() == key }
+            scope.removeItems("----", mean: MetadataKeyTable.apple, name: existing?.name)
+            scope.setItem(.freeform(mean: MetadataKeyTable.apple, name: existing?.name ?? name, values: values.map(ItemValue.text)))
+            return []
+        case .identifier(let identifier):
+            return try set(identifier, values: values)
+        }
+    }
+
+    private mutating func set(_ row: MetadataKeyDefinition, values: [String]) throws(MetadataError) -> [String] {
+        var notes: [String] = []
+        if let form = row.iTunes.first {
+            for other in row.iTunes { remove(other) }
+            scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
+        }
+        if let key = row.quickTimeKey, row.iTunes.isEmpty || scope.quickTimeMetadata?.contains(where: { $0.key == key }) == true {
+            setQuickTimeKey(key, values: values)
+        }
+        if let type = row.userData, row.iTunes.isEmpty && row.quickTimeKey == nil || !scope.userData(type).isEmpty {
+            setUserData(type, values: values)
+        }
+        if let type = row.threeGPP, !scope.userData(type).isEmpty {
+            notes += try setAsset(type, values: values)
+        }
+        if row.iTunes.isEmpty && row.quickTimeKey == nil && row.userData == nil {
+            throw MetadataError(.notRepresentable, message: "\(row.key) has no MP4 form (see `tagedit keys`)")
+        }
+        return notes
+    }
+
+    /// The iTunes item for `values` of `row` in `form`.
+    static func item(_ form: MetadataKeyDefinition.ITunesForm, row: MetadataKeyDefinition?, values: [String], notes: inout [String]) throws(MetadataError) -> MetadataItem {
+        let kind = row?.kind ?? .text
+        let key = row?.key ?? form.description
+        var itemValues: [ItemValue] = []
+        func first() -> String {
+            if values.count > 1 { notes.append("\(key): only the first of \(values.count) values is kept (\(form) holds one)") }
+            return values.first ?? ""
+        }
+        switch (form, kind) {
+        case (.item(let type), .pair):
+            guard let pair = MetadataValueConversion.pair(first()) else { throw MetadataError(.badValue, message: "\(key): expected n or n/m") }
+            itemValues = [.pair(index: UInt16(pair.index), total: UInt16(pair.total), trailingPad: type == "trkn")]
+        case (.item, .boolean):
+            itemValues = [.flag(MetadataValueConversion.boolean(first()) ?? false)]
+        case (.item(let type), .integer):
+            guard let number = Int64(first()) else { throw MetadataError(.badValue, message: "\(key): expected a whole number") }
+            let width = ["tves", "tvsn"].contains(type) ? 4 : type == "shwm" ? 1 : 2
+            let limit: Int64 = width == 4 ? Int64(Int32.max) : width == 1 ? 127 : Int64(Int16.max)
+            guard (-limit - 1...limit).contains(number) else { throw MetadataError(.badValue, message: "\(key): \(number) does not fit \(form)") }
+            itemValues = [.integer(number, width: width)]
+        default:
+            itemValues = values.map(ItemValue.text)
+        }
+        switch form {
+        case .item(let type): return MetadataItem(type: type, values: itemValues)
+        case .freeform(let mean, let name): return .freeform(mean: mean, name: name, values: itemValues)
+        }
+    }
+
+    private mutating func setQuickTimeKey(_ key: String, values: [String]) {
+        var items = scope.quickTimeMetadata ?? []
+        let item = QuickTimeMetadataItem(key: key, values: values.map(ItemValue.text))
+        if let index = items.firstIndex(where: { $0.key == key }) {
+            items[index] = item
+            items.removeAll { $0.key == key && $0 != item }
+        } else {
+            items.append(item)
+        }
+        scope.quickTimeMetadata = items
+    }
+
+    private mutating func setUserData(_ type: FourCC, values: [String]) {
+        replaceUserData(type, with: [.text(type, values.map { UserDataItem.LocalizedText($0) })])
+    }
+
+    private mutating func setAsset(_ type: FourCC, values: [String]) throws(MetadataError) -> [String] {
+        var notes: [String] = []
+        let value = values.first ?? ""
+        if values.count > 1 { notes.append("3gpp/\(type): only the first of \(values.count) values is kept") }
+        let asset: ThreeGPPAsset
+        if type == "yrrc" {
+            guard let year = MetadataValueConversion.year(value), let year16 = UInt16(exactly: year) else {
+                throw MetadataError(.badValue, message: "3gpp/yrrc: \(value) has no year")
+            }
+            if value.count > 4 { notes.append("3gpp/yrrc holds a year: \(value) is written as \(year)") }
+            asset = ThreeGPPAsset(year: year16)
+        } else {
+            asset = ThreeGPPAsset(type: type, text: value, language: scope.userData(type).first?.asset?.language ?? "und")
+        }
+        replaceUserData(type, with: [UserDataItem(asset: asset)])
+        return notes
+    }
+
+    /// Puts `items` where the first user-data item of `type` was (or at the end).
+    private mutating func replaceUserData(_ type: FourCC, with items: [UserDataItem]) {
+        let index = scope.userData.firstIndex { $0.type == type } ?? scope.userData.count
+        scope.userData.removeAll { $0.type == type }
+        scope.userData.insert(contentsOf: items, at: min(index, scope.userData.count))
+    }
+
+    private mutating func set(_ identifier: MetadataIdentifier, values: [String]) throws(MetadataError) -> [String] {
+        var notes: [String] = []
+        switch identifier.keySpace {
+        case .iTunes, .iTunesLong:
+            let form: MetadataKeyDefinition.ITunesForm
+            if let parts = identifier.freeformParts {
+                form = .freeform(mean: parts.mean, name: parts.name)
+            } else if let type = identifier.fourCC {
+                form = .item(type)
+            } else {
+                throw MetadataError(.unknownKey, message: "\(identifier) is not an iTunes item identifier")
+            }
+            let row = MetadataKeyTable.definition(iTunes: form)
+            if row?.kind == .picture { throw MetadataError(.badValue, message: "\(identifier): pictures are set with `tagedit picture add`") }
+            remove(form)
+            scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
+        case .quickTimeMetadata:
+            setQuickTimeKey(identifier.key, values: values)
+        case .quickTimeUserData:
+            guard let type = identifier.fourCC, type.rawValue >> 24 == 0xA9 else {
+                throw MetadataError(.notRepresentable, message: "\(identifier): only QuickTime text items (©xxx) can be set as text")
+            }
+            setUserData(type, values: values)
+        case .threeGPP:
+            guard let type = identifier.fourCC, ["titl", "auth", "perf", "gnre", "dscp", "cprt", "albm", "yrrc"].contains(type) else {
+                throw MetadataError(.notRepresentable, message: "\(identifier): only the 3GPP text assets and yrrc can be set as text")
+            }
+            notes += try setAsset(type, values: values)
+        default:
+            throw MetadataError(.notRepresentable, message: "\(identifier) has no place in an MP4 / QuickTime file")
+        }
+        return notes
+    }
+
+    private mutating func remove(_ form: MetadataKeyDefinition.ITunesForm) {
+        switch form {
+        case .item(let type): scope.removeItems(type)
+        case .freeform(let mean, let name):
+            scope.itemList?.removeAll { $0.type == "----" && $0.mean == mean && $0.name?.uppercased() == name.uppercased() }
+        }
+    }
+
+    mutating func remove(_ target: KeyTarget) -> Bool {
+        let before = scope
+        switch target {
+        case .uniform(let row):
+            for form in row.iTunes { remove(form) }
+            if let key = row.quickTimeKey { scope.quickTimeMetadata?.removeAll { $0.key == key } }
+            if let type = row.userData { scope.userData.removeAll { $0.type == type } }
+            if let type = row.threeGPP { scope.userData.removeAll { $0.type == type } }
+        case .custom(let key, _):
+            scope.itemList?.removeAll { $0.type == "----" && $0.mean == MetadataKeyTable.apple && $0.name?.uppercased() == key }
+        case .identifier(let identifier):
+            switch identifier.keySpace {
+            case .iTunesLong:
+                if let parts = identifier.freeformParts { remove(.freeform(mean: parts.mean, name: parts.name)) }
+            case .iTunes:
+                if let type = identifier.fourCC { scope.removeItems(type) }
+            case .quickTimeMetadata:
+                scope.quickTimeMetadata?.removeAll { $0.key == identifier.key }
+            case .quickTimeUserData, .threeGPP:
+                if let type = identifier.fourCC { scope.userData.removeAll { $0.type == type } }
+            default:
+                break
+            }
+        }
+        return scope != before
+    }
+
+    mutating func removeAll() {
+        if scope.itemList != nil { scope.itemList = [] }
+        scope.quickTimeMetadata = nil
+        scope.userData = []
+    }
+
+    mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
+        guard let value = ItemValue.image(picture.data, mimeType: picture.mimeType) else {
+            throw MetadataError(.notRepresentable, message: "MP4 cover art is JPEG, PNG, GIF or BMP, not \(picture.mimeType)")
+        }
+        var notes: [String] = []
+        if picture.type != 3 { notes.append("MP4 cover art has no picture type: the \(picture.typeName) picture is stored as cover art") }
+        if !picture.description.isEmpty { notes.append("MP4 cover art has no description: \"\(picture.description)\" is not kept") }
+        var item = scope.item("covr") ?? MetadataItem(type: "covr", values: [])
+        item.values.append(value)
+        scope.setItem(item)
+        return notes
+    }
+
+    mutating func removePictures(type: UInt8?) -> Int {
+        guard type == nil || type == 3 else { return 0 }
+        let count = pictures.count
+        scope.removeItems("covr")
+        scope.quickTimeMetadata?.removeAll { $0.key == "com.apple.quicktime.artwork" }
+        return count
+    }
+}
