@@ -338,4 +338,37 @@ struct ID3MetadataStore: MetadataStore {
         }
         return before - tag.frames.count
     }
+
+    // MARK: - Export and import
+
+    func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)] {
+        let written = version >= 4 ? UInt8(4) : 3
+        var result: [(MetadataIdentifier, NativeItemData)] = []
+        for frame in tag.frames {
+            do {
+                // The frame alone in a tag of the same version, without the tag header.
+                let bytes = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).bytes
+                result.append((view(frame).identifier, .id3Frame(version: written, bytes: Array(bytes.dropFirst(10)))))
+            } catch {
+                throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
+            }
+        }
+        return result
+    }
+
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+        guard case .id3Frame(let frameVersion, let bytes) = data, frameVersion == 3 || frameVersion == 4 else {
+            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an ID3 tag")
+        }
+        guard let size = SyncsafeInteger.encode(UInt32(clamping: bytes.count)) else {
+            throw MetadataError(.badValue, message: "\(identifier): frame too large")
+        }
+        let header: [UInt8] = Array("ID3".utf8) + [frameVersion, 0, 0] + size
+        do {
+            // A frame of the other version is converted when the tag is written.
+            tag.frames += try ID3v2Tag(parsing: header + bytes).frames
+        } catch {
+            throw MetadataError(.badValue, message: "\(identifier): the exported frame does not read: \(error.description)")
+        }
+    }
 }

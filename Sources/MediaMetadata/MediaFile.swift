@@ -165,16 +165,8 @@ public struct MediaFile: Sendable {
             _ = store.remove(target)
             return
         }
-        var checked = values
-        if case .uniform(let row) = target {
-            do {
-                checked = try values.map { value throws(MetadataError) in try MetadataValueConversion.canonical(value, kind: row.kind, key: row.key) }
-            } catch {
-                throw MetadataError.wrapping(error, path: path)
-            }
-        }
         do {
-            notes += try store.set(target, values: checked)
+            try set(target, values: values, key: key)
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }
@@ -209,6 +201,27 @@ public struct MediaFile: Sendable {
     public mutating func removePictures(type: UInt8? = nil) -> Int {
         store.removePictures(type: type)
     }
+
+    /// Every writable native item in a form that restores it exactly (`tagedit export`).
+    public func nativeItems() throws(MetadataError) -> [(identifier: MetadataIdentifier, data: NativeItemData)] {
+        do { return try store.nativeItems().map { ($0.0, $0.1) } } catch { throw MetadataError.wrapping(error, path: path) }
+    }
+
+    /// Replaces all metadata with `items` exported by `nativeItems` from a file of the same
+    /// family (`tagedit import`).
+    public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) {
+        store.removeAll()
+        do {
+            for item in items { try store.addNative(item.identifier, item.data) }
+        } catch {
+            throw MetadataError.wrapping(error, path: path)
+        }
+    }
+
+    /// True for MP4/MOV/3GP files, whose native items are atoms (the others carry ID3 tags).
+    public var isAtomBased: Bool { isMovie }
+
+    mutating func appendNotes(_ more: [String]) { notes += more }
 
     /// Notes the edits produced, and clears them.
     mutating func takeNotes() -> [String] {

@@ -1,3 +1,4 @@
+import ISOBMFF
 import MediaBytes
 
 /// One native metadata item as the uniform layer sees it: its identifier, the uniform key it
@@ -90,4 +91,14 @@ public struct MediaChapter: Sendable, Hashable {
     public var start: Double
     public var end: Double?
     public var title: String
+}
+
+/// A native item's content in a form that restores it exactly (for `tagedit export`/`import`).
+public enum NativeItemData: Sendable, Hashable {
+    /// An iTunes item or QuickTime metadata item: its `data` values and any other children.
+    case itemValues([ItemValue], otherChildren: [[UInt8]])
+    /// A QuickTime user-data item or 3GPP asset: its payload.
+    case userData([UInt8])
+    /// An ID3v2 frame as stored in a tag of `version` (header and body).
+    case id3Frame(version: UInt8, bytes: [UInt8])
 }

@@ -31,4 +31,9 @@ protocol MetadataStore: Sendable {
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String]
     /// Removes the pictures of `type` (all when nil); returns how many.
     mutating func removePictures(type: UInt8?) -> Int
+
+    /// Every writable item in a form that restores it exactly, in file order.
+    func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]
+    /// Adds an item exported by `nativeItems` (after `removeAll`, this restores the metadata).
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError)
 }

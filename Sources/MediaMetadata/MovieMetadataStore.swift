@@ -332,4 +332,44 @@ struct MovieMetadataStore: MetadataStore {
         scope.quickTimeMetadata?.removeAll { $0.key == "com.apple.quicktime.artwork" }
         return count
     }
+
+    // MARK: - Export and import
+
+    func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)] {
+        var result: [(MetadataIdentifier, NativeItemData)] = []
+        for item in scope.itemList ?? [] where !item.isOpaque {
+            let identifier = item.type == "----" ? MetadataIdentifier.freeform(mean: item.mean ?? "", name: item.name ?? "") : MetadataIdentifier(.iTunes, item.type)
+            result.append((identifier, .itemValues(item.values, otherChildren: item.otherChildren)))
+        }
+        for item in scope.quickTimeMetadata ?? [] {
+            result.append((MetadataIdentifier(.quickTimeMetadata, item.key), .itemValues(item.values, otherChildren: item.item.otherChildren)))
+        }
+        for item in scope.userData {
+            result.append((MetadataIdentifier(item.asset != nil ? .threeGPP : .quickTimeUserData, item.type), .userData(item.payload)))
+        }
+        return result
+    }
+
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+        switch (identifier.keySpace, data) {
+        case (.iTunes, .itemValues(let values, let children)), (.iTunesLong, .itemValues(let values, let children)):
+            var item: MetadataItem
+            if let parts = identifier.freeformParts {
+                item = .freeform(mean: parts.mean, name: parts.name, values: values)
+            } else if let type = identifier.fourCC {
+                item = MetadataItem(type: type, values: values)
+            } else {
+                throw MetadataError(.badValue, message: "\(identifier) is not an iTunes item identifier")
+            }
+            item.otherChildren = children
+            scope.itemList = (scope.itemList ?? []) + [item]
+        case (.quickTimeMetadata, .itemValues(let values, _)):
+            scope.quickTimeMetadata = (scope.quickTimeMetadata ?? []) + [QuickTimeMetadataItem(key: identifier.key, values: values)]
+        case (.quickTimeUserData, .userData(let payload)), (.threeGPP, .userData(let payload)):
+            guard let type = identifier.fourCC else { throw MetadataError(.badValue, message: "\(identifier) has no four-character type") }
+            scope.userData.append(UserDataItem(type: type, payload: payload))
+        default:
+            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an MP4 / QuickTime file")
+        }
+    }
 }

@@ -1,18 +1,160 @@
 import ArgumentParser
+import Foundation
+import MediaMetadata
+import MediaToolSupport
 
-/// `tagedit`: the tag-editing command line. Its subcommands (show, get, set, pictures,
-/// export/import, migrate) arrive with the uniform metadata layer; until then it only
-/// describes itself and exits with status 64 for anything else.
+/// `tagedit`: reads and edits the tags of MP4/M4A/MOV/3GP, MP3, AAC, AIFF and WAV files through
+/// one key space. The interface is pinned (see the README); scripts depend on it.
 @main
 struct TagEdit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagedit",
-        abstract: "Edit tags in media files (not yet implemented: use atominspect to look at files).",
-        version: "0.1.0"
-    )
+        abstract: "Read and edit the tags of MP4/M4A/MOV/3GP, MP3, AAC, AIFF and WAV files through one key space.",
+        discussion: """
+            Keys are TagLib's property names (TITLE, ARTIST, TRACKNUMBER...), matched without regard \
+            to case; AV Foundation common keys (common/title) are aliases; every native item is also \
+            named by an identifier such as itsk/%A9nam, id3/TXXX:CATALOGNUMBER or \
+            mdta/com.apple.quicktime.title. `tagedit keys` lists the table.
 
-    func run() throws {
-        print(TagEdit.helpMessage())
-        throw ExitCode.validationFailure
+            Exit codes: 0 success; 1 `get` found no value; 64 usage; 65 unknown key, bad value or \
+            a key the format cannot hold; 66 file not found; 67 unsupported format; 68 damaged file; \
+            73 read-only file or directory; 74 I/O error or failed verification. With several files, \
+            the code is the first failure's, after every file was processed.
+            """,
+        version: "0.2.0",
+        subcommands: [
+            Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, Picture.self,
+            Export.self, Import.self, Copy.self, Keys.self,
+        ]
+    )
+}
+
+/// Options of every command that writes.
+struct WriteOptions: ParsableArguments {
+    @Flag(name: .long, help: "Print the planned change and how the file would be written; write nothing.")
+    var dryRun = false
+
+    @Option(name: .long, help: "Write the result to this new file and leave the source untouched (one input file only).")
+    var output: String?
+
+    @Option(name: .customLong("id3v2-version"), help: "Write ID3v2 tags as version 3 or 4 (default: the tag's own; 4 for new tags).")
+    var id3v2Version: UInt8?
+
+    @Flag(name: .shortAndLong, help: "Print how each file was written.")
+    var verbose = false
+
+    func validate(fileCount: Int) throws {
+        if let version = id3v2Version, version != 3 && version != 4 {
+            throw ValidationError("--id3v2-version must be 3 or 4")
+        }
+        if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
+    }
+
+    var saveOptions: MediaFile.SaveOptions { MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version) }
+}
+
+/// The files of a run: paths as given, directories walked with `--recursive`.
+enum FileList {
+    static let mediaExtensions: Set<String> = ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r", "mov", "qt", "3gp", "3g2", "mp3", "aac", "aif", "aiff", "aifc", "wav"]
+
+    /// True when `argument` names a file: it exists, or it ends with a media extension.
+    static func looksLikeFile(_ argument: String) -> Bool {
+        if FileManager.default.fileExists(atPath: argument) { return true }
+        let ext = (argument as NSString).pathExtension.lowercased()
+        return mediaExtensions.contains(ext)
+    }
+
+    /// The media files under each path (directories only with `recursive`; otherwise a
+    /// directory is reported as an error by the run).
+    static func expand(_ paths: [String], recursive: Bool) -> [String] {
+        var result: [String] = []
+        for path in paths {
+            var isDirectory: ObjCBool = false
+            if recursive, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
+                    .filter { mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
+                    .sorted()
+                    .map { (path as NSString).appendingPathComponent($0) }
+                result += found
+            } else {
+                result.append(path)
+            }
+        }
+        return result
+    }
+}
+
+/// Runs a command over files with progress and a summary; remembers the first failure's code.
+struct FileRun {
+    var changed = 0
+    var unchanged = 0
+    var failed = 0
+    var exitCode: Int32 = 0
+    let total: Int
+    let showProgress: Bool
+    let started = Date()
+
+    init(total: Int) {
+        self.total = total
+        showProgress = total > 1 && isatty(2) == 1
+    }
+
+    static func standardError(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+
+    mutating func fail(_ error: MetadataError) {
+        clearProgress()
+        Self.standardError("tagedit: \(error.description)")
+        failed += 1
+        if exitCode == 0 { exitCode = TagEditExitCode.code(for: error) }
+    }
+
+    /// The progress bar, drawn once the run has taken more than half a second.
+    func progress(_ done: Int) {
+        guard showProgress, Date().timeIntervalSince(started) > 0.5 else { return }
+        let width = 30
+        let filled = total == 0 ? width : done * width / total
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+    }
+
+    func clearProgress() {
+        guard showProgress, Date().timeIntervalSince(started) > 0.5 else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// Prints the summary of a writing run and ends it with the right exit code.
+    func finish(writing: Bool, dryRun: Bool = false) throws {
+        clearProgress()
+        if writing && (total > 1 || failed > 0) {
+            let verb = dryRun ? "would change" : "changed"
+            Self.standardError("\(changed) \(changed == 1 ? "file" : "files") \(verb), \(unchanged) unchanged, \(failed) failed")
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+
+    /// Opens, edits and saves each file; `edit` changes the file in memory.
+    static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, edit: (inout MediaFile) throws(MetadataError) -> Void) throws {
+        let files = FileList.expand(paths, recursive: recursive)
+        try options.validate(fileCount: files.count)
+        var run = FileRun(total: files.count)
+        for (index, path) in files.enumerated() {
+            run.progress(index)
+            do throws(MetadataError) {
+                var file = try MediaFile(path: path)
+                try edit(&file)
+                let result = try file.save(options.saveOptions)
+                if result.changed { run.changed += 1 } else { run.unchanged += 1 }
+                if options.dryRun || options.verbose {
+                    run.clearProgress()
+                    print("\(path): \(options.dryRun ? "would be written" : "written"): \(result.method) (\(result.summary))")
+                }
+                for note in result.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
+            } catch {
+                run.fail(error)
+            }
+        }
+        try run.finish(writing: true, dryRun: options.dryRun)
     }
 }

@@ -1,0 +1,215 @@
+import ISOBMFF
+import MediaBytes
+import MediaMetadata
+
+/// The output of `tagedit`: `show` as text and JSON, and the `export`/`import` document.
+public enum TagReport {
+    /// `show --json` for one file (the pinned layout: path, format, tags, items, pictures,
+    /// chapters).
+    public static func json(_ file: MediaFile) throws(MetadataError) -> JSONValue {
+        .object(try members(file, pictureData: false))
+    }
+
+    /// `show --json` for a file that could not be read.
+    public static func errorJSON(path: String, error: MetadataError) -> JSONValue {
+        .object([("path", .string(path)), ("error", .string(error.description))])
+    }
+
+    private static func members(_ file: MediaFile, pictureData: Bool) throws(MetadataError) -> [(String, JSONValue)] {
+        let tags = file.tags.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
+        let items = file.items.map { item in
+            JSONValue.object([
+                ("identifier", .string(item.identifier.description)), ("keySpace", .string(item.keySpace.rawValue)),
+                ("nativeKey", .string(item.nativeKey)), ("key", item.key.map(JSONValue.string) ?? .null),
+                ("dataType", .string(item.dataType)), ("value", .array(item.values.map(JSONValue.string))),
+            ])
+        }
+        let pictures = try file.pictures.map { picture in
+            var members: [(String, JSONValue)] = [
+                ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
+                ("size", .int(Int64(picture.data.count))), ("sha256", .string(SHA256.hexDigest(picture.data))),
+            ]
+            if pictureData { members.append(("data", .string(Base64.encode(picture.data)))) }
+            return JSONValue.object(members)
+        }
+        let chapters = file.chapters.map { chapter in
+            JSONValue.object([("start", .double(chapter.start)), ("end", chapter.end.map(JSONValue.double) ?? .null), ("title", .string(chapter.title))])
+        }
+        return [
+            ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("tags", .object(tags)),
+            ("items", .array(items)), ("pictures", .array(pictures)), ("chapters", .array(chapters)),
+        ]
+    }
+
+    /// `show` as text: the tags, then pictures and chapters, and with `native` every item.
+    public static func text(_ file: MediaFile, native: Bool) throws(MetadataError) -> String {
+        var out = "\(file.path) (\(file.format))\n"
+        let tags = file.tags.sorted { $0.key < $1.key }
+        if tags.isEmpty { out += "  no tags\n" }
+        let width = tags.map(\.key.count).max() ?? 0
+        for (key, values) in tags {
+            for value in values.isEmpty ? [""] : values {
+                out += "  " + key + String(repeating: " ", count: width - key.count) + "  " + value.replacingNewlines + "\n"
+            }
+        }
+        for picture in try file.pictures {
+            out += "  picture: \(picture.typeName), \(picture.mimeType), \(picture.data.count) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"") + "\n"
+        }
+        for chapter in file.chapters {
+            out += "  chapter: \(format(chapter.start))" + (chapter.end.map { "-\(format($0))" } ?? "") + "  \(chapter.title)\n"
+        }
+        if native {
+            out += "  native items:\n"
+            for item in file.items {
+                let values = item.values.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
+                out += "    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n"
+            }
+        }
+        return out
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        let millis = Int((seconds * 1000).rounded())
+        let s = millis / 1000
+        return "\(s / 3600 > 0 ? "\(s / 3600):" : "")\(String(format2: (s / 60) % 60)):\(String(format2: s % 60)).\(String(millis % 1000 + 1000).dropFirst())"
+    }
+
+    // MARK: - Export and import
+
+    /// The lossless document of `tagedit export`: the `show --json` members, the pictures with
+    /// their data, and `native`: every writable item in a form that restores it exactly.
+    public static func exportDocument(_ file: MediaFile) throws(MetadataError) -> JSONValue {
+        var members = try members(file, pictureData: true)
+        let native = try file.nativeItems().map { item -> JSONValue in
+            var object: [(String, JSONValue)] = [("identifier", .string(item.identifier.description))]
+            switch item.data {
+            case .itemValues(let values, let children):
+                object.append(("values", .array(values.map { value in
+                    .object([
+                        ("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.dataType.rawValue))),
+                        ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .string(Base64.encode(value.data))),
+                    ])
+                })))
+                if !children.isEmpty { object.append(("otherChildren", .array(children.map { .string(Base64.encode($0)) }))) }
+            case .userData(let payload):
+                object.append(("payload", .string(Base64.encode(payload))))
+            case .id3Frame(let version, let bytes):
+                object.append(("id3Version", .int(Int64(version))))
+                object.append(("frame", .string(Base64.encode(bytes))))
+            }
+            return .object(object)
+        }
+        members.append(("native", .array(native)))
+        return .object(members)
+    }
+
+    /// A document read back for `tagedit import`.
+    public struct ImportDocument: Sendable {
+        public var format: String?
+        public var tags: [(key: String, values: [String])]
+        public var native: [(identifier: MetadataIdentifier, data: NativeItemData)]?
+        public var pictures: [MediaPicture]
+    }
+
+    public struct ImportError: Error, Sendable, CustomStringConvertible {
+        public var message: String
+        public var description: String { message }
+    }
+
+    /// Reads an export document (or a hand-written one holding only `tags`).
+    public static func importDocument(_ json: JSONValue) throws(ImportError) -> ImportDocument {
+        guard case .object = json else { throw ImportError(message: "the document is not a JSON object") }
+        var document = ImportDocument(format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
+        for (key, value) in json["tags"]?.objectMembers ?? [] {
+            if let text = value.stringValue {
+                document.tags.append((key, [text]))
+            } else if let list = value.arrayValue {
+                document.tags.append((key, list.compactMap(\.stringValue)))
+            } else {
+                throw ImportError(message: "tags.\(key): expected a string or a list of strings")
+            }
+        }
+        if let native = json["native"]?.arrayValue {
+            var items: [(MetadataIdentifier, NativeItemData)] = []
+            for (index, entry) in native.enumerated() {
+                guard let text = entry["identifier"]?.stringValue, let identifier = MetadataIdentifier(parsing: text) else {
+                    throw ImportError(message: "native[\(index)]: missing or bad identifier")
+                }
+                func bytes(_ value: JSONValue?, _ what: String) throws(ImportError) -> [UInt8] {
+                    guard let text = value?.stringValue, let data = Base64.decode(text) else { throw ImportError(message: "native[\(index)].\(what): expected Base64") }
+                    return data
+                }
+                if let values = entry["values"]?.arrayValue {
+                    var itemValues: [ItemValue] = []
+                    for value in values {
+                        let data = try bytes(value["data"], "values.data")
+                        itemValues.append(ItemValue(dataType: .init(rawValue: UInt32(clamping: value["dataType"]?.intValue ?? 0)), data: data,
+                                                    typeSet: UInt8(clamping: value["typeSet"]?.intValue ?? 0), country: UInt16(clamping: value["country"]?.intValue ?? 0),
+                                                    language: UInt16(clamping: value["language"]?.intValue ?? 0)))
+                    }
+                    var children: [[UInt8]] = []
+                    for child in entry["otherChildren"]?.arrayValue ?? [] { children.append(try bytes(child, "otherChildren")) }
+                    items.append((identifier, .itemValues(itemValues, otherChildren: children)))
+                } else if entry["payload"] != nil {
+                    items.append((identifier, .userData(try bytes(entry["payload"], "payload"))))
+                } else if entry["frame"] != nil {
+                    items.append((identifier, .id3Frame(version: UInt8(clamping: entry["id3Version"]?.intValue ?? 4), bytes: try bytes(entry["frame"], "frame"))))
+                } else {
+                    throw ImportError(message: "native[\(index)]: expected values, payload or frame")
+                }
+            }
+            document.native = items.map { ($0.0, $0.1) }
+        }
+        for (index, entry) in (json["pictures"]?.arrayValue ?? []).enumerated() {
+            guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else { continue }
+            let type = entry["type"]?.stringValue.flatMap(MediaPicture.type(named:)) ?? 3
+            guard let mime = entry["mimeType"]?.stringValue ?? MediaPicture.mimeType(sniffing: data) else {
+                throw ImportError(message: "pictures[\(index)]: no mimeType")
+            }
+            document.pictures.append(MediaPicture(type: type, mimeType: mime, description: entry["description"]?.stringValue ?? "", data: data))
+        }
+        return document
+    }
+}
+
+extension String {
+    init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
+
+    var replacingNewlines: String {
+        var out = ""
+        for character in self { out += character == "\n" ? "\\n" : character == "\r" ? "\\r" : String(character) }
+        return out
+    }
+}
+
+/// The exit codes of `tagedit` (documented in the README).
+public enum TagEditExitCode {
+    public static let success: Int32 = 0
+    /// `get`: the key is absent.
+    public static let absent: Int32 = 1
+    /// Bad command-line usage.
+    public static let usage: Int32 = 64
+    /// An unknown key, a bad value, or a key the format cannot hold.
+    public static let badKeyOrValue: Int32 = 65
+    /// A file that does not exist.
+    public static let fileNotFound: Int32 = 66
+    /// A file of a format this tool does not read.
+    public static let unsupportedFormat: Int32 = 67
+    /// A file whose structure is damaged (unreadable, or not safe to write).
+    public static let malformed: Int32 = 68
+    /// A read-only file or directory, or no permission.
+    public static let permissionDenied: Int32 = 73
+    /// An I/O error or a failed verification (the original was kept).
+    public static let ioError: Int32 = 74
+
+    public static func code(for error: MetadataError) -> Int32 {
+        switch error.code {
+        case .unknownKey, .badValue, .notRepresentable: badKeyOrValue
+        case .fileNotFound: fileNotFound
+        case .unsupportedFormat: unsupportedFormat
+        case .malformed, .notWritable: malformed
+        case .permissionDenied: permissionDenied
+        default: ioError
+        }
+    }
+}

@@ -1,0 +1,313 @@
+import ArgumentParser
+import Foundation
+import MediaMetadata
+import MediaToolSupport
+
+extension TagEdit {
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the tags of files (text, or JSON with --json).")
+
+        @Argument(help: "Files (directories with --recursive).") var files: [String]
+        @Flag(help: "Print a JSON array with one object per file.") var json = false
+        @Flag(help: "Also list every native item with its identifier.") var native = false
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+
+        func run() throws {
+            let paths = FileList.expand(files, recursive: recursive)
+            var run = FileRun(total: paths.count)
+            var documents: [JSONValue] = []
+            for (index, path) in paths.enumerated() {
+                run.progress(index)
+                do throws(MetadataError) {
+                    let file = try MediaFile(path: path)
+                    if json {
+                        documents.append(try TagReport.json(file))
+                    } else {
+                        run.clearProgress()
+                        print(try TagReport.text(file, native: native), terminator: "")
+                    }
+                } catch {
+                    if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
+                    run.fail(error)
+                }
+            }
+            if json { print(JSONValue.array(documents).serialized()) }
+            try run.finish(writing: false)
+        }
+    }
+
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the values of a key, one per line (exit 1 when absent).")
+        @Argument(help: "The file.") var file: String
+        @Argument(help: "A uniform key, alias, custom key or identifier.") var key: String
+
+        func run() throws {
+            let values: [String]?
+            do throws(MetadataError) {
+                values = try MediaFile(path: file).values(key)
+            } catch {
+                FileRun.standardError("tagedit: \(error.description)")
+                throw ExitCode(TagEditExitCode.code(for: error))
+            }
+            guard let values, !values.isEmpty else { throw ExitCode(TagEditExitCode.absent) }
+            for value in values { print(value) }
+        }
+    }
+
+    /// Splits `FILE... KEY=VALUE...` arguments.
+    static func assignments(_ arguments: [String]) throws -> (files: [String], values: [(key: String, values: [String])]) {
+        var files: [String] = []
+        var values: [(key: String, values: [String])] = []
+        for argument in arguments {
+            if let equals = argument.firstIndex(of: "="), !FileManager.default.fileExists(atPath: argument) {
+                let key = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
+                guard !key.isEmpty else { throw ValidationError("\"\(argument)\": expected KEY=VALUE") }
+                if let index = values.firstIndex(where: { $0.key.uppercased() == key.uppercased() }) {
+                    values[index].values.append(value)
+                } else {
+                    values.append((key, [value]))
+                }
+            } else {
+                guard values.isEmpty else { throw ValidationError("\"\(argument)\": files come before KEY=VALUE assignments") }
+                files.append(argument)
+            }
+        }
+        guard !files.isEmpty else { throw ValidationError("no file given") }
+        guard !values.isEmpty else { throw ValidationError("no KEY=VALUE given") }
+        return (files, values)
+    }
+
+    struct SetValues: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Replace values: tagedit set FILE... KEY=VALUE... (repeat a key for several values).")
+        @Argument(help: "Files, then KEY=VALUE assignments.") var arguments: [String]
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            let (files, assignments) = try TagEdit.assignments(arguments)
+            try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
+                for (key, values) in assignments { try file.set(key, values) }
+            }
+        }
+    }
+
+    struct AddValues: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Append values: tagedit add FILE... KEY=VALUE...")
+        @Argument(help: "Files, then KEY=VALUE assignments.") var arguments: [String]
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            let (files, assignments) = try TagEdit.assignments(arguments)
+            try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
+                for (key, values) in assignments { try file.add(key, values) }
+            }
+        }
+    }
+
+    struct RemoveKeys: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove keys: tagedit remove FILE... KEY...")
+        @Argument(help: "Files (existing paths, or names with a media extension), then keys.") var arguments: [String]
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            let files = arguments.prefix { FileList.looksLikeFile($0) }
+            let keys = Array(arguments.dropFirst(files.count))
+            guard !files.isEmpty else { throw ValidationError("no file given") }
+            guard !keys.isEmpty else { throw ValidationError("no key given") }
+            try FileRun.edit(Array(files), recursive: recursive, options: options) { file throws(MetadataError) in
+                for key in keys { try file.remove(key) }
+            }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove all metadata, keeping the media.")
+        @Argument(help: "Files.") var files: [String]
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in file.removeAll() }
+        }
+    }
+
+    struct Picture: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add, extract or remove embedded pictures.", subcommands: [AddPicture.self, ExtractPictures.self, RemovePictures.self])
+
+        static func type(_ name: String?) throws -> UInt8? {
+            guard let name else { return nil }
+            guard let type = MediaPicture.type(named: name) else {
+                throw ValidationError("unknown picture type \"\(name)\" (front-cover, back-cover, artist, ... or a number 0-255)")
+            }
+            return type
+        }
+
+        struct AddPicture: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Embed an image: tagedit picture add FILE IMAGE")
+            @Argument(help: "The media file.") var file: String
+            @Argument(help: "The image (JPEG, PNG, GIF, BMP; others for ID3 only).") var image: String
+            @Option(help: "The picture type (front-cover, back-cover, artist, ...).") var type = "front-cover"
+            @Option(help: "A description.") var description = ""
+            @OptionGroup var options: WriteOptions
+
+            func run() throws {
+                let pictureType = try Picture.type(type) ?? 3
+                guard let data = FileManager.default.contents(atPath: image) else {
+                    FileRun.standardError("tagedit: \(image): cannot read the image")
+                    throw ExitCode(TagEditExitCode.fileNotFound)
+                }
+                let bytes = [UInt8](data)
+                guard let mime = MediaPicture.mimeType(sniffing: bytes) else {
+                    FileRun.standardError("tagedit: \(image): not a JPEG, PNG, GIF, BMP or WebP image")
+                    throw ExitCode(TagEditExitCode.badKeyOrValue)
+                }
+                try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
+                    try media.addPicture(MediaPicture(type: pictureType, mimeType: mime, description: description, data: bytes))
+                }
+            }
+        }
+
+        struct ExtractPictures: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "extract", abstract: "Write the embedded pictures to files (printing their paths).")
+            @Argument(help: "The media file.") var file: String
+            @Option(help: "The directory to write to (default: the current one).") var output = "."
+
+            func run() throws {
+                do throws(MetadataError) {
+                    let media = try MediaFile(path: file)
+                    let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                    for (index, picture) in try media.pictures.enumerated() {
+                        let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
+                        guard FileManager.default.createFile(atPath: path, contents: Data(picture.data)) else {
+                            throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture")
+                        }
+                        print(path)
+                    }
+                } catch {
+                    FileRun.standardError("tagedit: \(error.description)")
+                    throw ExitCode(TagEditExitCode.code(for: error))
+                }
+            }
+        }
+
+        struct RemovePictures: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove embedded pictures (all, or those of --type).")
+            @Argument(help: "The media files.") var files: [String]
+            @Option(help: "Only pictures of this type.") var type: String?
+            @OptionGroup var options: WriteOptions
+
+            func run() throws {
+                let pictureType = try Picture.type(type)
+                try FileRun.edit(files, recursive: false, options: options) { media throws(MetadataError) in media.removePictures(type: pictureType) }
+            }
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a lossless JSON document of all metadata (native items and pictures included).")
+        @Argument(help: "The media file.") var file: String
+        @Option(help: "Write the document here instead of standard output.") var output: String?
+
+        func run() throws {
+            do throws(MetadataError) {
+                let text = try TagReport.exportDocument(try MediaFile(path: file)).serialized() + "\n"
+                if let output {
+                    guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+                        throw MetadataError(.permissionDenied, path: output, message: "cannot write the document")
+                    }
+                } else {
+                    print(text, terminator: "")
+                }
+            } catch {
+                FileRun.standardError("tagedit: \(error.description)")
+                throw ExitCode(TagEditExitCode.code(for: error))
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Apply a JSON document: an export of a file of the same family restores every native item; otherwise its tags and pictures are set.")
+        @Argument(help: "The media file.") var file: String
+        @Argument(help: "The JSON document (- for standard input).") var document: String
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            let data = document == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: document)
+            guard let data else {
+                FileRun.standardError("tagedit: \(document): cannot read the document")
+                throw ExitCode(TagEditExitCode.fileNotFound)
+            }
+            let parsed: TagReport.ImportDocument
+            do {
+                parsed = try TagReport.importDocument(try JSONValue.parse(String(decoding: data, as: UTF8.self)))
+            } catch {
+                FileRun.standardError("tagedit: \(document): \(error)")
+                throw ExitCode(TagEditExitCode.badKeyOrValue)
+            }
+            try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
+                let sameFamily = parsed.format.map { MediaFormat(rawValue: $0).isAtomBased == media.isAtomBased } ?? false
+                if sameFamily, let native = parsed.native {
+                    try media.replaceAll(with: native)
+                } else {
+                    for picture in parsed.pictures.isEmpty ? [] : parsed.pictures {
+                        if picture == parsed.pictures.first { media.removePictures() }
+                        try media.addPicture(picture)
+                    }
+                }
+                // Tags edited by hand in the document win over the native items.
+                let current = media.tags
+                for (key, values) in parsed.tags where current[key.uppercased()] != values && current[key] != values {
+                    try media.set(key, values)
+                }
+            }
+        }
+    }
+
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Copy metadata from SOURCE into DEST (any two formats) and report what was copied, converted or left out.")
+        @Argument(help: "The file to copy from.") var source: String
+        @Argument(help: "The file to copy into.") var destination: String
+        @OptionGroup var options: WriteOptions
+
+        func run() throws {
+            do throws(MetadataError) {
+                let from = try MediaFile(path: source)
+                var to = try MediaFile(path: destination)
+                let report = try to.copyMetadata(from: from)
+                for entry in report.entries { print("\(entry.outcome.rawValue): \(entry.key): \(entry.detail)") }
+                print("\(report.count(.copied)) copied, \(report.count(.converted)) converted, \(report.count(.notRepresentable)) not representable")
+            } catch {
+                FileRun.standardError("tagedit: \(error.description)")
+                throw ExitCode(TagEditExitCode.code(for: error))
+            }
+            try FileRun.edit([destination], recursive: false, options: options) { to throws(MetadataError) in
+                _ = try to.copyMetadata(from: try MediaFile(path: source))
+            }
+        }
+    }
+
+    struct Keys: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the key-space table (--markdown: the reference document).")
+        @Flag(help: "Print the Markdown reference matrix (Documentation/KeySpace.md).") var markdown = false
+
+        func run() throws {
+            if markdown {
+                print(MetadataKeyTable.markdown(), terminator: "")
+                return
+            }
+            for row in MetadataKeyTable.rows {
+                var forms: [String] = []
+                if !row.iTunes.isEmpty { forms.append("itunes " + row.iTunes.map(\.description).joined(separator: ",")) }
+                if let type = row.userData { forms.append("udta \(type)") }
+                if let key = row.quickTimeKey { forms.append("mdta \(key)") }
+                if let type = row.threeGPP { forms.append("3gpp \(type)") }
+                if let form = row.id3 { forms.append("id3 \(form)" + (row.id3v23.map { " (v2.3 \($0))" } ?? "")) }
+                if let id = row.riffInfo { forms.append("riff \(id)") }
+                print("\(row.key)\t\(row.kind.rawValue)\t\(forms.joined(separator: "; "))")
+            }
+        }
+    }
+}
