@@ -53,11 +53,11 @@ let package = Package(
         .testTarget(name: "ID3Tests", dependencies: ["ID3", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
-        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "TestSupport"]),
-        .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "ISOBMFF", "TestSupport"]),
+        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "ISOBMFF", "TestSupport", "TagLibOracle"]),
+        .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",
-            dependencies: ["TestSupport", "ISOBMFF", "MediaBytes"]
+            dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "MediaMetadata", "TagLibOracle"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -97,8 +97,9 @@ extension ID3FrameContent {
             let encoding = try encoding(body.first)
             let (description, rest) = encoding.readString(body.dropFirst())
             return .userURL(encoding: encoding, description: description, url: latin1.readString(rest).0)
-        case _ where id.hasPrefix("T"), "WFED", "IPLS":
-            // iTunes writes its podcast feed URL `WFED` as a text frame, with an encoding byte;
+        case _ where id.hasPrefix("T"), "WFED", "IPLS", "GRP1", "MVNM", "MVIN":
+            // iTunes writes its podcast feed URL `WFED` as a text frame, with an encoding byte,
+            // and its grouping and movement frames `GRP1`, `MVNM`, `MVIN` as text frames;
             // v2.3's involved-people list `IPLS` is a text frame of name/role pairs.
             let encoding = try encoding(body.first)
             return .text(encoding: encoding, values: encoding.readStrings(body.dropFirst()))

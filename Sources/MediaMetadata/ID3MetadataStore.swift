@@ -73,8 +73,12 @@ struct ID3MetadataStore: MetadataStore {
                 return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "involved people", values: values, contributions: contributions)
             }
             if frame.id == "TYER" {
+                // The year with the v2.3 day/month and time frames, as TagLib joins them.
+                let joined = tag.frames.contains { $0.id == "TDAT" }
+                    ? ID3v2Tag(majorVersion: 3, frames: tag.frames.filter { ["TYER", "TDAT", "TIME"].contains($0.id) }).recordingDate.map { [$0] }
+                    : nil
                 return NativeMetadataItem(identifier(frame, nil), key: "DATE", dataType: "text frame", values: values,
-                                          contributions: tag.recordingDate.map { [TagContribution(key: "DATE", values: [$0])] } ?? [])
+                                          contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }
             if frame.id == "TDAT" || frame.id == "TIME" {
                 return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values)

@@ -12,7 +12,7 @@ public struct NativeMetadataItem: Sendable, Hashable {
     /// The values as text (pairs as `n/m`, genres as names, binary data as Base64).
     public var values: [String]
     /// What this item adds to `tags` (a `TIPL` frame adds one key per role).
-    var contributions: [TagContribution]
+    public internal(set) var contributions: [TagContribution]
     /// False for items that can be read but not written (ID3v1 fields, RIFF INFO entries).
     public var isWritable: Bool
 
@@ -30,9 +30,10 @@ public struct NativeMetadataItem: Sendable, Hashable {
     public var nativeKey: String { identifier.key }
 }
 
-struct TagContribution: Sendable, Hashable {
-    var key: String
-    var values: [String]
+/// One key and its values that a native item adds to `tags`.
+public struct TagContribution: Sendable, Hashable {
+    public var key: String
+    public var values: [String]
 }
 
 /// An embedded picture.

@@ -23,7 +23,7 @@ public enum MetadataKeyTable {
             note: "3GPP `perf` (performer) is the artist; 3GPP `auth` (author) has no uniform key and stays as `3gpp/auth`."),
         Row("ALBUM", aliases: ["common/albumName"], iTunes: [.item("©alb")], userData: "©alb", quickTime: "com.apple.quicktime.album",
             threeGPP: "albm", id3: .frame("TALB"), info: "IPRD"),
-        Row("ALBUMARTIST", iTunes: [.item("aART")], quickTime: "com.apple.quicktime.albumArtist", id3: .frame("TPE2"),
+        Row("ALBUMARTIST", iTunes: [.item("aART")], id3: .frame("TPE2"),
             note: "TPE2 is \"band/orchestra\" in the ID3 specification; TagLib, iTunes and most players use it for the album artist."),
         Row("DATE", .date, aliases: ["common/creationDate"], iTunes: [.item("©day")], userData: "©day",
             quickTime: "com.apple.quicktime.creationdate", threeGPP: "yrrc", id3: .frame("TDRC"), id3v23: .frame("TYER"), info: "ICRD",

@@ -25,7 +25,13 @@ struct MovieMetadataStore: MetadataStore {
 
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
         var result: [(Int, NativeMetadataItem)] = []
-        for item in scope.itemList ?? [] { result.append((0, Self.view(item))) }
+        // As in TagLib, the first item of a name gives the tag; later ones are listed only.
+        var seen: Set<String> = []
+        for item in scope.itemList ?? [] {
+            var view = Self.view(item)
+            if !seen.insert(view.identifier.description).inserted { view.contributions = [] }
+            result.append((0, view))
+        }
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let (values, type) = Self.render(item.values, type: nil, row: row)
@@ -58,7 +64,9 @@ struct MovieMetadataStore: MetadataStore {
         let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
         let row = MetadataKeyTable.definition(iTunes: form)
         let (values, type) = render(item.values, type: item.type, row: row)
-        return NativeMetadataItem(form.identifier, key: textKey(row), dataType: item.isOpaque ? "unreadable" : type, values: values)
+        // Values that are not text or numbers (shown as Base64) give no tag.
+        let key = type.hasPrefix("binary") ? nil : textKey(row)
+        return NativeMetadataItem(form.identifier, key: key, dataType: item.isOpaque ? "unreadable" : type, values: values)
     }
 
     /// The values of an item as text, and the name of their data type.
@@ -70,7 +78,9 @@ struct MovieMetadataStore: MetadataStore {
             if type == "trkn" || type == "disk", let pair = value.pair {
                 texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
                 typeName = "pair"
-            } else if type == "gnre", let code = value.integer {
+            } else if type == "gnre", value.data.count == 2 {
+                // A 16-bit genre code, whatever data type the writer gave it.
+                let code = Int64(value.data[0]) << 8 | Int64(value.data[1])
                 texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
                 typeName = "genre code"
             } else if let mime = value.imageMIMEType {
