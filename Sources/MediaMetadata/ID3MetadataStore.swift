@@ -103,9 +103,9 @@ struct ID3MetadataStore: MetadataStore {
                                       values: ["\(MediaPicture.typeName(type)), \(data.count) bytes" + (description.isEmpty ? "" : ", \"\(description)\"")])
         case .uniqueFileID(let owner, let identifier):
             let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
-            let printable = identifier.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
             return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
-                                      values: [printable ? String(decoding: identifier, as: UTF8.self) : Base64.encode(identifier)])
+                                      values: [text ?? Base64.encode(identifier)])
         case .privateData(let owner, let data):
             return NativeMetadataItem(identifier(frame, owner), key: nil, dataType: "private data", values: [Base64.encode(data)])
         case .popularimeter(let email, let rating, let counter):
@@ -229,8 +229,11 @@ struct ID3MetadataStore: MetadataStore {
             if (values.first ?? "").count > 4 { notes.append("TORY holds a year: \(values.first ?? "") is written as its year") }
         case .frame("PCST"):
             if values.first.flatMap(MetadataValueConversion.boolean) == true { tag.frames.append(ID3Frame(id: "PCST", content: .binary([0, 0, 0, 0]))) }
-        case .frame(let id) where id.hasPrefix("W"):
-            tag.frames.append(ID3Frame(id: id, content: .url(single(id))))
+        case .frame(let id) where id.hasPrefix("W") && id != "WFED":
+            // URL frames are ISO-8859-1 (iTunes' WFED is a text frame, handled below).
+            let url = single(id)
+            if !url.unicodeScalars.allSatisfy({ $0.value <= 0xFF }) { notes.append("\(id) holds ISO-8859-1 text: characters outside it become \"?\"") }
+            tag.frames.append(ID3Frame(id: id, content: .url(url)))
         case .frame(let id):
             let list = version >= 4 ? values : [single(id)]
             tag.frames.append(ID3Frame(id: id, content: .text(encoding: e, values: list)))

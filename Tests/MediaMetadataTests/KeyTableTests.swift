@@ -1,0 +1,184 @@
+import Foundation
+import ID3
+import ISOBMFF
+import MediaBytes
+@testable import MediaMetadata
+import TestSupport
+import Testing
+
+@Suite struct KeyTableTests {
+    typealias Row = MetadataKeyDefinition
+
+    @Test func keysAndAliasesAreUnique() {
+        var names: [String: Int] = [:]
+        for row in MetadataKeyTable.rows {
+            for name in [row.key] + row.aliases { names[name.uppercased(), default: 0] += 1 }
+        }
+        #expect(names.filter { $0.value > 1 }.isEmpty)
+    }
+
+    @Test func everyNativeFormBelongsToOneRow() {
+        var forms: [String: [String]] = [:]
+        for row in MetadataKeyTable.rows {
+            var rowForms = row.iTunes.map { "itunes \($0)".uppercased() }
+            rowForms += [row.userData.map { "udta \($0)" }, row.quickTimeKey.map { "mdta \($0)" }, row.threeGPP.map { "3gpp \($0)" },
+                         row.riffInfo.map { "riff \($0)" }].compactMap { $0 }
+            rowForms += Set([row.id3, row.id3v23].compactMap { $0 }).map { "id3 \($0)".uppercased() }
+            for form in rowForms { forms[form, default: []].append(row.key) }
+        }
+        #expect(forms.filter { $0.value.count > 1 }.isEmpty)
+    }
+
+    @Test func referenceDocumentIsGeneratedFromTheTable() throws {
+        let document = try String(contentsOfFile: TestFixtures.packageRoot + "/Documentation/KeySpace.md", encoding: .utf8)
+        #expect(document == MetadataKeyTable.markdown(), "run `swift run tagedit keys --markdown > Documentation/KeySpace.md`")
+    }
+
+    /// A value of `kind` for round trips.
+    static func sample(_ row: Row) -> [String] {
+        switch row.kind {
+        case .text, .binary: ["Value of \(row.key) ✓"]
+        case .integer: ["7"]
+        case .pair: ["3/12"]
+        case .boolean: ["1"]
+        case .date: ["2024-05-17"]
+        case .picture: []
+        }
+    }
+
+    /// Writing each key into each format's native form and reading it back gives the key and
+    /// the value again.
+    @Test func everyRowRoundTripsThroughTheITunesForm() throws {
+        for row in MetadataKeyTable.rows where !row.iTunes.isEmpty && row.kind != .picture {
+            var store = MovieMetadataStore(scope: MetadataScope(), duration: nil)
+            _ = try store.set(.uniform(row), values: Self.sample(row))
+            let item = store.rankedItems.first { $0.item.key == row.key }?.item
+            #expect(item?.identifier == row.iTunes[0].identifier, "\(row.key)")
+            #expect(item?.values == Self.sample(row), "\(row.key)")
+        }
+    }
+
+    @Test(arguments: [UInt8(3), 4])
+    func everyRowRoundTripsThroughTheID3Form(version: UInt8) throws {
+        for row in MetadataKeyTable.rows where row.id3Form(version: version) != nil && row.kind != .picture {
+            var store = ID3MetadataStore(tag: ID3v2Tag(majorVersion: version), id3v1: nil, info: [])
+            // URL frames hold ISO-8859-1; v2.3's TORY holds a year (both documented conversions).
+            let isURL = row.id3.map { $0.frameID.hasPrefix("W") && $0.frameID != "WFED" } ?? false
+            let sample = isURL ? ["https://example.org/\(row.key.lowercased())"] : Self.sample(row)
+            let expected = version == 3 && row.key == "ORIGINALDATE" ? ["2024"] : sample
+            _ = try store.set(.uniform(row), values: sample)
+            // Through the bytes: serialize, parse, read the tags back.
+            let bytes = try store.tag.serialized(version: version, padding: 0).bytes
+            let reread = ID3MetadataStore(tag: try ID3v2Tag(parsing: bytes), id3v1: nil, info: [])
+            let values = reread.rankedItems.flatMap(\.item.contributions).filter { $0.key == row.key }.flatMap(\.values)
+            #expect(values == expected, "\(row.key) in v2.\(version)")
+        }
+    }
+
+    @Test func everyRowRoundTripsThroughTheQuickTimeAnd3GPPForms() throws {
+        for row in MetadataKeyTable.rows where row.kind != .picture {
+            var identifiers: [MetadataIdentifier] = []
+            if let key = row.quickTimeKey { identifiers.append(MetadataIdentifier(.quickTimeMetadata, key)) }
+            if let type = row.userData { identifiers.append(MetadataIdentifier(.quickTimeUserData, type)) }
+            if let type = row.threeGPP { identifiers.append(MetadataIdentifier(.threeGPP, type)) }
+            for identifier in identifiers {
+                var store = MovieMetadataStore(scope: MetadataScope(), duration: nil)
+                let value = row.kind == .date && identifier.keySpace == .threeGPP ? ["2024"] : Self.sample(row)
+                _ = try store.set(.identifier(identifier), values: value)
+                let item = store.rankedItems.first { $0.item.identifier == identifier }?.item
+                #expect(item?.key == row.key, "\(identifier)")
+                #expect(item?.values == value, "\(identifier)")
+            }
+        }
+    }
+
+    @Test func riffInfoEntriesReadAsTheirKeys() {
+        for row in MetadataKeyTable.rows {
+            guard let id = row.riffInfo else { continue }
+            let store = ID3MetadataStore(tag: nil, id3v1: nil, info: [(id, "42")])
+            #expect(store.rankedItems.first?.item.key == row.key)
+        }
+    }
+
+    @Test func aliasesAndCaseFindTheRow() {
+        #expect(MetadataKeyTable.definition("common/title")?.key == "TITLE")
+        #expect(MetadataKeyTable.definition("Common/AlbumName")?.key == "ALBUM")
+        #expect(MetadataKeyTable.definition("tracknumber")?.key == "TRACKNUMBER")
+        #expect(MetadataKeyTable.definition("common/artwork")?.kind == .picture)
+        #expect(MetadataKeyTable.definition("NOSUCHKEY") == nil)
+    }
+}
+
+@Suite struct MetadataIdentifierTests {
+    @Test func fourCharacterCodesEscapeBytesOutsideASCII() {
+        let title = MetadataIdentifier(.iTunes, FourCC(0xA9, 0x6E, 0x61, 0x6D))
+        #expect(title.description == "itsk/%A9nam")
+        #expect(MetadataIdentifier(parsing: "itsk/%A9nam") == title)
+        #expect(MetadataIdentifier(parsing: "itsk/©nam") == title)
+        #expect(MetadataIdentifier(parsing: "udta/%a9day")?.fourCC == FourCC(0xA9, 0x64, 0x61, 0x79))
+    }
+
+    @Test func stringKeysEscapeTheirUTF8BytesAndPercent() {
+        let key = MetadataIdentifier(.quickTimeMetadata, "com.example.größe 100%")
+        #expect(key.description == "mdta/com.example.gr%C3%B6%C3%9Fe 100%25")
+        #expect(MetadataIdentifier(parsing: key.description) == key)
+    }
+
+    @Test func freeformAndID3IdentifiersSplitAtTheFirstColon() {
+        let freeform = MetadataIdentifier.freeform(mean: "com.apple.iTunes", name: "MusicBrainz Track Id")
+        #expect(freeform.description == "itlk/com.apple.iTunes:MusicBrainz Track Id")
+        #expect(freeform.freeformParts?.name == "MusicBrainz Track Id")
+        let ufid = MetadataIdentifier(parsing: "id3/UFID:http://musicbrainz.org")
+        #expect(ufid?.id3Parts.frame == "UFID")
+        #expect(ufid?.id3Parts.qualifier == "http://musicbrainz.org")
+    }
+
+    @Test func malformedIdentifiersAreRejected() {
+        #expect(MetadataIdentifier(parsing: "nope/TIT2") == nil)
+        #expect(MetadataIdentifier(parsing: "itsk/toolong") == nil)
+        #expect(MetadataIdentifier(parsing: "itsk/%ZZam") == nil)
+        #expect(MetadataIdentifier(parsing: "id3/") == nil)
+    }
+}
+
+@Suite struct ValueConversionTests {
+    @Test func pairsAcceptIndexTotalAndCanonicalise() throws {
+        #expect(try MetadataValueConversion.canonical("03/12", kind: .pair, key: "TRACKNUMBER") == "3/12")
+        #expect(try MetadataValueConversion.canonical("5", kind: .pair, key: "TRACKNUMBER") == "5")
+        #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("abc", kind: .pair, key: "TRACKNUMBER") }
+        #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("70000", kind: .pair, key: "TRACKNUMBER") }
+    }
+
+    @Test func booleansIntegersAndDatesAreChecked() throws {
+        #expect(try MetadataValueConversion.canonical("yes", kind: .boolean, key: "COMPILATION") == "1")
+        #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("maybe", kind: .boolean, key: "COMPILATION") }
+        #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("fast", kind: .integer, key: "BPM") }
+        for date in ["2024", "2024-05", "2024-05-17", "2024-05-17T08:30", "2024-05-17T08:30:15", "2024-05-17T08:30:15Z"] {
+            #expect(MetadataValueConversion.isDate(date), "\(date)")
+        }
+        for date in ["24", "2024-5-17", "May 2024", "2024-05-17 08:30"] { #expect(!MetadataValueConversion.isDate(date), "\(date)") }
+    }
+
+    @Test func numericGenresBecomeNames() {
+        #expect(MetadataValueConversion.genre(iTunesCode: 18) == "Rock")  // ID3v1 17 + 1
+        let store = ID3MetadataStore(tag: ID3v2Tag(majorVersion: 3, frames: [ID3Frame(id: "TCON", content: .text(encoding: .latin1, values: ["(17)Hard"]))]),
+                                     id3v1: nil, info: [])
+        #expect(store.rankedItems.first?.item.values == ["Rock", "Hard"])
+    }
+
+    @Test func version23DatesAreSplitAndJoined() throws {
+        var store = ID3MetadataStore(tag: ID3v2Tag(majorVersion: 3), id3v1: nil, info: [])
+        _ = try store.set(.uniform(MetadataKeyTable.definition("DATE")!), values: ["2021-06-01T14:30"])
+        #expect(store.tag.frames.map(\.id) == ["TYER", "TDAT", "TIME"])
+        #expect(store.tag.frames.map { $0.textValues ?? [] } == [["2021"], ["0106"], ["1430"]])
+        #expect(store.rankedItems.flatMap(\.item.contributions).first { $0.key == "DATE" }?.values == ["2021-06-01T14:30"])
+    }
+
+    @Test func pictureTypesHaveNames() {
+        #expect(MediaPicture.type(named: "front-cover") == 3)
+        #expect(MediaPicture.type(named: "Back-Cover") == 4)
+        #expect(MediaPicture.typeName(3) == "front-cover")
+        #expect(MediaPicture.type(named: "nonsense") == nil)
+        #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
+    }
+}
