@@ -84,8 +84,19 @@ extension MediaFile {
         let pictures = try source.pictures
         if !pictures.isEmpty {
             removePictures()
-            for picture in pictures {
+            var seen: Set<String> = []
+            for var picture in pictures {
                 let before = notes.count
+                // ID3 holds one picture per type and description: later ones get a numbered description.
+                if !isAtomBased {
+                    var number = 1
+                    let base = picture.description
+                    while !seen.insert("\(picture.type)/\(picture.description)").inserted {
+                        number += 1
+                        picture.description = base.isEmpty ? "\(number)" : "\(base) \(number)"
+                    }
+                    if picture.description != base { appendNotes(["ID3 needs distinct picture descriptions: this one is \"\(picture.description)\""]) }
+                }
                 do {
                     try addPicture(picture)
                     let newNotes = notes.dropFirst(before)
