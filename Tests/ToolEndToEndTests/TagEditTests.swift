@@ -1,0 +1,181 @@
+import Foundation
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// Runs the built `tagedit` and checks its output, exit codes and the files it writes.
+@Suite struct TagEditTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result {
+        try await ToolRunner.run("tagedit", arguments)
+    }
+
+    func copy(_ fixture: String) throws -> String {
+        try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+    }
+
+    @Test func showJSONFollowsThePinnedShape() async throws {
+        let missing = "/nonexistent/gone.mp3"
+        let result = try await tagedit("show", "--json", TestFixtures.path("aac-itunes-tags-cover.m4a"), TestFixtures.path("id3v24-full.mp3"), missing)
+        #expect(result.status == 66)
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(documents.count == 3)
+        let m4a = documents[0]
+        #expect(Set(m4a.keys) == ["path", "format", "tags", "items", "pictures", "chapters"])
+        #expect(m4a["format"] as? String == "mp4")
+        #expect((m4a["tags"] as? [String: [String]])?["TITLE"] == ["Fixture Title"])
+        let items = try #require(m4a["items"] as? [[String: Any]])
+        let title = try #require(items.first { $0["identifier"] as? String == "itsk/%A9nam" })
+        #expect(title["keySpace"] as? String == "itsk")
+        #expect(title["nativeKey"] as? String == "©nam")
+        #expect(title["key"] as? String == "TITLE")
+        #expect(title["dataType"] as? String == "utf8")
+        #expect(title["value"] as? [String] == ["Fixture Title"])
+        let pictures = try #require(m4a["pictures"] as? [[String: Any]])
+        #expect(pictures.first?["type"] as? String == "front-cover")
+        #expect((pictures.first?["sha256"] as? String)?.count == 64)
+        let mp3 = documents[1]
+        let chapters = try #require(mp3["chapters"] as? [[String: Any]])
+        #expect(chapters.first?["title"] as? String == "Chapter 1")
+        #expect(chapters.first?["end"] as? Double == 0.25)
+        #expect(documents[2]["path"] as? String == missing)
+        #expect((documents[2]["error"] as? String)?.isEmpty == false)
+    }
+
+    @Test func setThenGetAndRemove() async throws {
+        let path = try copy("id3v23-utf16.mp3")
+        var result = try await tagedit("set", path, "TITLE=Über", "ARTIST=A", "ARTIST=B", "TRACKNUMBER=2/9")
+        #expect(result.status == 0, "\(result.standardError)")
+        result = try await tagedit("get", path, "title")
+        #expect(result.standardOutput == "Über\n")
+        result = try await tagedit("get", path, "common/artist")
+        #expect(result.standardOutput == "A / B\n" || result.standardOutput == "A\nB\n")
+        result = try await tagedit("get", path, "id3/TRCK")
+        #expect(result.standardOutput == "2/9\n")
+        result = try await tagedit("remove", path, "TITLE")
+        #expect(result.status == 0)
+        result = try await tagedit("get", path, "TITLE")
+        #expect(result.status == 1)
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func errorsHaveDocumentedExitCodesAndLeaveTheFileUnchanged() async throws {
+        let path = try copy("aac-itunes-tags-cover.m4a")
+        let original = try TemporaryFile.read(path)
+        var result = try await tagedit("set", path, "TITEL=x")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("unknown key"))
+        result = try await tagedit("set", path, "TRACKNUMBER=abc")
+        #expect(result.status == 65)
+        #expect(result.standardError.split(separator: "\n").first?.contains("TRACKNUMBER=abc") == true)
+        result = try await tagedit("set", "/nonexistent/x.m4a", "TITLE=x")
+        #expect(result.status == 66)
+        let text = try TemporaryFile.write(Array("plain text\n".utf8), name: "notes.txt")
+        result = try await tagedit("set", text, "TITLE=x")
+        #expect(result.status == 67)
+        chmod(path, 0o444)
+        result = try await tagedit("set", path, "TITLE=x")
+        chmod(path, 0o644)
+        #expect(result.status == 73)
+        #expect(result.standardError.contains("read-only"))
+        #expect(try TemporaryFile.read(path) == original)
+    }
+
+    @Test func dryRunPrintsThePlanAndWritesNothing() async throws {
+        let path = try copy("moov-after-mdat.m4a")
+        let original = try TemporaryFile.read(path)
+        let result = try await tagedit("set", "--dry-run", path, "TITLE=Planned")
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("would be written"))
+        #expect(try TemporaryFile.read(path) == original)
+    }
+
+    @Test func outputWritesANewFileAndLeavesTheSource() async throws {
+        let path = try copy("id3v24-full.mp3")
+        let original = try TemporaryFile.read(path)
+        let output = path + ".new.mp3"
+        let result = try await tagedit("set", "--output", output, "--id3v2-version", "3", path, "TITLE=Copy")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try TemporaryFile.read(path) == original)
+        #expect(TagLibReading.read(output)?.properties["TITLE"] == ["Copy"])
+        #expect(TagLibReading.read(output)?.id3v2Version == 3)
+    }
+
+    @Test func recursiveRunsSummariseChangedUnchangedAndFailed() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        for (name, target) in [("no-tags.mp3", "a.mp3"), ("moov-before-mdat.m4a", "sub/b.m4a"), ("wav-id3-info.wav", "sub/c.wav")] {
+            try Data(TemporaryFile.read(TestFixtures.path(name))).write(to: URL(fileURLWithPath: directory + "/" + target))
+        }
+        try Data([0x00, 0x01, 0x02]).write(to: URL(fileURLWithPath: directory + "/sub/broken.mp3"))
+        var result = try await tagedit("set", "--recursive", directory, "ALBUM=Batch")
+        #expect(result.status == 67)
+        #expect(result.standardError.contains("3 files changed, 0 unchanged, 1 failed"))
+        result = try await tagedit("set", "-r", directory, "ALBUM=Batch")
+        #expect(result.standardError.contains("0 files changed, 3 unchanged, 1 failed"))
+        for file in ["a.mp3", "sub/b.m4a", "sub/c.wav"] {
+            #expect(TagLibReading.read(directory + "/" + file)?.properties["ALBUM"] == ["Batch"], "\(file)")
+        }
+    }
+
+    @Test func picturesAreAddedExtractedAndRemoved() async throws {
+        let path = try copy("no-tags.mp3")
+        let image = try TemporaryFile.write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 32), name: "cover.png")
+        var result = try await tagedit("picture", "add", path, image, "--type", "back-cover", "--description", "Back")
+        #expect(result.status == 0, "\(result.standardError)")
+        let directory = try TemporaryFile.makeDirectory()
+        result = try await tagedit("picture", "extract", path, "--output", directory)
+        let extracted = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(extracted.count == 1)
+        #expect(extracted.first?.hasSuffix("-back-cover.png") == true)
+        #expect(try TemporaryFile.read(extracted[0]) == TemporaryFile.read(image))
+        result = try await tagedit("picture", "remove", path, "--type", "back-cover")
+        #expect(result.status == 0)
+        result = try await tagedit("show", "--json", path)
+        #expect(result.standardOutput.contains("\"pictures\" : []") || result.standardOutput.contains("\"pictures\": []"))
+    }
+
+    @Test func exportThenImportOntoACopyGivesIdenticalMetadata() async throws {
+        for fixture in ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3", "wav-id3-info.wav"] {
+            let source = TestFixtures.path(fixture)
+            let document = try TemporaryFile.makeDirectory() + "/export.json"
+            var result = try await tagedit("export", source, "--output", document)
+            #expect(result.status == 0)
+            let target = try copy(fixture)
+            result = try await tagedit("clear", target)
+            #expect(result.status == 0)
+            result = try await tagedit("import", target, document)
+            #expect(result.status == 0, "\(result.standardError)")
+            let before = try await tagedit("show", "--json", "--native", source)
+            let after = try await tagedit("show", "--json", "--native", target)
+            func comparable(_ text: String) throws -> [String: NSObject] {
+                var object = try #require((try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])?.first)
+                object["path"] = nil
+                // ID3v1 is refreshed from the restored ID3v2 tag by the save.
+                object["items"] = (object["items"] as? [[String: Any]])?.filter { $0["keySpace"] as? String != "id3v1" }
+                return object.mapValues { $0 as! NSObject }
+            }
+            #expect(try comparable(before.standardOutput) == comparable(after.standardOutput), "\(fixture)")
+        }
+    }
+
+    @Test func copyReportsAndTagLibReadsTheSameValues() async throws {
+        let source = TestFixtures.path("id3v24-full.mp3")
+        let target = try copy("moov-before-mdat.m4a")
+        let result = try await tagedit("copy", source, target)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("copied: TITLE: id3/TIT2 → itsk/%A9nam"))
+        #expect(result.standardOutput.contains("converted: TRACKNUMBER"))
+        #expect(result.standardOutput.contains("not representable: id3/POPM"))
+        let from = try #require(TagLibReading.read(source)).properties
+        let to = try #require(TagLibReading.read(target)).properties
+        for key in ["TITLE", "ARTIST", "ALBUM", "TRACKNUMBER", "GENRE", "COMPOSER"] { #expect(to[key] == from[key], "\(key)") }
+    }
+
+    @Test func keysMarkdownIsTheReferenceDocument() async throws {
+        let result = try await tagedit("keys", "--markdown")
+        let document = try String(contentsOfFile: TestFixtures.packageRoot + "/Documentation/KeySpace.md", encoding: .utf8)
+        #expect(result.standardOutput == document)
+        let plain = try await tagedit("keys")
+        #expect(plain.standardOutput.contains("TITLE\ttext\titunes ©nam"))
+    }
+}
