@@ -34,25 +34,24 @@ extension MediaFile {
         let sourceItems = source.items
         for (key, values) in source.tags.sorted(by: { $0.key < $1.key }) {
             let from = sourceItems.first { $0.contributions.contains { $0.key == key } }?.identifier
+            let row = MetadataKeyTable.definition(key)
+            // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`).
+            let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? key
+            // `COMMENT:Note` keeps the description's case from the source frame.
+            let structured = key.firstIndex(of: ":").map { String(key[...$0]) + nativeName }
+            let target: KeyTarget = row.map { .uniform($0) } ?? .custom(key: key, nativeName: structured ?? nativeName)
             do {
-                let target: KeyTarget
-                if let row = MetadataKeyTable.definition(key) {
-                    target = .uniform(row)
-                } else {
-                    // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`).
-                    let native = from?.id3Parts.qualifier.flatMap { from?.keySpace == .id3 ? $0 : nil } ?? from?.freeformParts?.name ?? key
-                    target = key.contains(":") || key == "URL" ? .custom(key: key, nativeName: key.contains(":") ? String(native) : "")
-                        : .custom(key: key, nativeName: native)
-                }
                 let before = notes.count
                 try set(target, values: values, key: key)
-                let written = items.filter { $0.contributions.contains { $0.key == key } }.map(\.identifier.description)
                 let newNotes = Array(notes.dropFirst(before))
-                let formChanged = from.map { $0.keySpace } != written.first.flatMap { MetadataIdentifier(parsing: $0)?.keySpace }
-                let detail = "\(from?.description ?? key) → \(written.joined(separator: ", "))" + (newNotes.isEmpty ? "" : "; " + newNotes.joined(separator: "; "))
-                let kind = MetadataKeyTable.definition(key)?.kind ?? .text
-                let converted = !newNotes.isEmpty || (formChanged && kind != .text) || (from.map { !sameFamily && $0.keySpace == .id3 && key.uppercased() != key } ?? false)
-                report.entries.append(.init(key: key, outcome: converted ? .converted : .copied, detail: detail))
+                let written = items.filter { $0.contributions.contains { $0.key == key } }.map(\.identifier)
+                // Converted: the set noted a change, or the value changed its native type (a
+                // pair, number, flag or date moving between ID3 text and typed atoms), or a
+                // custom key changed its carrier (TXXX and freeform items).
+                let changesType = !sameFamily && (row.map { $0.kind != .text } ?? true)
+                let detail = "\(from?.description ?? key) → \(written.map(\.description).joined(separator: ", "))"
+                    + (newNotes.isEmpty ? "" : "; " + newNotes.joined(separator: "; "))
+                report.entries.append(.init(key: key, outcome: newNotes.isEmpty && !changesType ? .copied : .converted, detail: detail))
             } catch {
                 report.entries.append(.init(key: key, outcome: .notRepresentable, detail: error.message + "; not copied"))
             }
@@ -107,9 +106,9 @@ extension MediaFile {
                 }
             }
         }
-        if !source.chapters.isEmpty {
+        if !sameFamily && !source.chapters.isEmpty {
             report.entries.append(.init(key: "chapters", outcome: .notRepresentable,
-                                        detail: "\(source.chapters.count) chapters are not copied (chapter writing is not supported yet)"))
+                                        detail: "\(source.chapters.count) chapters are not copied (writing chapters into another format is not supported yet)"))
         }
         return report
     }

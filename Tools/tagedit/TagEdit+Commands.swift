@@ -250,12 +250,11 @@ extension TagEdit {
             try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
                 let sameFamily = parsed.format.map { MediaFormat(rawValue: $0).isAtomBased == media.isAtomBased } ?? false
                 if sameFamily, let native = parsed.native {
+                    // The native items include the pictures.
                     try media.replaceAll(with: native)
-                } else {
-                    for picture in parsed.pictures.isEmpty ? [] : parsed.pictures {
-                        if picture == parsed.pictures.first { media.removePictures() }
-                        try media.addPicture(picture)
-                    }
+                } else if !parsed.pictures.isEmpty {
+                    media.removePictures()
+                    for picture in parsed.pictures { try media.addPicture(picture) }
                 }
                 // Tags edited by hand in the document win over the native items.
                 let current = media.tags
@@ -273,18 +272,17 @@ extension TagEdit {
         @OptionGroup var options: WriteOptions
 
         func run() throws {
+            let from: MediaFile
             do throws(MetadataError) {
-                let from = try MediaFile(path: source)
-                var to = try MediaFile(path: destination)
-                let report = try to.copyMetadata(from: from)
-                for entry in report.entries { print("\(entry.outcome.rawValue): \(entry.key): \(entry.detail)") }
-                print("\(report.count(.copied)) copied, \(report.count(.converted)) converted, \(report.count(.notRepresentable)) not representable")
+                from = try MediaFile(path: source)
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))
             }
             try FileRun.edit([destination], recursive: false, options: options) { to throws(MetadataError) in
-                _ = try to.copyMetadata(from: try MediaFile(path: source))
+                let report = try to.copyMetadata(from: from)
+                for entry in report.entries { print("\(entry.outcome.rawValue): \(entry.key): \(entry.detail)") }
+                print("\(report.count(.copied)) copied, \(report.count(.converted)) converted, \(report.count(.notRepresentable)) not representable")
             }
         }
     }
