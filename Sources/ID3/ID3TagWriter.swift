@@ -130,8 +130,9 @@ enum ID3VersionConversion {
                 if (frame.textValues?.count ?? 0) > 1 && frame.id == "TMCL" {
                     notes.append("TMCL: musician credits become v2.3 involved people (IPLS)")
                 }
-                if result.contains(where: { $0.id == "IPLS" }) {
-                    notes.append("\(frame.id) dropped: v2.3 has one involved-people list (IPLS) and it is taken")
+                if let index = result.firstIndex(where: { $0.id == "IPLS" }), case .text(let encoding, let existing) = result[index].content {
+                    // v2.3 has one involved-people list: the credits and musicians share it.
+                    result[index].content = .text(encoding: encoding, values: existing + (frame.textValues ?? []))
                 } else {
                     var converted = frame
                     converted.id = "IPLS"

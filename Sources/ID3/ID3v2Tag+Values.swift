@@ -26,9 +26,24 @@ extension ID3v2Tag {
     public static func recordingDateFrames(_ date: String, version: UInt8, encoding: ID3TextEncoding = .latin1) -> (frames: [ID3Frame], notes: [String]) {
         let frame = ID3Frame(id: "TDRC", content: .text(encoding: encoding, values: [date]))
         guard version < 4 else { return ([frame], []) }
+        // v2.3 has no time zone: a trailing `Z` or offset is left out of TIME.
+        var plain = date
+        if let zone = plain.firstIndex(where: { $0 == "Z" || $0 == "+" }) ?? (plain.count > 10 ? plain.lastIndex(of: "-").flatMap { $0 > plain.index(plain.startIndex, offsetBy: 10) ? $0 : nil } : nil) {
+            plain = String(plain[..<zone])
+        }
         var notes: [String] = []
-        let frames = ID3VersionConversion.toV23([frame], notes: &notes)
+        if plain != date { notes.append("TDRC: the time zone of \(date) is dropped in v2.3") }
+        let frames = ID3VersionConversion.toV23([ID3Frame(id: "TDRC", content: .text(encoding: encoding, values: [plain]))], notes: &notes)
         return (frames, notes)
+    }
+
+    /// `frames` of a tag of `version` converted for a tag of `target` (3 or 4): the date
+    /// frames joined or split, the involved-people lists renamed, frames the target version
+    /// lacks dropped with a note (id3v2.4.0-changes).
+    public static func convertFrames(_ frames: [ID3Frame], from version: UInt8, to target: UInt8) -> (frames: [ID3Frame], notes: [String]) {
+        var notes: [String] = []
+        let converted = ID3VersionConversion.convert(frames, from: version == 2 ? 3 : version, to: target, notes: &notes)
+        return (converted, notes)
     }
 
     /// Reads an `n/m` position such as `TRCK` `3/12`: either part may be missing (`3`, `/12`).

@@ -8,22 +8,41 @@ import MediaBytes
 struct ID3MetadataStore: MetadataStore {
     var tag: ID3v2Tag
     let original: ID3v2Tag
+    /// False until a file without an ID3v2 tag is first edited (see `seedIfNeeded`).
+    private var seeded: Bool
     let id3v1: ID3v1Tag?
     let info: [(id: FourCC, value: String)]
 
     init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, info: [(id: FourCC, value: String)]) {
-        // A file without a tag gets a new v2.4 one (written only if something is set).
-        self.tag = tag ?? ID3v2Tag(majorVersion: 4)
-        original = self.tag
         self.id3v1 = id3v1
         self.info = info
+        // A file without a tag gets a new v2.4 one (written only if something is set), holding
+        // what the ID3v1 tag or the INFO entries say, so that setting one key keeps the others.
+        self.tag = tag ?? ID3v2Tag(majorVersion: 4)
+        original = self.tag
+        seeded = tag != nil
+    }
+
+    /// Before the first edit of a file without an ID3v2 tag, the new tag takes what the ID3v1
+    /// tag or the INFO entries say, so that setting one key keeps the others visible.
+    private mutating func seedIfNeeded() {
+        guard !seeded else { return }
+        seeded = true
+        for contribution in rankedItems.filter({ $0.rank == 1 }).flatMap(\.item.contributions) {
+            guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
+            _ = try? add(form, row: row, values: contribution.values)
+        }
     }
 
     var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) }
     var mergesAreasPerKey: Bool { false }
 
-    /// The frame forms are those of the tag's version (v2.2 frames are read in v2.3 form).
-    private var version: UInt8 { tag.majorVersion }
+    /// The version the tag will be written as, when it is not the tag's own (`--id3v2-version`).
+    var targetVersion: UInt8?
+
+    /// The version whose frame forms edits use: the one the tag will be written as (a v2.2 tag
+    /// is written as v2.4).
+    private var version: UInt8 { targetVersion ?? (tag.majorVersion == 2 ? 4 : tag.majorVersion) }
 
     // MARK: - Reading
 
@@ -65,8 +84,9 @@ struct ID3MetadataStore: MetadataStore {
                 var index = 0
                 while index + 1 < values.count {
                     let role = values[index], names = values[index + 1].split(separator: ",").map { String($0).trimmingCharacters(" ") }
-                    let key = frame.id == "TMCL" ? "PERFORMER:" + role.uppercased()
-                        : MetadataKeyTable.definition(id3: .involvedPerson(frame: "TIPL", role: role))?.key
+                    // v2.3 keeps musician credits in IPLS too: a role outside the table is an instrument.
+                    let credit = MetadataKeyTable.definition(id3: .involvedPerson(frame: "TIPL", role: role))?.key
+                    let key = frame.id == "TMCL" || (frame.id == "IPLS" && credit == nil) ? "PERFORMER:" + role.uppercased() : credit
                     if let key { contributions.append(TagContribution(key: key, values: names)) }
                     index += 2
                 }
@@ -89,11 +109,11 @@ struct ID3MetadataStore: MetadataStore {
         case .userText(_, let description, let values):
             let row = MetadataKeyTable.definition(id3: .userText(description))
             let key = row?.key ?? (description.isEmpty ? nil : description.uppercased())
-            return NativeMetadataItem(identifier(frame, description), key: key, dataType: "user text", values: values)
+            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: key, dataType: "user text", values: values)
         case .url(let url):
             return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.definition(id3: .frame(frame.id))?.key, dataType: "URL", values: [url])
         case .userURL(_, let description, let url):
-            return NativeMetadataItem(identifier(frame, description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
+            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
         case .comment(_, let language, let description, let text):
             let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
@@ -165,13 +185,23 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
+        seedIfNeeded()
         switch target {
         case .uniform(let row):
             guard let form = row.id3Form(version: version) else {
                 throw MetadataError(.notRepresentable, message: "\(row.key) has no ID3 form (see `tagedit keys`)")
             }
+            let place = tag.frames.firstIndex { frame in [row.id3, row.id3v23].compactMap({ $0 }).contains { $0.frameID == frame.id } }
             for old in [row.id3, row.id3v23].compactMap({ $0 }) { remove(old, row: row) }
-            return try add(form, row: row, values: values)
+            let start = tag.frames.count
+            let notes = try add(form, row: row, values: values)
+            // The new frames take the place of the old ones.
+            if let place, place < start, start < tag.frames.count {
+                let added = Array(tag.frames[start...])
+                tag.frames.removeSubrange(start...)
+                tag.frames.insert(contentsOf: added, at: min(place, tag.frames.count))
+            }
+            return notes
         case .custom(let key, let name):
             let form = Self.customForm(key: key, nativeName: name, version: version)
             remove(form, row: nil)
@@ -187,11 +217,9 @@ struct ID3MetadataStore: MetadataStore {
             case "COMM": form = .comment(qualifier ?? "")
             case "USLT": form = .lyrics(qualifier ?? "")
             case "UFID": form = .uniqueFileID(qualifier ?? "")
-            case "WXXX":
-                _ = remove(target)
-                tag.frames.append(ID3Frame(id: "WXXX", content: .userURL(encoding: encoding(for: [qualifier ?? ""]), description: qualifier ?? "", url: values.first ?? "")))
-                return values.count > 1 ? ["WXXX holds one URL: only the first value is kept"] : []
-            case _ where frameID.count == 4 && (frameID.hasPrefix("T") || frameID.hasPrefix("W")) && qualifier == nil:
+            case "WXXX": form = .userURL(qualifier ?? "")
+            case _ where frameID.count == 4 && (frameID.hasPrefix("T") || frameID.hasPrefix("W")) && qualifier == nil
+                && frameID.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }):
                 form = .frame(frameID)
             default:
                 throw MetadataError(.notRepresentable, message: "\(identifier): only text, URL, TXXX, WXXX, COMM, USLT and UFID frames can be set as text")
@@ -208,6 +236,8 @@ struct ID3MetadataStore: MetadataStore {
         if let description = suffix("COMMENT:") { return .comment(description) }
         if let description = suffix("LYRICS:") { return .lyrics(description) }
         if let instrument = suffix("PERFORMER:") { return .involvedPerson(frame: version >= 4 ? "TMCL" : "IPLS", role: instrument) }
+        if let description = suffix("URL:") { return .userURL(description) }
+        if key == "URL" { return .userURL("") }
         return .userText(nativeName)
     }
 
@@ -246,6 +276,8 @@ struct ID3MetadataStore: MetadataStore {
             tag.frames.append(ID3Frame(id: "USLT", content: .comment(encoding: e, language: "eng", description: description, text: single("USLT"))))
         case .uniqueFileID(let owner):
             tag.frames.append(ID3Frame(id: "UFID", content: .uniqueFileID(owner: owner, identifier: Array(single("UFID").utf8))))
+        case .userURL(let description):
+            tag.frames.append(ID3Frame(id: "WXXX", content: .userURL(encoding: e, description: description, url: single("WXXX"))))
         case .involvedPerson(let id, let role):
             let frameID = id == "TIPL" && version < 4 ? "IPLS" : id
             var pairs: [String] = []
@@ -284,8 +316,15 @@ struct ID3MetadataStore: MetadataStore {
                 if case .uniqueFileID(let o, _) = frame.content { return o == owner }
                 return false
             }
-        case .involvedPerson(_, let role):
-            for index in tag.frames.indices.reversed() where ["TIPL", "IPLS", "TMCL"].contains(tag.frames[index].id) {
+        case .userURL(let description):
+            tag.frames.removeAll { frame in
+                guard case .userURL(_, let d, _) = frame.content else { return false }
+                return d.uppercased() == description.uppercased() || (description.isEmpty && d.uppercased() == "URL")
+            }
+        case .involvedPerson(let list, let role):
+            // Credits (TIPL) and musicians (TMCL) are separate lists in v2.4; v2.3 has one (IPLS).
+            let lists: Set<String> = list == "TMCL" ? ["TMCL", "IPLS"] : ["TIPL", "IPLS"]
+            for index in tag.frames.indices.reversed() where lists.contains(tag.frames[index].id) {
                 guard let values = tag.frames[index].textValues else { continue }
                 var kept: [String] = []
                 var i = 0
@@ -304,7 +343,9 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     mutating func remove(_ target: KeyTarget) -> Bool {
-        let before = tag.frames.count
+        let hadFallback = !seeded && rankedItems.contains { $0.rank == 1 }
+        seedIfNeeded()
+        let before = hadFallback ? -1 : tag.frames.count
         let beforeFrames = tag.frames
         switch target {
         case .uniform(let row):
@@ -312,21 +353,41 @@ struct ID3MetadataStore: MetadataStore {
         case .custom(let key, let name):
             remove(Self.customForm(key: key, nativeName: name, version: version), row: nil)
         case .identifier(let identifier):
-            // `id3/ID` names every frame of that ID; `id3/ID:QUALIFIER` the one(s) listed so.
-            let qualified = identifier.id3Parts.qualifier != nil
+            // An identifier names the frames listed under it; `id3/APIC`, `id3/PRIV`... without a
+            // qualifier name every frame of that ID (theirs always have one).
+            let everyOfID = identifier.id3Parts.qualifier == nil && Self.alwaysQualified.contains(identifier.id3Parts.frame)
             let names = tag.frames.map { view($0).identifier }
             tag.frames = zip(tag.frames, names).filter { frame, name in
-                qualified ? name != identifier : frame.id != identifier.id3Parts.frame
+                everyOfID ? frame.id != identifier.id3Parts.frame : name != identifier
             }.map(\.0)
         }
         return tag.frames.count != before || tag.frames != beforeFrames
     }
 
+    /// Frames whose identifiers always carry a qualifier.
+    static let alwaysQualified: Set<String> = ["APIC", "PRIV", "POPM", "GEOB", "CHAP", "CTOC", "SYLT", "RVA2", "UFID"]
+
     mutating func removeAll() {
+        seeded = true
         tag.frames = []
     }
 
+    /// Moves the values of keys whose ID3v2.4 frame has no v2.3 form (TMOO, TSST...) into the
+    /// v2.3 form the table gives (TXXX), before a v2.4 tag is written as v2.3.
+    mutating func prepareForWriting(as target: UInt8) {
+        guard target == 3, tag.majorVersion == 4 else { return }
+        let previous = targetVersion
+        targetVersion = 3
+        defer { targetVersion = previous }
+        for row in MetadataKeyTable.rows {
+            guard case .frame(let id)? = row.id3, case .userText? = row.id3v23, tag.frames.contains(where: { $0.id == id }) else { continue }
+            let values = tag.frames.filter { $0.id == id }.flatMap { $0.textValues ?? [] }
+            _ = try? set(.uniform(row), values: values)
+        }
+    }
+
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
+        seedIfNeeded()
         // ID3 allows one picture per type and description.
         tag.frames.removeAll { frame in
             if case .picture(_, _, let type, let description, _) = frame.content { return type == picture.type && description == picture.description }
@@ -372,8 +433,8 @@ struct ID3MetadataStore: MetadataStore {
         }
         let header: [UInt8] = Array("ID3".utf8) + [frameVersion, 0, 0] + size
         do {
-            // A frame of the other version is converted when the tag is written.
-            tag.frames += try ID3v2Tag(parsing: header + bytes).frames
+            let frames = try ID3v2Tag(parsing: header + bytes).frames
+            tag.frames += ID3v2Tag.convertFrames(frames, from: frameVersion, to: tag.majorVersion == 2 ? 3 : tag.majorVersion).frames
         } catch {
             throw MetadataError(.badValue, message: "\(identifier): the exported frame does not read: \(error.description)")
         }

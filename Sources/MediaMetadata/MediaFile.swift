@@ -26,6 +26,19 @@ public struct MediaFile: Sendable {
     private let container: Container
     /// Notes on conversions made by the edits so far (values joined, types not kept).
     public private(set) var notes: [String] = []
+    /// Set by `removeAll`: the save also removes read-only tags it can (an ID3v1 tag).
+    private var cleared = false
+
+    /// The ID3v2 version edits are made for and the tag is written as (3 or 4; nil keeps the
+    /// tag's own, v2.4 for a new or v2.2 tag). Set it before editing, so that each key takes
+    /// the form that version has (`MOOD` is TMOO in v2.4 and TXXX:MOOD in v2.3).
+    public var id3Version: UInt8? {
+        didSet {
+            guard var id3 = store as? ID3MetadataStore else { return }
+            id3.targetVersion = id3Version
+            store = id3
+        }
+    }
 
     private enum Container: Sendable {
         case movie(MovieFile)
@@ -161,10 +174,21 @@ public struct MediaFile: Sendable {
     /// key's kind (`TRACKNUMBER=abc` throws `.badValue`).
     public mutating func set(_ key: String, _ values: [String]) throws(MetadataError) {
         let target = try resolve(key)
+        // An empty value removes the key, as in TagLib.
+        let values = values.filter { !$0.isEmpty }
         if values.isEmpty {
-            _ = store.remove(target)
+            _ = try remove(key)
             return
         }
+        // The same values, already held by writable items, change nothing.
+        let holders = items.filter { item in
+            switch target {
+            case .uniform(let row): item.contributions.contains { $0.key == row.key }
+            case .custom(let key, _): item.contributions.contains { $0.key == key }
+            case .identifier(let identifier): item.identifier == identifier
+            }
+        }
+        if holders.contains(where: \.isWritable), try self.values(key) == values { return }
         do {
             try set(target, values: values, key: key)
         } catch {
@@ -184,13 +208,28 @@ public struct MediaFile: Sendable {
     /// Removes `key`; false when the file did not have it.
     @discardableResult
     public mutating func remove(_ key: String) throws(MetadataError) -> Bool {
-        store.remove(try resolve(key))
+        let target = try resolve(key)
+        switch target {
+        case .uniform(let row):
+            let hasForm = isMovie ? !row.iTunes.isEmpty || row.quickTimeKey != nil || row.userData != nil || row.threeGPP != nil
+                : row.id3 != nil || row.riffInfo != nil
+            if !hasForm { throw MetadataError(.notRepresentable, path: path, message: "\(row.key) has no form in \(format) files") }
+        case .identifier(let identifier):
+            let spaces: [MetadataIdentifier.KeySpace] = isMovie ? [.iTunes, .iTunesLong, .quickTimeMetadata, .quickTimeUserData, .threeGPP] : [.id3]
+            if !spaces.contains(identifier.keySpace) {
+                throw MetadataError(.notRepresentable, path: path, message: "\(identifier) cannot be removed from \(format) files" + (identifier.keySpace == .id3v1 || identifier.keySpace == .riffInfo ? " (it is read only)" : ""))
+            }
+        case .custom:
+            break
+        }
+        return store.remove(target)
     }
 
     /// Removes all metadata (the media is kept; read-only areas such as ID3v1 are refreshed or
     /// kept as the format's save does).
     public mutating func removeAll() {
         store.removeAll()
+        cleared = true
     }
 
     public mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) {
@@ -264,9 +303,19 @@ public struct MediaFile: Sendable {
     @discardableResult
     public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SaveResult {
         var notes = takeNotes()
-        let changed = hasChanges || (options.id3Version != nil && !isMovie && options.id3Version != (store as? ID3MetadataStore)?.original.majorVersion)
-        if let version = options.id3Version, version != 3 && version != 4 {
+        let id3Version = options.id3Version ?? self.id3Version
+        if let version = id3Version, version != 3 && version != 4 {
             throw MetadataError(.badValue, path: path, message: "--id3v2-version must be 3 or 4, not \(version)")
+        }
+        if let version = id3Version, var id3 = store as? ID3MetadataStore {
+            id3.prepareForWriting(as: version)
+            store = id3
+        }
+        // A version change alone rewrites a tag the file has; it does not create one.
+        let original = (store as? ID3MetadataStore)?.original
+        let changed = hasChanges || cleared || (id3Version != nil && original.map { !$0.frames.isEmpty && $0.majorVersion != id3Version } ?? false)
+        if let output = options.output, Self.sameFile(output, path) {
+            throw MetadataError(.badValue, path: path, message: "--output names the file itself; leave it out to edit the file in place")
         }
         if !changed && options.output == nil {
             return SaveResult(changed: false, method: "unchanged", summary: "nothing to change", notes: notes)
@@ -293,12 +342,18 @@ public struct MediaFile: Sendable {
                 return SaveResult(changed: true, method: done.strategy.description, summary: done.summary, notes: notes)
             case .mpeg, .iff:
                 guard let tag = (store as? ID3MetadataStore)?.tag else { preconditionFailure("an ID3 carrier has an ID3 store") }
-                var id3Options = ID3SaveOptions(version: options.id3Version)
+                var id3Options = ID3SaveOptions(version: id3Version)
+                // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); `clear` removes it.
+                id3Options.mirrorID3v1 = true
+                id3Options.removeID3v1 = cleared
                 let target = options.output ?? path
                 if let output = options.output {
                     if options.dryRun { return SaveResult(changed: changed, method: "new file", summary: "would write \(output) (a copy of \(path) with the new tag)", notes: notes) }
                     try Self.copy(path, to: output)
                 }
+                // A failed save into a new file leaves no half-made output behind.
+                var succeeded = false
+                defer { if let output = options.output, !succeeded { unlink(output) } }
                 id3Options.dryRun = true
                 let planned = try saveID3(tag, to: target, options: id3Options)
                 notes += planned.notes
@@ -308,11 +363,19 @@ public struct MediaFile: Sendable {
                 try Self.checkWritable(target, needsDirectory: planned.method == .rewritten)
                 id3Options.dryRun = false
                 let outcome = try saveID3(tag, to: target, options: id3Options)
+                succeeded = true
                 return SaveResult(changed: true, method: options.output == nil ? outcome.method.rawValue : "new file", summary: summary, notes: notes)
             }
         } catch {
-            throw MetadataError.wrapping(error, path: options.output ?? path)
+            throw MetadataError.wrapping(error, path: path)
         }
+    }
+
+    /// True when both paths name the same file (after links).
+    private static func sameFile(_ a: String, _ b: String) -> Bool {
+        var first = stat(), second = stat()
+        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
     private var isMovie: Bool { if case .movie = container { true } else { false } }

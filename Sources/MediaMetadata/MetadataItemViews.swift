@@ -61,6 +61,7 @@ public struct MediaPicture: Sendable, Hashable {
     /// The type named `name` (`front-cover`, `3`), or nil.
     public static func type(named name: String) -> UInt8? {
         if let number = UInt8(name) { return number }
+        if name.hasPrefix("type-"), let number = UInt8(name.dropFirst(5)) { return number }
         return MetadataValueConversion.pictureTypeNames.firstIndex(of: name.lowercased()).map { UInt8($0) }
     }
 

@@ -67,6 +67,8 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
         case lyrics(String)
         /// `UFID` with this owner.
         case uniqueFileID(String)
+        /// `WXXX` with this description (the `URL` and `URL:DESCRIPTION` custom keys).
+        case userURL(String)
         /// One role of an involved-people list (`TIPL` in v2.4, `IPLS` in v2.3).
         case involvedPerson(frame: String, role: String)
 
@@ -78,6 +80,7 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
             case .comment: "COMM"
             case .lyrics: "USLT"
             case .uniqueFileID: "UFID"
+            case .userURL: "WXXX"
             case .involvedPerson(let frame, _): frame
             }
         }
@@ -89,6 +92,7 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
             case .comment(let description): description.isEmpty ? "COMM" : "COMM:\(description)"
             case .lyrics(let description): description.isEmpty ? "USLT" : "USLT:\(description)"
             case .uniqueFileID(let owner): "UFID:\(owner)"
+            case .userURL(let description): description.isEmpty ? "WXXX" : "WXXX:\(description)"
             case .involvedPerson(let frame, let role): "\(frame):\(role)"
             }
         }

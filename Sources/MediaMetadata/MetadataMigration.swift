@@ -32,19 +32,60 @@ extension MediaFile {
         var report = MigrationReport()
         let sameFamily = source.isAtomBased == isAtomBased
         let sourceItems = source.items
-        for (key, values) in source.tags.sorted(by: { $0.key < $1.key }) {
-            let from = sourceItems.first { $0.contributions.contains { $0.key == key } }?.identifier
+        let tags = source.tags.sorted { $0.key < $1.key }.map { key, values in
+            (key: key, values: values, from: sourceItems.first { $0.contributions.contains { $0.key == key } }?.identifier)
+        }
+        applyTags(tags, sameFamily: sameFamily, to: &report)
+        // Items without a uniform key (the v2.3 date parts travel with DATE).
+        let native = try source.nativeItems()
+        let dateParts: Set<String> = ["id3/TDAT", "id3/TIME", "id3/TRDA"]
+        for item in sourceItems where item.contributions.isEmpty && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
+            && !dateParts.contains(item.identifier.description)
+        {
+            if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
+                do {
+                    _ = store.remove(.identifier(item.identifier))
+                    try store.addNative(item.identifier, data)
+                    report.entries.append(.init(key: item.identifier.description, outcome: .copied, detail: "native item copied byte for byte"))
+                } catch {
+                    report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: error.message + "; not copied"))
+                }
+            } else {
+                report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable,
+                                            detail: "\(item.dataType) item with no uniform key and no \(isAtomBased ? "MP4" : "ID3") form; not copied"))
+            }
+        }
+        let pictures = try source.pictures
+        if !pictures.isEmpty { applyPictures(pictures, to: &report) }
+        if !sameFamily && !source.chapters.isEmpty {
+            report.entries.append(.init(key: "chapters", outcome: .notRepresentable,
+                                        detail: "\(source.chapters.count) chapters are not copied (writing chapters into another format is not supported yet)"))
+        }
+        return report
+    }
+
+    /// Sets `tags` (from a document, such as an export of a file of the other family) and, when
+    /// there are any, replaces the pictures; what the format cannot hold is reported, not thrown.
+    public mutating func importTags(_ tags: [(key: String, values: [String])], pictures: [MediaPicture]) -> MigrationReport {
+        var report = MigrationReport()
+        applyTags(tags.map { ($0.key, $0.values, nil) }, sameFamily: false, to: &report)
+        if !pictures.isEmpty { applyPictures(pictures, to: &report) }
+        return report
+    }
+
+    private mutating func applyTags(_ tags: [(key: String, values: [String], from: MetadataIdentifier?)], sameFamily: Bool, to report: inout MigrationReport) {
+        for (key, values, from) in tags {
             let row = MetadataKeyTable.definition(key)
-            // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`).
+            // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`),
+            // and `COMMENT:Note` the case of its description.
             let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? key
-            // `COMMENT:Note` keeps the description's case from the source frame.
             let structured = key.firstIndex(of: ":").map { String(key[...$0]) + nativeName }
-            let target: KeyTarget = row.map { .uniform($0) } ?? .custom(key: key, nativeName: structured ?? nativeName)
+            let target: KeyTarget = row.map { .uniform($0) } ?? .custom(key: key.uppercased(), nativeName: structured ?? nativeName)
             do {
                 let before = notes.count
                 try set(target, values: values, key: key)
                 let newNotes = Array(notes.dropFirst(before))
-                let written = items.filter { $0.contributions.contains { $0.key == key } }.map(\.identifier)
+                let written = items.filter { $0.isWritable && $0.contributions.contains { $0.key == (row?.key ?? key.uppercased()) } }.map(\.identifier)
                 // Converted: the set noted a change, or the value changed its native type (a
                 // pair, number, flag or date moving between ID3 text and typed atoms), or a
                 // custom key changed its carrier (TXXX and freeform items).
@@ -56,67 +97,43 @@ extension MediaFile {
                 report.entries.append(.init(key: key, outcome: .notRepresentable, detail: error.message + "; not copied"))
             }
         }
-        // Items without a uniform key.
-        let native = try source.nativeItems()
-        for item in sourceItems where item.contributions.isEmpty && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil {
-            if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
-                do {
-                    _ = store.remove(.identifier(item.identifier))
-                    try store.addNative(item.identifier, data)
-                    report.entries.append(.init(key: item.identifier.description, outcome: .copied, detail: "native item copied byte for byte"))
-                } catch {
-                    report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: error.message + "; not copied"))
+    }
+
+    private mutating func applyPictures(_ pictures: [MediaPicture], to report: inout MigrationReport) {
+        removePictures()
+        var seen: Set<String> = []
+        for var picture in pictures {
+            let before = notes.count
+            // ID3 holds one picture per type and description: later ones get a numbered description.
+            if !isAtomBased {
+                var number = 1
+                let base = picture.description
+                while !seen.insert("\(picture.type)/\(picture.description)").inserted {
+                    number += 1
+                    picture.description = base.isEmpty ? "\(number)" : "\(base) \(number)"
                 }
-            } else if let parts = item.identifier.freeformParts, parts.mean == MetadataKeyTable.apple, !isAtomBased {
-                do {
-                    try set(.custom(key: parts.name.uppercased(), nativeName: parts.name), values: item.values, key: item.identifier.description)
-                    report.entries.append(.init(key: item.identifier.description, outcome: .converted, detail: "→ id3/TXXX:\(parts.name)"))
-                } catch {
-                    report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: error.message + "; not copied"))
-                }
-            } else {
-                report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable,
-                                            detail: "\(item.dataType) item with no uniform key and no \(isAtomBased ? "MP4" : "ID3") form; not copied"))
+                if picture.description != base { appendNotes(["ID3 needs distinct picture descriptions: this one is \"\(picture.description)\""]) }
+            }
+            do {
+                try addPicture(picture)
+                let newNotes = notes.dropFirst(before)
+                report.entries.append(.init(key: "picture (\(picture.typeName))", outcome: newNotes.isEmpty ? .copied : .converted,
+                                            detail: "\(picture.mimeType), \(picture.data.count) bytes" + (newNotes.isEmpty ? "" : "; " + newNotes.joined(separator: "; "))))
+            } catch {
+                report.entries.append(.init(key: "picture (\(picture.typeName))", outcome: .notRepresentable, detail: error.message + "; not copied"))
             }
         }
-        // Pictures.
-        let pictures = try source.pictures
-        if !pictures.isEmpty {
-            removePictures()
-            var seen: Set<String> = []
-            for var picture in pictures {
-                let before = notes.count
-                // ID3 holds one picture per type and description: later ones get a numbered description.
-                if !isAtomBased {
-                    var number = 1
-                    let base = picture.description
-                    while !seen.insert("\(picture.type)/\(picture.description)").inserted {
-                        number += 1
-                        picture.description = base.isEmpty ? "\(number)" : "\(base) \(number)"
-                    }
-                    if picture.description != base { appendNotes(["ID3 needs distinct picture descriptions: this one is \"\(picture.description)\""]) }
-                }
-                do {
-                    try addPicture(picture)
-                    let newNotes = notes.dropFirst(before)
-                    report.entries.append(.init(key: "picture (\(picture.typeName))", outcome: newNotes.isEmpty ? .copied : .converted,
-                                                detail: "\(picture.mimeType), \(picture.data.count) bytes" + (newNotes.isEmpty ? "" : "; " + newNotes.joined(separator: "; "))))
-                } catch {
-                    report.entries.append(.init(key: "picture (\(picture.typeName))", outcome: .notRepresentable, detail: error.message + "; not copied"))
-                }
-            }
-        }
-        if !sameFamily && !source.chapters.isEmpty {
-            report.entries.append(.init(key: "chapters", outcome: .notRepresentable,
-                                        detail: "\(source.chapters.count) chapters are not copied (writing chapters into another format is not supported yet)"))
-        }
-        return report
     }
 
     /// `set` for a resolved target, checking values against the key's kind.
     mutating func set(_ target: KeyTarget, values: [String], key: String) throws(MetadataError) {
         var checked = values
-        if case .uniform(let row) = target {
+        let row: MetadataKeyDefinition? = switch target {
+        case .uniform(let row): row
+        case .identifier(let identifier): MetadataKeyTable.definition(identifier: identifier)
+        case .custom: nil
+        }
+        if let row {
             checked = try values.map { value throws(MetadataError) in try MetadataValueConversion.canonical(value, kind: row.kind, key: row.key) }
         }
         let newNotes = try store.set(target, values: checked)
@@ -125,6 +142,27 @@ extension MediaFile {
 }
 
 extension MetadataKeyTable {
+    /// The row of the item an identifier names, or nil.
+    static func definition(identifier: MetadataIdentifier) -> Row? {
+        switch identifier.keySpace {
+        case .iTunes: identifier.fourCC.flatMap { definition(iTunes: .item($0)) }
+        case .iTunesLong: identifier.freeformParts.flatMap { definition(iTunes: .freeform(mean: $0.mean, name: $0.name)) }
+        case .quickTimeMetadata: definition(quickTimeKey: identifier.key)
+        case .quickTimeUserData: identifier.fourCC.flatMap { definition(userData: $0) }
+        case .threeGPP: identifier.fourCC.flatMap { definition(threeGPP: $0) }
+        case .id3:
+            switch identifier.id3Parts {
+            case ("TXXX", let description?): definition(id3: .userText(description))
+            case ("COMM", let description): definition(id3: .comment(description ?? ""))
+            case ("USLT", let description): definition(id3: .lyrics(description ?? ""))
+            case ("UFID", let owner?): definition(id3: .uniqueFileID(owner))
+            case (let frame, nil): definition(id3: .frame(frame))
+            default: nil
+            }
+        default: nil
+        }
+    }
+
     /// The row of a native item's iTunes or ID3 form (pictures and other keyed items that give
     /// no text tag), or nil.
     static func definition(iTunesOrID3 item: NativeMetadataItem) -> Row? {

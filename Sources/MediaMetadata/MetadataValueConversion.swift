@@ -81,18 +81,35 @@ enum MetadataValueConversion {
     }
 
     /// True for `yyyy`, `yyyy-MM`, `yyyy-MM-dd`, `yyyy-MM-ddTHH`, `yyyy-MM-ddTHH:mm`,
-    /// `yyyy-MM-ddTHH:mm:ss` (ID3v2.4's timestamp subset of ISO 8601), with a trailing `Z`
-    /// allowed as iTunes writes it.
+    /// `yyyy-MM-ddTHH:mm:ss` (ID3v2.4's timestamp subset of ISO 8601), with fractions of a
+    /// second and, after a time, a zone (`Z`, `+02:00`, `-0500`) as iTunes and QuickTime write
+    /// them; months, days, hours, minutes and seconds must be in range.
     static func isDate(_ text: String) -> Bool {
-        var value = Substring(text)
-        if value.hasSuffix("Z") { value = value.dropLast() }
-        let chars = Array(value)
+        var chars = Array(text)
+        if chars.count > 13 {
+            if chars.last == "Z" {
+                chars.removeLast()
+            } else if let sign = chars.lastIndex(where: { $0 == "+" || $0 == "-" }), sign > 10 {
+                let zone = String(chars[(sign + 1)...]).filter { $0 != ":" }
+                guard zone.count == 4, zone.allSatisfy(\.isASCII), zone.allSatisfy(\.isNumber) else { return false }
+                chars.removeSubrange(sign...)
+            }
+            if chars.count > 19, chars[19] == "." {
+                guard chars.count > 20, chars[20...].allSatisfy({ $0.isASCII && $0.isNumber }) else { return false }
+                chars.removeSubrange(19...)
+            }
+        }
         let pattern = Array("dddd-dd-ddTdd:dd:dd")
-        let lengths: Set<Int> = [4, 7, 10, 13, 16, 19]
-        guard lengths.contains(chars.count) else { return false }
+        guard [4, 7, 10, 13, 16, 19].contains(chars.count) else { return false }
         for (c, p) in zip(chars, pattern) {
             if p == "d" { guard c.isASCII, c.isNumber else { return false } } else if c != p { return false }
         }
+        func field(_ start: Int) -> Int? { chars.count >= start + 2 ? Int(String(chars[start..<start + 2])) : nil }
+        if let month = field(5), !(1...12).contains(month) { return false }
+        if let day = field(8), !(1...31).contains(day) { return false }
+        if let hour = field(11), !(0...23).contains(hour) { return false }
+        if let minute = field(14), !(0...59).contains(minute) { return false }
+        if let second = field(17), !(0...60).contains(second) { return false }
         return true
     }
 

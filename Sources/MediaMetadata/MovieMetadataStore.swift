@@ -1,3 +1,4 @@
+import ID3
 import ISOBMFF
 import MediaBytes
 
@@ -64,8 +65,11 @@ struct MovieMetadataStore: MetadataStore {
         let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
         let row = MetadataKeyTable.definition(iTunes: form)
         let (values, type) = render(item.values, type: item.type, row: row)
-        // Values that are not text or numbers (shown as Base64) give no tag.
-        let key = type.hasPrefix("binary") ? nil : textKey(row)
+        // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
+        // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
+        var key = textKey(row)
+        if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
+        if type.hasPrefix("binary") { key = nil }
         return NativeMetadataItem(form.identifier, key: key, dataType: item.isOpaque ? "unreadable" : type, values: values)
     }
 
@@ -147,7 +151,6 @@ struct MovieMetadataStore: MetadataStore {
             }
             // An existing freeform item of that name keeps its spelling.
             let existing = scope.itemList?.first { $0.type == "----" && $0.mean == MetadataKeyTable.apple && $0.name?.uppercased() == key }
-            scope.removeItems("----", mean: MetadataKeyTable.apple, name: existing?.name)
             scope.setItem(.freeform(mean: MetadataKeyTable.apple, name: existing?.name ?? name, values: values.map(ItemValue.text)))
             return []
         case .identifier(let identifier):
@@ -158,8 +161,16 @@ struct MovieMetadataStore: MetadataStore {
     private mutating func set(_ row: MetadataKeyDefinition, values: [String]) throws(MetadataError) -> [String] {
         var notes: [String] = []
         if let form = row.iTunes.first {
-            for other in row.iTunes { remove(other) }
-            scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
+            // setItem replaces the item where it is; other forms of the key (gnre for ©gen) go.
+            for other in row.iTunes.dropFirst() { remove(other) }
+            if case .freeform(let mean, let name) = form {
+                // A freeform name spelled differently (`LABEL` for `label`) keeps its spelling.
+                let spelled = scope.itemList?.first { $0.type == "----" && $0.mean == mean && $0.name?.uppercased() == name.uppercased() }?.name ?? name
+                remove(form)
+                scope.setItem(try Self.item(.freeform(mean: mean, name: spelled), row: row, values: values, notes: &notes))
+            } else {
+                scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
+            }
         }
         if let key = row.quickTimeKey, row.iTunes.isEmpty || scope.quickTimeMetadata?.contains(where: { $0.key == key }) == true {
             setQuickTimeKey(key, values: values)
@@ -186,6 +197,15 @@ struct MovieMetadataStore: MetadataStore {
             return values.first ?? ""
         }
         switch (form, kind) {
+        case (.item("gnre"), _):
+            // The numeric genre: the ID3v1 index plus one.
+            guard let index = ID3Genres.index(of: first()) else {
+                throw MetadataError(.notRepresentable, message: "\(key): \(values.first ?? "") is not an ID3v1 genre name; set GENRE (©gen) for free text")
+            }
+            itemValues = [ItemValue(dataType: .implicit, data: [UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)])]
+        case (.item(let type), .text) where row == nil && Self.integerAtomWidths[type] != nil:
+            guard let number = Int64(first()) else { throw MetadataError(.badValue, message: "\(key): expected a whole number") }
+            itemValues = [.integer(number, width: Self.integerAtomWidths[type]!)]
         case (.item(let type), .pair):
             guard let pair = MetadataValueConversion.pair(first()) else { throw MetadataError(.badValue, message: "\(key): expected n or n/m") }
             itemValues = [.pair(index: UInt16(pair.index), total: UInt16(pair.total), trailingPad: type == "trkn")]
@@ -206,6 +226,9 @@ struct MovieMetadataStore: MetadataStore {
         }
     }
 
+    /// iTunes items that hold a number although the table has no key for them.
+    static let integerAtomWidths: [FourCC: Int] = ["stik": 1, "hdvd": 1, "rtng": 1, "akID": 1, "cnID": 4, "atID": 4, "geID": 4, "sfID": 4, "cmID": 4, "plID": 8]
+
     private mutating func setQuickTimeKey(_ key: String, values: [String]) {
         var items = scope.quickTimeMetadata ?? []
         let item = QuickTimeMetadataItem(key: key, values: values.map(ItemValue.text))
@@ -219,7 +242,12 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     private mutating func setUserData(_ type: FourCC, values: [String]) {
-        replaceUserData(type, with: [.text(type, values.map { UserDataItem.LocalizedText($0) })])
+        // Each value keeps the language of the text it replaces.
+        let languages = scope.userData(type).first?.texts?.map(\.languageCode) ?? []
+        let texts = values.enumerated().map { index, value in
+            UserDataItem.LocalizedText(value, languageCode: index < languages.count ? languages[index] : UserDataItem.LocalizedText.undetermined)
+        }
+        replaceUserData(type, with: [.text(type, texts)])
     }
 
     private mutating func setAsset(_ type: FourCC, values: [String]) throws(MetadataError) -> [String] {
@@ -233,8 +261,12 @@ struct MovieMetadataStore: MetadataStore {
             }
             if value.count > 4 { notes.append("3gpp/yrrc holds a year: \(value) is written as \(year)") }
             asset = ThreeGPPAsset(year: year16)
+        } else if var existing = scope.userData(type).first?.asset {
+            // The language and, for `albm`, the track number stay as they were.
+            existing.text = value
+            asset = existing
         } else {
-            asset = ThreeGPPAsset(type: type, text: value, language: scope.userData(type).first?.asset?.language ?? "und")
+            asset = ThreeGPPAsset(type: type, text: value)
         }
         replaceUserData(type, with: [UserDataItem(asset: asset)])
         return notes

@@ -9,7 +9,9 @@ extension JSONValue {
 
     /// Parses `text`; numbers become `.int` when whole and in range, `.double` otherwise.
     public static func parse(_ text: String) throws(ParseError) -> JSONValue {
-        var parser = Parser(bytes: Array(text.utf8))
+        var bytes = Array(text.utf8)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }  // a UTF-8 byte-order mark
+        var parser = Parser(bytes: bytes)
         parser.skipSpace()
         let value = try parser.value(depth: 0)
         parser.skipSpace()
@@ -113,7 +115,9 @@ extension JSONValue {
         }
 
         mutating func hex4() throws(ParseError) -> UInt32 {
-            guard index + 4 <= bytes.count, let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16) else {
+            guard index + 4 <= bytes.count, bytes[index..<index + 4].allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x46).contains($0) || (0x61...0x66).contains($0) }),
+                let value = UInt32(String(decoding: bytes[index..<index + 4], as: UTF8.self), radix: 16)
+            else {
                 throw fail("bad \\u escape")
             }
             index += 4
@@ -144,9 +148,14 @@ extension JSONValue {
                     case UInt8(ascii: "u"):
                         var scalar = try hex4()
                         if (0xD800..<0xDC00).contains(scalar), index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                            let saved = index
                             index += 2
                             let low = try hex4()
-                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00)
+                            if (0xDC00..<0xE000).contains(low) {
+                                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                            } else {
+                                index = saved  // an unpaired high surrogate: U+FFFD, and the next escape read on its own
+                            }
                         }
                         out += Array(String(Unicode.Scalar(scalar).map(Character.init) ?? "\u{FFFD}").utf8)
                     default:

@@ -120,15 +120,18 @@ public enum TagReport {
     public static func importDocument(_ json: JSONValue) throws(ImportError) -> ImportDocument {
         guard case .object = json else { throw ImportError(message: "the document is not a JSON object") }
         var document = ImportDocument(format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
+        if let tags = json["tags"], tags.objectMembers == nil { throw ImportError(message: "tags: expected an object of KEY: [values]") }
         for (key, value) in json["tags"]?.objectMembers ?? [] {
             if let text = value.stringValue {
                 document.tags.append((key, [text]))
-            } else if let list = value.arrayValue {
+            } else if let list = value.arrayValue, list.allSatisfy({ $0.stringValue != nil }) {
                 document.tags.append((key, list.compactMap(\.stringValue)))
             } else {
                 throw ImportError(message: "tags.\(key): expected a string or a list of strings")
             }
         }
+        if let native = json["native"], native.arrayValue == nil { throw ImportError(message: "native: expected a list") }
+        if let pictures = json["pictures"], pictures.arrayValue == nil { throw ImportError(message: "pictures: expected a list") }
         if let native = json["native"]?.arrayValue {
             var items: [(MetadataIdentifier, NativeItemData)] = []
             for (index, entry) in native.enumerated() {
@@ -161,8 +164,16 @@ public enum TagReport {
             document.native = items.map { ($0.0, $0.1) }
         }
         for (index, entry) in (json["pictures"]?.arrayValue ?? []).enumerated() {
-            guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else { continue }
-            let type = entry["type"]?.stringValue.flatMap(MediaPicture.type(named:)) ?? 3
+            guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else {
+                throw ImportError(message: "pictures[\(index)].data: expected the picture as Base64")
+            }
+            var type: UInt8 = 3
+            if let name = entry["type"] {
+                guard let parsed = name.stringValue.flatMap(MediaPicture.type(named:)) ?? name.intValue.flatMap(UInt8.init(exactly:)) else {
+                    throw ImportError(message: "pictures[\(index)].type: expected a picture type (front-cover, ...) or 0-255")
+                }
+                type = parsed
+            }
             guard let mime = entry["mimeType"]?.stringValue ?? MediaPicture.mimeType(sniffing: data) else {
                 throw ImportError(message: "pictures[\(index)]: no mimeType")
             }

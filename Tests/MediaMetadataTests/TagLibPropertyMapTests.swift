@@ -53,6 +53,22 @@ import Testing
         if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.isEmpty, stream.appendedTag != nil {
             return nil
         }
+        /// Takes the values `item` contributed out of `ours`.
+        func subtract(_ item: NativeMetadataItem) {
+            for contribution in item.contributions {
+                var values = ours[contribution.key] ?? []
+                for value in contribution.values { if let i = values.firstIndex(of: value) { values.remove(at: i) } }
+                ours[contribution.key] = values.isEmpty ? nil : values
+            }
+        }
+        // TagLib matches freeform names case-sensitively (`originaldate`, `label`) and gives
+        // freeform items outside its table no key; this project matches without regard to case
+        // and reads iTunes-domain items outside the table as custom keys (as TXXX).
+        for item in items {
+            guard let parts = item.identifier.freeformParts else { continue }
+            let exact = MetadataKeyTable.rows.first { $0.iTunes.contains(.freeform(mean: parts.mean, name: parts.name)) }
+            if exact.map({ Self.keysTagLibDoesNotMap.contains($0.key) }) ?? true { subtract(item) }
+        }
         // TagLib drops a whole TIPL/TMCL list when a role is not as it spells it (upper case);
         // Picard writes them in lower case, and this project reads them.
         for item in items where ["TIPL", "IPLS", "TMCL"].contains(item.nativeKey) {
@@ -64,27 +80,17 @@ import Testing
                 index += 2
             }
             guard !exact else { continue }
-            for contribution in item.contributions {
-                var values = ours[contribution.key] ?? []
-                for value in contribution.values { if let i = values.firstIndex(of: value) { values.remove(at: i) } }
-                ours[contribution.key] = values.isEmpty ? nil : values
-            }
+            subtract(item)
         }
         func source(_ key: String) -> [NativeMetadataItem] { items.filter { $0.contributions.contains { $0.key == key } } }
         for key in Array(ours.keys) {
             let from = source(key)
             // TagLib reads only the iTunes item list of MP4 files.
             if file.isAtomBased && !from.contains(where: { $0.keySpace == .iTunes || $0.keySpace == .iTunesLong }) { ours[key] = nil }
-            // Keys TagLib 1.13 has no mapping for in MP4 (ReplayGain, AcoustID) or ID3 (TSST).
-            if Self.keysTagLibDoesNotMap.contains(key) && file.isAtomBased { ours[key] = nil }
+            // TSST: TagLib 1.13 has no ID3 mapping for it.
             if key == "DISCSUBTITLE" && from.contains(where: { $0.nativeKey == "TSST" }) { ours[key] = nil }
             // TagLib lists ID3's PCST as PODCAST without a value.
             if key == "PODCAST" && from.contains(where: { $0.nativeKey == "PCST" }) { ours[key] = [] }
-            // TagLib matches freeform names case-sensitively (`originaldate`, `LABEL`); this project does not.
-            if from.contains(where: { item in
-                guard let parts = item.identifier.freeformParts, let row = MetadataKeyTable.definition(key) else { return false }
-                return !row.iTunes.contains(.freeform(mean: parts.mean, name: parts.name))
-            }) { ours[key] = nil }
             // TagLib shows an ID3 date's T as a space, and a RIFF ICRD as its year.
             if key == "DATE" {
                 if from.contains(where: { $0.keySpace == .id3 }) {

@@ -178,4 +178,42 @@ import Testing
         let plain = try await tagedit("keys")
         #expect(plain.standardOutput.contains("TITLE\ttext\titunes ©nam"))
     }
+
+    @Test func importRejectsBadDocumentsWithoutCrashing() async throws {
+        let path = try copy("no-tags.mp3")
+        let original = try TemporaryFile.read(path)
+        for text in [#"{"tags":{"TITLE":"\uD800\u0041"}}"#, #"{"tags":{"TRACKNUMBER":[3]}}"#, #"{"tags":[["TITLE","x"]]}"#, "{", #"{"pictures":[{"type":"front-cover"}]}"#] {
+            let document = try TemporaryFile.write(Array(text.utf8), name: "doc.json")
+            let result = try await tagedit("import", path, document)
+            #expect(result.status < 128, "\(text)")
+            if text.contains("D800") {
+                #expect(result.status == 0)
+                #expect(try await tagedit("get", path, "TITLE").standardOutput == "\u{FFFD}A\n")
+                try Data(original).write(to: URL(fileURLWithPath: path))
+            } else {
+                #expect(result.status == 65, "\(text)")
+                #expect(try TemporaryFile.read(path) == original, "\(text)")
+            }
+        }
+    }
+
+    @Test func importingAnExportOfTheOtherFamilyNotesWhatDoesNotFit() async throws {
+        let document = try TemporaryFile.makeDirectory() + "/mp3.json"
+        _ = try await tagedit("export", TestFixtures.path("id3v24-full.mp3"), "--output", document)
+        let target = try copy("moov-before-mdat.m4a")
+        let result = try await tagedit("import", target, document)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("note: ARTISTWEBPAGE not imported"))
+        #expect(try await tagedit("get", target, "TITLE").standardOutput == "Fixture Title ♪\n")
+        let pictures = try await tagedit("picture", "extract", target, "--output", TemporaryFile.makeDirectory())
+        #expect(pictures.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    @Test func aRecursiveRunOfOneFileEndsWithASummary() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        try Data(TemporaryFile.read(TestFixtures.path("no-tags.mp3"))).write(to: URL(fileURLWithPath: directory + "/one.mp3"))
+        let result = try await tagedit("set", "-r", directory, "ALBUM=Solo")
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("1 file changed, 0 unchanged, 0 failed"))
+    }
 }

@@ -249,17 +249,17 @@ extension TagEdit {
             }
             try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
                 let sameFamily = parsed.format.map { MediaFormat(rawValue: $0).isAtomBased == media.isAtomBased } ?? false
+                var tags = parsed.tags
                 if sameFamily, let native = parsed.native {
-                    // The native items include the pictures.
+                    // The native items include the pictures; tags edited by hand in the document
+                    // win over them.
                     try media.replaceAll(with: native)
-                } else if !parsed.pictures.isEmpty {
-                    media.removePictures()
-                    for picture in parsed.pictures { try media.addPicture(picture) }
+                    let current = media.tags
+                    tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
                 }
-                // Tags edited by hand in the document win over the native items.
-                let current = media.tags
-                for (key, values) in parsed.tags where current[key.uppercased()] != values && current[key] != values {
-                    try media.set(key, values)
+                let report = media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures)
+                for entry in report.entries where entry.outcome == .notRepresentable {
+                    FileRun.standardError("tagedit: \(file): note: \(entry.key) not imported: \(entry.detail)")
                 }
             }
         }

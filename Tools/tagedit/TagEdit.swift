@@ -94,8 +94,12 @@ struct FileRun {
     let showProgress: Bool
     let started = Date()
 
-    init(total: Int) {
+    /// True for runs over several files or directories: they end with a summary.
+    let isBatch: Bool
+
+    init(total: Int, batch: Bool = false) {
         self.total = total
+        isBatch = batch || total > 1
         showProgress = total > 1 && isatty(2) == 1
     }
 
@@ -127,7 +131,7 @@ struct FileRun {
     /// Prints the summary of a writing run and ends it with the right exit code.
     func finish(writing: Bool, dryRun: Bool = false) throws {
         clearProgress()
-        if writing && (total > 1 || failed > 0) {
+        if writing && (isBatch || failed > 0) {
             let verb = dryRun ? "would change" : "changed"
             Self.standardError("\(changed) \(changed == 1 ? "file" : "files") \(verb), \(unchanged) unchanged, \(failed) failed")
         }
@@ -138,11 +142,12 @@ struct FileRun {
     static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, edit: (inout MediaFile) throws(MetadataError) -> Void) throws {
         let files = FileList.expand(paths, recursive: recursive)
         try options.validate(fileCount: files.count)
-        var run = FileRun(total: files.count)
+        var run = FileRun(total: files.count, batch: recursive)
         for (index, path) in files.enumerated() {
             run.progress(index)
             do throws(MetadataError) {
                 var file = try MediaFile(path: path)
+                file.id3Version = options.id3v2Version
                 try edit(&file)
                 let result = try file.save(options.saveOptions)
                 if result.changed { run.changed += 1 } else { run.unchanged += 1 }

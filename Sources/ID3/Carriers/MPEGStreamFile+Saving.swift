@@ -8,6 +8,11 @@ public struct ID3SaveOptions: Sendable {
     public var padding: Int
     /// Write an ID3v1 tag from the same values: nil updates one only when the file has one.
     public var writeID3v1: Bool?
+    /// Make the ID3v1 tag hold exactly the ID3v2 tag's values (by default, fields the v2 tag
+    /// has no value for keep their v1 value).
+    public var mirrorID3v1: Bool = false
+    /// Remove an existing ID3v1 tag (the file becomes 128 bytes shorter).
+    public var removeID3v1: Bool = false
     /// Decide how the tag would be written and return that, writing nothing.
     public var dryRun: Bool
 
@@ -69,8 +74,9 @@ extension MPEGStreamFile {
         }
         let version = options.version ?? old.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
         let oldSize = old?.totalSize ?? 0
-        let writeV1 = options.writeID3v1 ?? (layout.id3v1 != nil)
-        let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: layout.id3v1).encoded : nil
+        let writeV1 = !options.removeID3v1 && (options.writeID3v1 ?? (layout.id3v1 != nil))
+        let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: options.mirrorID3v1 ? nil : layout.id3v1).encoded : nil
+        let dropV1 = options.removeID3v1 && layout.id3v1 != nil
         let v1Offset = layout.id3v1 != nil ? layout.fileSize - 128 : layout.fileSize
 
         var serialization = try tag.serialized(version: version, padding: 0)
@@ -82,8 +88,9 @@ extension MPEGStreamFile {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
             do {
-                try FileReplacement.patch(path, at: 0, with: serialization.bytes)
-                if let v1 { try FileReplacement.patch(path, at: v1Offset, with: v1) }
+                var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
+                if let v1 { ranges.append((v1Offset, v1)) }
+                try FileReplacement.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil)
             } catch {
                 throw ID3Error(.io, message: error.description)
             }
@@ -98,7 +105,7 @@ extension MPEGStreamFile {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
                 try source.copy(from: rest.lowerBound, count: UInt64(rest.count), to: &sink)
-                if let v1 { try sink.write(v1) } else if layout.id3v1 != nil { try source.copy(from: v1Offset, count: 128, to: &sink) }
+                if let v1 { try sink.write(v1) } else if layout.id3v1 != nil && !dropV1 { try source.copy(from: v1Offset, count: 128, to: &sink) }
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try MPEGStreamFile(source: written)

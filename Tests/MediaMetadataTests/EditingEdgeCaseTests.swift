@@ -1,0 +1,146 @@
+import Foundation
+import ID3
+import MediaBytes
+import MediaMetadata
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// Edge cases of editing and migrating, each found by a review of the first version.
+@Suite struct EditingEdgeCaseTests {
+    @Test func copyingACustomKeyKeepsTheOtherFreeformItems() throws {
+        let mp3 = try copyOfFixture("no-tags.mp3")
+        var source = try MediaFile(path: mp3)
+        try source.set("id3/TXXX:Session", ["Take 3"])
+        try source.save()
+        let m4a = try copyOfFixture("aac-itunes-tags-cover.m4a")
+        var destination = try MediaFile(path: m4a)
+        _ = try destination.copyMetadata(from: MediaFile(path: mp3))
+        try destination.save()
+        let reread = try MediaFile(path: m4a)
+        #expect(reread.tags["MUSICBRAINZ_TRACKID"] == ["8f3b2a5e-0000-4000-8000-000000000001"])
+        #expect(reread.tags["SESSION"] == ["Take 3"])
+    }
+
+    @Test func writingAsVersion23KeepsKeysThatHaveNoV23Frame() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        var file = try MediaFile(path: path)
+        file.id3Version = 3
+        try file.set("DISCSUBTITLE", ["Disc A"])
+        try file.set("PERFORMER:GUITAR", ["Someone"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["MOOD"] == ["Calm"])
+        #expect(reread.tags["DISCSUBTITLE"] == ["Disc A"])
+        #expect(reread.tags["PRODUCER"] == ["Fixture Producer"])
+        #expect(reread.tags["PERFORMER:GUITAR"] == ["Someone"])
+        #expect(TagLibReading.read(path)?.id3v2Version == 3)
+    }
+
+    @Test func restoredFramesAreConvertedToTheTagsVersion() throws {
+        let native = try MediaFile(path: TestFixtures.path("id3v24-full.mp3")).nativeItems()
+        let path = try copyOfFixture("id3v23-utf16.mp3")
+        var file = try MediaFile(path: path)
+        try file.replaceAll(with: native)
+        try file.save()
+        let ids = try #require(MPEGStreamFile(source: FileByteSource(path: path)).leadingTags.first).frames.map(\.id)
+        #expect(ids.contains("TYER"))
+        #expect(!ids.contains("TDRC") && !ids.contains("TMOO") && !ids.contains("RVA2"))
+        #expect(try MediaFile(path: path).tags["DATE"] == ["2021-06-01"])
+    }
+
+    @Test func urlKeysAreUserURLFrames() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        var file = try MediaFile(path: path)
+        try file.set("URL", ["https://example.org/plain"])
+        try file.set("URL:Fixture homepage", ["https://example.org/new"])
+        try file.save()
+        var reread = try MediaFile(path: path)
+        #expect(try reread.values("id3/WXXX") == ["https://example.org/plain"])
+        #expect(try reread.values("id3/WXXX:Fixture homepage") == ["https://example.org/new"])
+        #expect(reread.items.filter { $0.nativeKey.hasPrefix("WXXX") }.count == 2)
+        #expect(try reread.remove("URL:FIXTURE HOMEPAGE"))
+        #expect(reread.tags["URL:FIXTURE HOMEPAGE"] == nil)
+    }
+
+    @Test func anUnqualifiedIdentifierNamesOnlyTheItemWithoutDescription() throws {
+        var file = try MediaFile(path: copyOfFixture("id3v24-full.mp3"))
+        #expect(try file.remove("id3/COMM"))
+        #expect(file.tags["COMMENT"] == nil)
+        #expect(file.tags["COMMENT:FIXTURE NOTE"] == ["Ünïcödé note"])
+        #expect(try file.remove("id3/APIC"))
+        #expect(try file.pictures.isEmpty)
+    }
+
+    @Test func importingTagsAcrossFamiliesReportsWhatDoesNotFit() throws {
+        var file = try MediaFile(path: copyOfFixture("moov-before-mdat.m4a"))
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]
+        let report = file.importTags([("TITLE", ["T"]), ("ARTISTWEBPAGE", ["https://example.org"]), ("COMMENT:NOTE", ["n"])],
+                                     pictures: [MediaPicture(mimeType: "image/png", data: png), MediaPicture(mimeType: "image/png", data: png + [4])])
+        #expect(file.tags["TITLE"] == ["T"])
+        #expect(report.count(.notRepresentable) == 2)
+        #expect(try file.pictures.count == 2)
+        var mp3 = try MediaFile(path: copyOfFixture("no-tags.mp3"))
+        _ = mp3.importTags([], pictures: [MediaPicture(mimeType: "image/png", data: png), MediaPicture(mimeType: "image/png", data: png + [4])])
+        #expect(try mp3.pictures.count == 2)
+    }
+
+    @Test func outputNamingTheSourceIsRefused() throws {
+        let path = try copyOfFixture("no-tags.mp3")
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["x"])
+        #expect(throws: MetadataError(.badValue)) { try file.save(MediaFile.SaveOptions(output: path)) }
+    }
+
+    @Test func clearRemovesTheID3v1TagToo() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        let size = try TemporaryFile.read(path).count
+        var file = try MediaFile(path: path)
+        file.removeAll()
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags.isEmpty)
+        #expect(reread.items.isEmpty)
+        #expect(try MPEGStreamFile(source: FileByteSource(path: path)).id3v1 == nil)
+        #expect(try TemporaryFile.read(path).count < size)
+    }
+
+    @Test func settingOneKeyOnAnID3v1OnlyFileKeepsTheOthers() throws {
+        let path = try copyOfFixture("id3v1-only.mp3")
+        let before = try MediaFile(path: path).tags
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["New"])
+        try file.save()
+        var expected = before
+        expected["TITLE"] = ["New"]
+        #expect(try MediaFile(path: path).tags == expected)
+    }
+
+    @Test func settingTheSameValueChangesNothing() throws {
+        for fixture in ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3"] {
+            var file = try MediaFile(path: copyOfFixture(fixture))
+            try file.set("TITLE", file.tags["TITLE"] ?? [])
+            #expect(!file.hasChanges, "\(fixture)")
+        }
+    }
+
+    @Test func datesKeepOrDropTheirZoneAsTheFormatAllows() throws {
+        let path = try copyOfFixture("id3v23-utf16.mp3")
+        var file = try MediaFile(path: path)
+        try file.set("DATE", ["2020-05-17T10:30+02:00"])
+        let result = try file.save()
+        #expect(result.notes.contains { $0.contains("time zone") })
+        #expect(try MediaFile(path: path).tags["DATE"] == ["2020-05-17T10:30"])
+        #expect(throws: MetadataError(.badValue)) { try file.set("DATE", ["2020-13-45"]) }
+    }
+
+    @Test func emptyValuesRemoveAndIdentifierValuesAreChecked() throws {
+        var file = try MediaFile(path: copyOfFixture("aac-itunes-tags-cover.m4a"))
+        try file.set("TITLE", [""])
+        #expect(file.tags["TITLE"] == nil)
+        #expect(throws: MetadataError(.badValue)) { try file.set("itsk/cpil", ["maybe"]) }
+        try file.set("itsk/gnre", ["Rock"])
+        #expect(file.tags["GENRE"] == ["Rock"])
+        #expect(file.items.first { $0.nativeKey == "gnre" }?.dataType == "genre code")
+    }
+}
