@@ -37,7 +37,8 @@ extension MediaFile {
         }
         applyTags(tags, sameFamily: sameFamily, to: &report)
         // Items without a uniform key (the v2.3 date parts travel with DATE).
-        let native = try source.nativeItems()
+        // Native forms are only needed within a family (serialising them reads large pictures).
+        let native = sameFamily ? try source.nativeItems() : []
         let dateParts: Set<String> = ["id3/TDAT", "id3/TIME", "id3/TRDA"]
         for item in sourceItems where item.contributions.isEmpty && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
             && !dateParts.contains(item.identifier.description)

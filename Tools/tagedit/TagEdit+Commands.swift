@@ -77,32 +77,32 @@ extension TagEdit {
         return (files, values)
     }
 
-    struct SetValues: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Replace values: tagedit set FILE... KEY=VALUE... (repeat a key for several values).")
+    /// The arguments of `set` and `add`, which differ only in what they do with the values.
+    struct Assignments: ParsableArguments {
         @Argument(help: "Files, then KEY=VALUE assignments.") var arguments: [String]
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @OptionGroup var options: WriteOptions
 
-        func run() throws {
+        func run(appending: Bool) throws {
             let (files, assignments) = try TagEdit.assignments(arguments)
             try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                for (key, values) in assignments { try file.set(key, values) }
+                for (key, values) in assignments {
+                    if appending { try file.add(key, values) } else { try file.set(key, values) }
+                }
             }
         }
     }
 
+    struct SetValues: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Replace values: tagedit set FILE... KEY=VALUE... (repeat a key for several values; KEY= removes).")
+        @OptionGroup var assignments: Assignments
+        func run() throws { try assignments.run(appending: false) }
+    }
+
     struct AddValues: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Append values: tagedit add FILE... KEY=VALUE...")
-        @Argument(help: "Files, then KEY=VALUE assignments.") var arguments: [String]
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @OptionGroup var options: WriteOptions
-
-        func run() throws {
-            let (files, assignments) = try TagEdit.assignments(arguments)
-            try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                for (key, values) in assignments { try file.add(key, values) }
-            }
-        }
+        @OptionGroup var assignments: Assignments
+        func run() throws { try assignments.run(appending: true) }
     }
 
     struct RemoveKeys: ParsableCommand {
