@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(
             name: "tagedit",
             dependencies: [
-                "MediaToolSupport", "MediaMetadata",
+                "MediaToolSupport", "MediaMetadata", "MediaBytes",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/tagedit"

@@ -11,7 +11,7 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private enum Kind: Hashable, Sendable {
             case fileNotFound, unsupportedFormat, malformed, unknownKey, badValue, notRepresentable
-            case permissionDenied, io, notWritable, verificationFailed
+            case permissionDenied, io, notWritable, verificationFailed, locked
         }
         private let kind: Kind
         private init(_ kind: Kind) { self.kind = kind }
@@ -37,6 +37,8 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
         public static let notWritable = Code(.notWritable)
         /// The written file did not read back as intended; the original was kept.
         public static let verificationFailed = Code(.verificationFailed)
+        /// Another process is editing the file (it holds the file's lock).
+        public static let locked = Code(.locked)
 
         public var description: String {
             switch kind {
@@ -50,6 +52,7 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
             case .io: "I/O error"
             case .notWritable: "not writable"
             case .verificationFailed: "verification failed"
+            case .locked: "locked"
             }
         }
     }

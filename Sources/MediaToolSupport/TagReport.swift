@@ -212,6 +212,8 @@ public enum TagEditExitCode {
     public static let permissionDenied: Int32 = 73
     /// An I/O error or a failed verification (the original was kept).
     public static let ioError: Int32 = 74
+    /// Another process is editing the file; try again later.
+    public static let locked: Int32 = 75
 
     public static func code(for error: MetadataError) -> Int32 {
         switch error.code {
@@ -220,6 +222,7 @@ public enum TagEditExitCode {
         case .unsupportedFormat: unsupportedFormat
         case .malformed, .notWritable: malformed
         case .permissionDenied: permissionDenied
+        case .locked: locked
         default: ioError
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import MediaBytes
 import TestSupport
 import Testing
@@ -145,5 +146,33 @@ import Testing
         #expect(SyncsafeInteger.decode([0x00, 0x00, 0x02, 0x01]) == 257)
         #expect(SyncsafeInteger.decode([0x80, 0, 0, 0]) == nil)
         #expect(SyncsafeInteger.encode(1 << 28) == nil)
+    }
+}
+
+@Suite struct FileLockTests {
+    @Test func aSecondLockIsRefusedAndNamesTheHolder() throws {
+        let path = try TemporaryFile.write([1, 2, 3], name: "locked.bin")
+        let first = try FileLock(path)
+        do {
+            _ = try FileLock(path)
+            Issue.record("a second lock was granted")
+        } catch {
+            #expect(error.isHeldElsewhere)
+            #if os(Linux)
+            #expect(error.holder == getpid())
+            #expect(error.reason.contains("process \(getpid())"))
+            #endif
+        }
+        _ = consume first
+        _ = try FileLock(path)
+    }
+
+    @Test func aMissingFileIsNotReportedAsLocked() {
+        do {
+            _ = try FileLock("/nonexistent/file.mp3")
+            Issue.record("locked a missing file")
+        } catch {
+            #expect(!error.isHeldElsewhere)
+        }
     }
 }

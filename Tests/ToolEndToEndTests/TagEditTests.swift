@@ -1,4 +1,5 @@
 import Foundation
+import MediaBytes
 import TagLibOracle
 import TestSupport
 import Testing
@@ -215,5 +216,42 @@ import Testing
         let result = try await tagedit("set", "-r", directory, "ALBUM=Solo")
         #expect(result.status == 0)
         #expect(result.standardError.contains("1 file changed, 0 unchanged, 0 failed"))
+    }
+
+    @Test func aFileAnotherProcessIsEditingIsRefused() async throws {
+        let path = try copy("no-tags.mp3")
+        let original = try TemporaryFile.read(path)
+        let lock = try FileLock(path)
+        let result = try await tagedit("set", path, "TITLE=Second editor")
+        _ = consume lock
+        #expect(result.status == 75)
+        #expect(result.standardError.contains("is being edited by process \(getpid())"))
+        #expect(try TemporaryFile.read(path) == original)
+        #expect(try await tagedit("set", path, "TITLE=Now").status == 0)
+    }
+
+    @Test func aSaveThroughASymbolicLinkUpdatesItsTarget() async throws {
+        let target = try copy("id3v23-utf16.mp3")
+        let link = (target as NSString).deletingLastPathComponent + "/link.mp3"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+        // A long title forces a rewrite (a new file renamed over the old one).
+        let title = String(repeating: "Long title ", count: 400)
+        #expect(try await tagedit("set", link, "TITLE=\(title)").status == 0)
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == target)
+        #expect(TagLibReading.read(target)?.properties["TITLE"] == [title])
+    }
+
+    @Test func hardLinksShareInPlaceSavesButNotRewrites() async throws {
+        let path = try copy("id3v24-full.mp3")
+        let other = path + ".hardlink.mp3"
+        try FileManager.default.linkItem(atPath: path, toPath: other)
+        // A short title fits the tag's padding: written in place, both names see it.
+        #expect(try await tagedit("set", path, "TITLE=Short").status == 0)
+        #expect(TagLibReading.read(other)?.properties["TITLE"] == ["Short"])
+        // A rewrite gives the edited name a new file; the other name keeps the old one.
+        let title = String(repeating: "Long title ", count: 400)
+        #expect(try await tagedit("set", path, "TITLE=\(title)").status == 0)
+        #expect(TagLibReading.read(path)?.properties["TITLE"] == [title])
+        #expect(TagLibReading.read(other)?.properties["TITLE"] == ["Short"])
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaBytes
 import MediaMetadata
 import MediaToolSupport
 
@@ -138,6 +139,21 @@ struct FileRun {
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
+    /// Runs `body` holding the lock of `path` (from reading to the end of the save, so two
+    /// editors never interleave); a file that cannot be opened gets its own error from `body`.
+    static func locked<T>(_ path: String, _ body: () throws(MetadataError) -> T) throws(MetadataError) -> T {
+        let lock: FileLock
+        do {
+            lock = try FileLock(path)
+        } catch {
+            if error.isHeldElsewhere { throw MetadataError(.locked, path: path, message: error.reason) }
+            return try body()
+        }
+        let result = try body()
+        _ = consume lock
+        return result
+    }
+
     /// Opens, edits and saves each file; `edit` changes the file in memory.
     static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, edit: (inout MediaFile) throws(MetadataError) -> Void) throws {
         let files = FileList.expand(paths, recursive: recursive)
@@ -146,10 +162,12 @@ struct FileRun {
         for (index, path) in files.enumerated() {
             run.progress(index)
             do throws(MetadataError) {
-                var file = try MediaFile(path: path)
-                file.id3Version = options.id3v2Version
-                try edit(&file)
-                let result = try file.save(options.saveOptions)
+                let result = try locked(path) { () throws(MetadataError) -> MediaFile.SaveResult in
+                    var file = try MediaFile(path: path)
+                    file.id3Version = options.id3v2Version
+                    try edit(&file)
+                    return try file.save(options.saveOptions)
+                }
                 if result.changed { run.changed += 1 } else { run.unchanged += 1 }
                 if options.dryRun || options.verbose {
                     run.clearProgress()

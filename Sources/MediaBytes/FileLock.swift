@@ -1,0 +1,99 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a file could not be locked.
+public struct FileLockError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var path: String
+    /// True when another process holds the lock (otherwise the file could not be opened).
+    public var isHeldElsewhere: Bool
+    /// The process holding the lock, when the system says (Linux `/proc/locks`).
+    public var holder: Int32?
+    public var reason: String
+
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// An exclusive advisory lock on a file (BSD `flock`), held from `init` until the value is
+/// dropped, so two editors never interleave their read-edit-write of the same file.
+///
+/// `flock` locks belong to the open file, not the process, so other descriptors the editor
+/// opens and closes on the same file do not release it (POSIX `fcntl` locks would be). The
+/// lock is taken on the file a symbolic link points to. A save that renames a new file over the
+/// old one leaves the lock on the old file; `init` therefore checks, once locked, that the path
+/// still names the file it locked, and starts again when it does not.
+public struct FileLock: ~Copyable {
+    private let descriptor: Int32
+
+    /// Locks `path` without waiting.
+    ///
+    /// - Throws: `FileLockError` naming the process that holds the lock when another one does
+    ///   (its PID where the system tells), or why the file could not be opened.
+    public init(_ path: String) throws(FileLockError) {
+        for _ in 0..<8 {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else {
+                throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot open to lock it: \(String(cString: strerror(errno)))")
+            }
+            if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+                let code = errno
+                var info = stat()
+                let holder = fstat(fd, &info) == 0 ? Self.holder(of: info) : nil
+                _ = close(fd)
+                if code == EWOULDBLOCK {
+                    let who = holder.map { "process \($0)" } ?? "another process"
+                    throw FileLockError(path: path, isHeldElsewhere: true, holder: holder, reason: "is being edited by \(who), which holds its lock; try again when it has finished")
+                }
+                throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot lock: \(String(cString: strerror(code)))")
+            }
+            // Still the file the path names (not replaced by a save that finished meanwhile)?
+            var locked = stat(), current = stat()
+            if fstat(fd, &locked) == 0, stat(path, &current) == 0, locked.st_dev == current.st_dev, locked.st_ino == current.st_ino {
+                descriptor = fd
+                return
+            }
+            _ = close(fd)
+        }
+        throw FileLockError(path: path, isHeldElsewhere: true, holder: nil, reason: "kept being replaced while it was being locked")
+    }
+
+    deinit {
+        _ = flock(descriptor, LOCK_UN)
+        _ = close(descriptor)
+    }
+
+    /// The process holding a lock on the file `info` describes, from `/proc/locks` (Linux);
+    /// nil elsewhere or when it is not listed.
+    static func holder(of info: stat) -> Int32? {
+        #if os(Linux)
+        guard let file = fopen("/proc/locks", "r") else { return nil }
+        defer { fclose(file) }
+        let device = UInt64(info.st_dev)
+        let major = (device >> 8) & 0xFFF | (device >> 32) & ~UInt64(0xFFF)
+        let minor = device & 0xFF | (device >> 12) & ~UInt64(0xFF)
+        let wanted = String(major, radix: 16).leftPadded(2) + ":" + String(minor, radix: 16).leftPadded(2) + ":" + String(info.st_ino)
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
+            // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (a "->" marks a waiter).
+            guard fields.count >= 6, fields[1] == "FLOCK", let index = fields.firstIndex(where: { $0 == wanted }), index >= 1,
+                let pid = Int32(fields[index - 1])
+            else { continue }
+            return pid
+        }
+        return nil
+        #else
+        return nil
+        #endif
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
