@@ -55,6 +55,8 @@ let package = Package(
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "ISOBMFF", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
+        // Damaged and hostile input through every layer (truncation and corruption sweeps).
+        .testTarget(name: "RobustnessTests", dependencies: ["MediaMetadata", "ISOBMFF", "ID3", "MediaBytes", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",
             dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "MediaMetadata", "TagLibOracle"]

@@ -1,0 +1,142 @@
+import Foundation
+import ID3
+import ISOBMFF
+import MediaBytes
+import MediaMetadata
+import TestSupport
+import Testing
+
+/// Every fixture and corpus file, cut at every atom, chunk and frame boundary and at a spread of
+/// other points, and with bytes flipped and size fields rewritten, reads through every layer
+/// (`MediaFile`: atoms, ID3, the key space) to a result or a clear error: no crash, no hang.
+/// The time limit is a hang guard, not a speed check (speed is in the benchmarks).
+@Suite(.timeLimit(.minutes(10)))
+struct DamagedInputTests {
+    static let mediaExtensions: Set<String> = ["m4a", "m4b", "m4v", "mp4", "mov", "3gp", "3g2", "heic", "heif", "mp3", "aac", "aif", "aiff", "aifc", "wav"]
+
+    static var inputs: [String] {
+        var paths = ((try? FileManager.default.contentsOfDirectory(atPath: TestFixtures.directory)) ?? []).map { TestFixtures.directory + "/" + $0 }
+        if FileManager.default.fileExists(atPath: TestFixtures.corpusDirectory + "/MANIFEST.md"),
+            let corpus = try? FileManager.default.subpathsOfDirectory(atPath: TestFixtures.corpusDirectory)
+        {
+            paths += corpus.filter { !$0.hasPrefix("oracles") }.map { TestFixtures.corpusDirectory + "/" + $0 }
+        }
+        return paths.filter { mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }.sorted()
+    }
+
+    /// The offsets where a structure begins in `path`: atoms (every level), IFF chunks, ID3
+    /// tags and frames.
+    static func boundaries(_ path: String) -> Set<UInt64> {
+        var offsets: Set<UInt64> = []
+        if let tree = try? AtomTree(contentsOf: path) {
+            tree.walk { atom, _, _ in
+                offsets.insert(atom.offset)
+                offsets.insert(atom.payloadOffset)
+                return offsets.count < 400
+            }
+        }
+        if let source = try? FileByteSource(path: path) {
+            if let stream = try? MPEGStreamFile(source: source) {
+                for tag in stream.leadingTags + [stream.appendedTag].compactMap({ $0 }) {
+                    offsets.insert(tag.offset)
+                    for frame in tag.frames.prefix(200) { offsets.insert(frame.offset) }
+                }
+                offsets.insert(stream.audio.lowerBound)
+            }
+            if let iff = try? IFFChunkFile(source: source) {
+                for chunk in iff.root.children.prefix(200) { offsets.insert(chunk.offset); offsets.insert(chunk.dataOffset) }
+            }
+        }
+        return offsets
+    }
+
+    /// Reads `path` through every layer, as `tagedit show --json` would.
+    static func readAll(_ path: String) {
+        guard let file = try? MediaFile(path: path) else { return }
+        _ = file.tags
+        _ = file.items
+        _ = try? file.pictures
+        _ = file.chapters
+        _ = try? file.nativeItems()
+    }
+
+    @Test func truncatedFilesReadToAResultOrAnError() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var cuts = 0
+        var slowest: (seconds: Double, name: String) = (0, "")
+        for path in Self.inputs {
+            let bytes = try TemporaryFile.read(path)
+            guard bytes.count > 16 else { continue }
+            let size = UInt64(bytes.count)
+            var points = Self.boundaries(path).filter { $0 > 0 && $0 < size }
+            for boundary in Array(points) { for delta: Int64 in [-1, 1, 8] { points.insert(UInt64(max(1, min(Int64(size) - 1, Int64(boundary) + delta)))) } }
+            for step in 1..<16 { points.insert(size * UInt64(step) / 16) }
+            let copy = directory + "/cut." + (path as NSString).pathExtension
+            try Data(bytes).write(to: URL(fileURLWithPath: copy))
+            let started = Date()
+            // Cut from the end: each cut is one truncate of the same copy.
+            for point in points.sorted(by: >) {
+                guard truncate(copy, off_t(point)) == 0 else { continue }
+                Self.readAll(copy)
+                cuts += 1
+            }
+            let perCut = Date().timeIntervalSince(started) / Double(max(1, points.count))
+            if perCut > slowest.seconds { slowest = (perCut, (path as NSString).lastPathComponent) }
+        }
+        print("truncation sweep: \(cuts) cuts of \(Self.inputs.count) files; slowest file \(slowest.name) at \(Int(slowest.seconds * 1000)) ms per cut")
+        #expect(cuts > 1000)
+    }
+
+    @Test func flippedBytesAndRewrittenSizesReadToAResultOrAnError() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var generator = SplitMix64(seed: 0x5EED)
+        var mutations = 0
+        for path in Self.inputs {
+            let original = try TemporaryFile.read(path)
+            guard original.count > 16 else { continue }
+            let copy = directory + "/mutated." + (path as NSString).pathExtension
+            try Data(original).write(to: URL(fileURLWithPath: copy))
+            let fd = open(copy, O_RDWR)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            /// Writes `bytes` at `offset`, reads the file through every layer, and puts the
+            /// original bytes back.
+            func mutate(_ offset: Int, _ bytes: [UInt8]) {
+                _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+                Self.readAll(copy)
+                _ = original[offset..<offset + bytes.count].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
+                mutations += 1
+            }
+            // Size fields of atoms, chunks and frames set to hostile values.
+            let sizeFields = Self.boundaries(path).filter { $0 + 4 <= UInt64(original.count) }.sorted().prefix(48)
+            for offset in sizeFields {
+                for value: UInt32 in [0, 1, 7, 8, 0x7FFF_FFFF, 0xFFFF_FFFF, UInt32(truncatingIfNeeded: generator.next())] {
+                    mutate(Int(offset), [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)])
+                }
+            }
+            // Random single-byte flips, mostly in the first 64 KiB (where the structure is).
+            for round in 0..<24 {
+                let span = round % 4 == 3 ? original.count : min(original.count, 64 << 10)
+                let index = Int(generator.next() % UInt64(span))
+                mutate(index, [original[index] ^ UInt8(1 << (generator.next() % 8))])
+            }
+        }
+        print("corruption sweep: \(mutations) mutated files")
+        #expect(mutations > 1000)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so a failing mutation can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
