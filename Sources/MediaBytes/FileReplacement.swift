@@ -103,7 +103,7 @@ public enum FileReplacement {
     }
 
     /// `path` with symbolic links resolved, or `path` itself when that fails.
-    static func resolvedPath(_ path: String) -> String {
+    public static func resolvedPath(_ path: String) -> String {
         guard let resolved = realpath(path, nil) else { return path }
         defer { free(resolved) }
         return String(cString: resolved)

@@ -394,16 +394,10 @@ public struct MediaFile: Sendable {
             throw MetadataError(.permissionDenied, path: path, message: "the file is read-only (no write permission); nothing was written")
         }
         guard needsDirectory else { return }
-        let directory = parentDirectory(of: realPath(path) ?? path)
+        let directory = parentDirectory(of: FileReplacement.resolvedPath(path))
         if stat(directory, &info) == 0, info.st_mode & 0o222 == 0 || access(directory, W_OK) != 0 {
             throw MetadataError(.permissionDenied, path: path, message: "the directory \(directory) is read-only, and this change needs the file written anew beside the original; nothing was written")
         }
-    }
-
-    private static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 
     private static func parentDirectory(of path: String) -> String {

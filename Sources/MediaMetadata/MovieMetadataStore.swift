@@ -114,28 +114,14 @@ struct MovieMetadataStore: MetadataStore {
         return result
     }
 
-    /// Nero chapters (`udta/chpl`: start times in 100 ns units and titles); each ends where the
-    /// next begins and the last at the end of the movie.
+    /// Nero chapters (`udta/chpl`); each ends where the next begins and the last at the end of
+    /// the movie.
     var chapters: [MediaChapter] {
         guard let chpl = scope.userData("chpl").first else { return [] }
         var reader = ByteReader(chpl.payload)
-        var starts: [(Double, String)] = []
-        do {
-            let version = try reader.readUInt8()
-            try reader.skip(3)
-            if version == 1 { try reader.skip(4) }
-            let count = try reader.readUInt8()
-            for _ in 0..<count {
-                let start = try reader.readUInt64()
-                let length = try reader.readUInt8()
-                let title = try reader.readBytes(Int(length))
-                starts.append((Double(start) / 10_000_000, String(decoding: title, as: UTF8.self)))
-            }
-        } catch {
-            // A cut list gives the chapters before the cut.
-        }
-        return starts.enumerated().map { index, entry in
-            MediaChapter(start: entry.0, end: index + 1 < starts.count ? starts[index + 1].0 : duration, title: entry.1)
+        let starts = (try? NeroChapterListBox(from: &reader))?.chapters ?? []
+        return starts.enumerated().map { index, chapter in
+            MediaChapter(start: chapter.startSeconds, end: index + 1 < starts.count ? starts[index + 1].startSeconds : duration, title: chapter.title)
         }
     }
 

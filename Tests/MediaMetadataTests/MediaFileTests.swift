@@ -148,7 +148,9 @@ func copyOfFixture(_ name: String) throws -> String {
         #expect(mp3.map(\.title) == ["Chapter 1", "Chapter 2"])
         #expect(mp3.first?.end == 0.25)
         let m4b = try MediaFile(path: TestFixtures.path("audiobook-chapters.m4b")).chapters
-        #expect(!m4b.isEmpty)
+        #expect(m4b.map(\.title) == ["Chapter 1: Opening", "Chapter 2: Middle", "Chapter 3: End"])
+        #expect(m4b.map(\.start) == [0, 1, 2])
+        #expect(m4b.last?.end == 3)  // the last chapter ends with the movie
     }
 
     @Test func exportThenImportRestoresEveryItem() throws {

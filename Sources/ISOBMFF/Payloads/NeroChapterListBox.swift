@@ -14,6 +14,11 @@ public struct NeroChapterListBox: AtomPayload, Hashable {
     public var chapters: [Chapter]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        try self.init(from: &reader)
+    }
+
+    /// Reads the payload of a `chpl` atom (it needs no context).
+    public init(from reader: inout ByteReader) throws {
         header = try FullBoxHeader(from: &reader)
         if header.version == 1 { try reader.skip(4) }
         let count = try reader.readUInt8()
