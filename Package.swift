@@ -46,6 +46,12 @@ let package = Package(
         // Benchmarks (run by Tools/benchmark.sh in release mode; numbers go in the README).
         .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "MediaBytes"], path: "Tools/atombench"),
 
+        // Fuzzing: the targets (a library the tests replay findings through) and the driver that
+        // Tools/fuzz.sh builds as a libFuzzer binary (a replay tool in a normal build).
+        .target(name: "FuzzHarness", dependencies: ["MediaMetadata", "MediaToolSupport", "ISOBMFF", "ID3", "MediaBytes"], path: "Fuzz/Harness"),
+        .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
+        .executableTarget(name: "mediafuzz", dependencies: ["FuzzHarness", "CLibFuzzer"], path: "Fuzz/mediafuzz"),
+
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.
         .target(name: "CTagLibShim", path: "Tests/CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
@@ -56,7 +62,7 @@ let package = Package(
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "ISOBMFF", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
         // Damaged and hostile input through every layer (truncation and corruption sweeps).
-        .testTarget(name: "RobustnessTests", dependencies: ["MediaMetadata", "ISOBMFF", "ID3", "MediaBytes", "TestSupport"]),
+        .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "MediaBytes", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",
             dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "MediaMetadata", "TagLibOracle"]

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Fuzzes every target (or the ones named) with libFuzzer for a given time each.
+#
+#   Tools/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
+#
+# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, write (Fuzz/Harness).
+# Builds Fuzz/mediafuzz in release mode with `-sanitize=fuzzer,address` (every module of the
+# package is instrumented for coverage and checked by AddressSanitizer; linked with lld) into
+# .build-fuzz, seeds each target from the fixtures and its past findings, and runs it with:
+#   -timeout=2          an input taking longer than 2 s is a finding (a hang)
+#   -rss_limit_mb=3072  the process growing past 3 GiB is a finding (ASan's own overhead
+#                       included)
+#   -malloc_limit_mb=256  any single allocation over 256 MiB is a finding (no input is that
+#                       big; the parsers' documented caps are lower)
+# The growing corpus stays in .build-fuzz/corpus/TARGET (not committed). A crash, hang or
+# finding is written to Fuzz/Findings/TARGET/ and the script exits 1: fix the code, keep the
+# input (the test suite replays every file there). Each run appends a line per target to
+# Fuzz/executions.tsv (date, target, seconds, executions, findings); the README sums it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+
+seconds=60
+jobs=1
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --seconds) seconds="$2"; shift 2 ;;
+        --jobs) jobs="$2"; shift 2 ;;
+        -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+        *) targets+=("$1"); shift ;;
+    esac
+done
+[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff write)
+
+swift build -c release --scratch-path .build-fuzz --product mediafuzz \
+    -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+    -Xswiftc -Xclang-linker -Xswiftc -fuse-ld=lld
+fuzzer=.build-fuzz/release/mediafuzz
+
+status=0
+for target in "${targets[@]}"; do
+    case "$target" in
+        atoms|read-mp4) dict=Fuzz/Dictionaries/atoms.dict ;;
+        id3-tag|id3-frame|read-mpeg|read-iff) dict=Fuzz/Dictionaries/id3.dict ;;
+        write) dict=.build-fuzz/all.dict; cat Fuzz/Dictionaries/*.dict > "$dict" ;;
+        *) echo "unknown target $target" >&2; exit 64 ;;
+    esac
+    corpus=.build-fuzz/corpus/$target
+    seeds=.build-fuzz/seeds/$target
+    findings=Fuzz/Findings/$target
+    mkdir -p "$corpus" "$findings"
+    rm -rf "$seeds"
+    "$fuzzer" --write-seeds "$target" "$seeds" Fixtures/*
+    log=.build-fuzz/$target.log
+    echo "== $target: $seconds s"
+    set +e
+    MEDIAFUZZ_TARGET=$target "$fuzzer" -max_total_time="$seconds" -timeout=2 -rss_limit_mb=3072 -malloc_limit_mb=256 \
+        -dict="$dict" -artifact_prefix="$findings/" -print_final_stats=1 $( [ "$jobs" -gt 1 ] && echo "-jobs=$jobs -workers=$jobs" ) \
+        "$corpus" "$seeds" "$findings" > "$log" 2>&1
+    result=$?
+    set -e
+    executions=$(grep -h 'stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+    rm -f fuzz-*.log
+    found=0
+    if [ $result -ne 0 ]; then
+        found=1
+        status=1
+        grep -E 'ERROR|finding|Fatal error|SUMMARY|Test unit written' "$log" | head -20 >&2 || true
+    fi
+    grep -hE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true
+    echo "   $executions executions, $( [ $found -eq 0 ] && echo 'no findings' || echo "FINDING (log: $log)" )"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$target" "$seconds" "$executions" "$found" >> Fuzz/executions.tsv
+done
+exit $status
