@@ -60,7 +60,7 @@ public struct FileByteSink: ByteSink {
         bytes.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let result = offset.map { systemPwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t($0) + off_t(done)) }
+                let result = injectedFailure(.write) ? -1 : offset.map { systemPwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t($0) + off_t(done)) }
                     ?? systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
                 if result < 0 {
                     if Glibc_errno() == EINTR { continue }
@@ -76,8 +76,12 @@ public struct FileByteSink: ByteSink {
     /// Flushes the file to disk and closes it.
     public func close() throws(FileWriteError) {
         guard ownsDescriptor else { return }
-        defer { _ = systemClose(descriptor) }
-        if fsync(descriptor) != 0 && Glibc_errno() != EINVAL { throw .errno(path, "flush to disk failed") }
+        let flushed = !injectedFailure(.flush) && (fsync(descriptor) == 0 || Glibc_errno() == EINVAL)
+        let flushError = flushed ? nil : FileWriteError.errno(path, "flush to disk failed")
+        let closed = systemClose(descriptor) == 0 && !injectedFailure(.close)
+        if let flushError { throw flushError }
+        // A failed close can be the first report of a failed write (NFS, quotas).
+        if !closed { throw .errno(path, "closing it failed") }
     }
 
     /// True when both paths name the same existing file (same device and inode).

@@ -55,8 +55,9 @@ public final class FileByteSource: ByteSource {
         #endif
     }
 
-    /// Throws when the open file's size or modification time differs from when it was opened:
-    /// something (a save in place, say) wrote to it since.
+    /// Throws when the file is no longer as it was when opened: its size or modification time
+    /// differs (something wrote to it since), or `path` now names another file (it was
+    /// replaced, by a rename or a delete and re-create).
     public func checkUnchanged() throws(ByteSourceError) {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
@@ -65,6 +66,16 @@ public final class FileByteSource: ByteSource {
         guard UInt64(info.st_size) == size, Self.modificationTime(info) == modified else {
             throw ByteSourceError(.io, path: path, reason: "the file changed since it was read; read it again")
         }
+        var current = stat()
+        guard stat(path, &current) == 0, isFile(current) else {
+            throw ByteSourceError(.io, path: path, reason: "the file was replaced or removed since it was read; read it again")
+        }
+    }
+
+    /// True when `info` describes the file this source reads (same device and inode).
+    func isFile(_ info: stat) -> Bool {
+        var own = stat()
+        return fstat(descriptor, &own) == 0 && own.st_dev == info.st_dev && own.st_ino == info.st_ino
     }
 
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {

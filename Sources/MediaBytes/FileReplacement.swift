@@ -44,11 +44,11 @@ public enum FileReplacement {
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
         var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
+        let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
         let temporary = String(cString: template)
         var sink = FileByteSink(path: temporary, descriptor: fd)
-        var closed = false
+        var closed = false  // set once `close` owns the descriptor (it closes it, failing or not)
         do {
             try write(&sink)
             if let info {
@@ -63,7 +63,7 @@ public enum FileReplacement {
             closed = true
             try sink.close()
             try verify(temporary)
-            guard rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
+            guard !injectedFailure(.rename), rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
         } catch {
             if !closed { _ = systemClose(fd) }
             unlink(temporary)
@@ -77,29 +77,99 @@ public enum FileReplacement {
         }
     }
 
-    /// Overwrites `bytes` at `offset` inside the existing file at `path` (which must be long
-    /// enough) and flushes it to disk. Used when a new tag fits in the old one's space.
-    public static func patch(_ path: String, at offset: UInt64, with bytes: [UInt8]) throws(FileWriteError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .errno(path, "cannot open for writing") }
+    /// Ranges closer together than this are written as one span (the bytes between them
+    /// re-written unchanged), so that a typical in-place edit is a single `pwrite`.
+    static let coalescingLimit: UInt64 = 1 << 20
+
+    /// Overwrites ranges of the existing file at `path` in place, optionally sets its length
+    /// (extending or truncating it), flushes it to disk, and runs `verify` on the result.
+    ///
+    /// The bytes about to be replaced are read first and kept: if a write, the length change,
+    /// the flush or `verify` fails, they are written back (and the old length restored) before
+    /// the error is thrown, so a failed patch leaves the file as it was. Ranges within
+    /// `coalescingLimit` of each other go out as one write. With `original` (the file as it was
+    /// read), the patch is refused when the file at `path` is no longer that file (replaced,
+    /// or written to since).
+    ///
+    /// In-place writes are not atomic against power loss or a kill in the middle of a write
+    /// of several ranges; `replace` is. If undoing a failure fails too (a disk that has gone
+    /// bad), the error says that the file may be damaged.
+    public static func patch(
+        _ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64? = nil,
+        expecting original: FileByteSource? = nil, verify: (String) throws -> Void = { _ in }
+    ) throws {
+        let fd = injectedFailure(.openForPatch) ? -1 : open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw FileWriteError.errno(path, "cannot open for writing") }
         defer { _ = systemClose(fd) }
-        try FileByteSink.writeAll(fd, bytes[...], path: path, at: offset)
-        guard fsync(fd) == 0 else { throw .errno(path, "flush to disk failed") }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
+        if let original {
+            try original.checkUnchanged()
+            guard original.isFile(info) else {
+                throw FileWriteError(path: path, reason: "the file was replaced since it was read; read it again")
+            }
+        }
+        let oldSize = UInt64(info.st_size)
+        let writes = coalesced(ranges, fd: fd, size: oldSize)
+        var saved: [(offset: UInt64, bytes: [UInt8])] = []
+        for write in writes {
+            saved.append((write.offset, try readExisting(fd, path: path, range: write.offset..<write.offset + UInt64(write.bytes.count), size: oldSize)))
+        }
+        do {
+            for write in writes { try FileByteSink.writeAll(fd, write.bytes[...], path: path, at: write.offset) }
+            if let newSize, newSize != oldSize {
+                guard !injectedFailure(.truncate), ftruncate(fd, off_t(newSize)) == 0 else { throw FileWriteError.errno(path, "cannot set its length") }
+            }
+            guard !injectedFailure(.flush), fsync(fd) == 0 else { throw FileWriteError.errno(path, "flush to disk failed") }
+            try verify(path)
+        } catch {
+            do {
+                for old in saved { try FileByteSink.writeAll(fd, old.bytes[...], path: path, at: old.offset) }
+                guard !injectedFailure(.truncate), ftruncate(fd, off_t(oldSize)) == 0 else { throw FileWriteError.errno(path, "cannot set its length") }
+                guard !injectedFailure(.flush), fsync(fd) == 0 else { throw FileWriteError.errno(path, "flush to disk failed") }
+            } catch let undo as FileWriteError {
+                throw FileWriteError(path: path, reason: "\(error); writing the old bytes back failed too (\(undo.reason)): the file may be damaged")
+            }
+            throw error
+        }
     }
 
-    /// Overwrites several ranges of the existing file at `path`, optionally sets its length
-    /// (extending or truncating it), and flushes it to disk once.
-    public static func patch(_ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64? = nil) throws(FileWriteError) {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .errno(path, "cannot open for writing") }
-        defer { _ = systemClose(fd) }
-        for range in ranges where !range.bytes.isEmpty {
-            try FileByteSink.writeAll(fd, range.bytes[...], path: path, at: range.offset)
+    /// `ranges` in file order, neighbours within `coalescingLimit` merged into one span whose
+    /// gaps are filled with the file's current bytes.
+    private static func coalesced(_ ranges: [(offset: UInt64, bytes: [UInt8])], fd: Int32, size: UInt64) -> [(offset: UInt64, bytes: [UInt8])] {
+        var merged: [(offset: UInt64, bytes: [UInt8])] = []
+        for range in ranges.filter({ !$0.bytes.isEmpty }).sorted(by: { $0.offset < $1.offset }) {
+            if let last = merged.last, range.offset >= last.offset + UInt64(last.bytes.count),
+                range.offset - (last.offset + UInt64(last.bytes.count)) <= coalescingLimit,
+                let gap = try? readExisting(fd, path: "", range: last.offset + UInt64(last.bytes.count)..<range.offset, size: size),
+                gap.count == Int(range.offset - (last.offset + UInt64(last.bytes.count)))
+            {
+                merged[merged.count - 1].bytes += gap + range.bytes
+            } else {
+                merged.append(range)
+            }
         }
-        if let newSize {
-            guard ftruncate(fd, off_t(newSize)) == 0 else { throw .errno(path, "cannot set its length") }
+        return merged
+    }
+
+    /// The bytes of `range` that exist in the file (up to its current `size`).
+    private static func readExisting(_ fd: Int32, path: String, range: Range<UInt64>, size: UInt64) throws(FileWriteError) -> [UInt8] {
+        let end = min(range.upperBound, size)
+        guard end > range.lowerBound else { return [] }
+        let count = Int(end - range.lowerBound)
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            var done = 0
+            while done < count {
+                let result = injectedFailure(.readBack) ? -1 : pread(fd, buffer.baseAddress! + done, count - done, off_t(range.lowerBound) + off_t(done))
+                if result < 0 && errno == EINTR { continue }
+                guard result > 0 else { failed = true; break }
+                done += result
+            }
+            initialized = done
         }
-        guard fsync(fd) == 0 else { throw .errno(path, "flush to disk failed") }
+        if failed { throw .errno(path, "cannot read the bytes it is about to replace") }
+        return bytes
     }
 
     /// `path` with symbolic links resolved, or `path` itself when that fails.

@@ -42,8 +42,9 @@ public struct MediaFile: Sendable {
 
     private enum Container: Sendable {
         case movie(MovieFile)
-        case mpeg
-        case iff
+        /// The MP3/AAC or AIFF/WAV file as read (kept to notice a change before saving).
+        case mpeg(FileByteSource)
+        case iff(FileByteSource)
     }
 
     /// Opens and reads the file at `path`.
@@ -69,11 +70,11 @@ public struct MediaFile: Sendable {
                 store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree))
             case .mp3, .aac:
                 let file = try MPEGStreamFile(source: source)
-                container = .mpeg
+                container = .mpeg(source)
                 store = ID3MetadataStore(tag: file.primaryTag, id3v1: file.id3v1, info: [])
             case .aiff, .wav:
                 let file = try IFFChunkFile(source: source)
-                container = .iff
+                container = .iff(source)
                 store = ID3MetadataStore(tag: file.id3Tag, id3v1: nil, info: file.infoEntries)
             default:
                 throw MetadataError(.unsupportedFormat, path: path, message: "\(format) files have no tags this tool edits")
@@ -340,8 +341,11 @@ public struct MediaFile: Sendable {
                 try Self.checkWritable(path, needsDirectory: plan.strategy == .rewrite)
                 let done = try movie.save()
                 return SaveResult(changed: true, method: done.strategy.description, summary: done.summary, notes: notes)
-            case .mpeg, .iff:
+            case .mpeg(let source), .iff(let source):
                 guard let tag = (store as? ID3MetadataStore)?.tag else { preconditionFailure("an ID3 carrier has an ID3 store") }
+                // The tag was read from the file as it was; another program's change since then
+                // would be lost (the movie save checks the same in MovieFile).
+                try source.checkUnchanged()
                 var id3Options = ID3SaveOptions(version: id3Version)
                 // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); `clear` removes it.
                 id3Options.mirrorID3v1 = true

@@ -32,8 +32,10 @@ extension IFFChunkFile {
         if let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: serialization.notes) }
-            do { try FileReplacement.patch(path, at: old.dataOffset, with: serialization.bytes) } catch {
-                throw ID3Error(.io, message: error.description)
+            try MPEGStreamFile.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
+                guard try IFFChunkFile(source: written).id3Tag?.frames == expected else {
+                    throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+                }
             }
             return ID3SaveOutcome(method: .inPlace, notes: serialization.notes)
         }
@@ -77,6 +79,7 @@ extension IFFChunkFile {
                 for (original, copy) in zip(kept, rereadKept) {
                     try MPEGStreamFile.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
                 }
+                try source.checkUnchanged()
             })
         } catch let error as ID3Error {
             throw error

@@ -87,12 +87,13 @@ extension MPEGStreamFile {
         if old != nil, UInt64(serialization.bytes.count) <= oldSize {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
-            do {
-                var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
-                if let v1 { ranges.append((v1Offset, v1)) }
-                try FileReplacement.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil)
-            } catch {
-                throw ID3Error(.io, message: error.description)
+            var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
+            if let v1 { ranges.append((v1Offset, v1)) }
+            try patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
+                let reread = try MPEGStreamFile(source: written)
+                guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
+                    throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+                }
             }
             return ID3SaveOutcome(method: .inPlace, notes: notes)
         }
@@ -113,6 +114,7 @@ extension MPEGStreamFile {
                     throw ID3Error(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
                 }
                 try Self.compare(source, rest, written, at: UInt64(newTag.count), path: path)
+                try source.checkUnchanged()
             })
         } catch let error as ID3Error {
             throw error
@@ -120,6 +122,24 @@ extension MPEGStreamFile {
             throw ID3Error(.io, message: "\(error)")
         }
         return ID3SaveOutcome(method: .rewritten, notes: notes)
+    }
+
+    /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,
+    /// refusing when the file is no longer `original`, and re-reading the result with `verify`
+    /// (the old bytes go back when anything fails). Errors other than ID3 ones become `.io`.
+    static func patch(
+        _ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64?, original: FileByteSource,
+        verify: (FileByteSource) throws -> Void
+    ) throws {
+        do {
+            try FileReplacement.patch(path, ranges: ranges, newSize: newSize, expecting: original) { _ in
+                try verify(try FileByteSource(path: path))
+            }
+        } catch let error as ID3Error {
+            throw error
+        } catch {
+            throw ID3Error(.io, message: "\(error)")
+        }
     }
 
     /// Checks that the bytes of `range` in `original` are those at `offset` in `written`.

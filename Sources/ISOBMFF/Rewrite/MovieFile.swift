@@ -56,13 +56,9 @@ public struct MovieFile: Sendable {
             // Verify what the file will read like before touching it.
             try verify(PatchedByteSource(base: tree.source, patches: plan.patches, size: plan.newFileSize), plan: plan)
             try tree.source.checkUnchanged()
-            do {
-                try FileReplacement.patch(path, ranges: plan.patches, newSize: plan.newFileSize == plan.oldFileSize ? nil : plan.newFileSize)
+            // A failed write or read-back puts the old bytes back.
+            try FileReplacement.patch(path, ranges: plan.patches, newSize: plan.newFileSize, expecting: tree.source as? FileByteSource) { _ in
                 try verify(try FileByteSource(path: path), plan: plan)
-            } catch {
-                // Put the old bytes back (what a failed write or read-back left is undone).
-                try? FileReplacement.patch(path, ranges: plan.replacedBytes, newSize: plan.oldFileSize)
-                throw error
             }
         case .rewrite:
             try tree.source.checkUnchanged()
@@ -70,6 +66,8 @@ public struct MovieFile: Sendable {
                 for node in plan.nodes { try node.write(to: &sink, from: tree) }
             }, verify: { temporary in
                 try verify(try FileByteSource(path: temporary), plan: plan)
+                // Last check before the rename: nothing else wrote to the file meanwhile.
+                try tree.source.checkUnchanged()
             })
         }
         return plan

@@ -48,8 +48,6 @@ public struct MovieSavePlan: Sendable {
     let nodes: [AtomNode]
     /// For in-place strategies: the byte ranges to overwrite.
     public let patches: [(offset: UInt64, bytes: [UInt8])]
-    /// For in-place strategies: the file's bytes that the patches replace (to undo them).
-    let replacedBytes: [(offset: UInt64, bytes: [UInt8])]
     /// The file region the in-place strategies may write, and nothing else.
     let writableRegion: Range<UInt64>
     public let oldFileSize: UInt64
@@ -219,7 +217,7 @@ public enum MovieRewritePlanner {
     }
 
     private static func unchangedPlan(_ tree: AtomTree, moov: Atom) -> MovieSavePlan {
-        MovieSavePlan(strategy: .unchanged, nodes: [], patches: [], replacedBytes: [], writableRegion: 0..<0,
+        MovieSavePlan(strategy: .unchanged, nodes: [], patches: [], writableRegion: 0..<0,
                       oldFileSize: tree.fileSize, newFileSize: tree.fileSize, offsetMap: OffsetMap(moves: []),
                       oldMovieSize: moov.size, newMovieSize: moov.size, padding: 0)
     }
@@ -236,7 +234,6 @@ public enum MovieRewritePlanner {
         let oldEnd = min(region.upperBound, tree.fileSize)
         let old = oldEnd > region.lowerBound ? Array(try tree.bytes(at: region.lowerBound, count: Int(oldEnd - region.lowerBound))) : []
         var patches: [(offset: UInt64, bytes: [UInt8])] = []
-        var replaced: [(offset: UInt64, bytes: [UInt8])] = []
         var index = 0
         while index < new.count {
             guard index >= old.count || new[index] != old[index] else { index += 1; continue }
@@ -249,13 +246,12 @@ public enum MovieRewritePlanner {
             }
             end -= same
             patches.append((region.lowerBound + UInt64(index), Array(new[index..<end])))
-            if index < old.count { replaced.append((region.lowerBound + UInt64(index), Array(old[index..<min(end, old.count)]))) }
             index = end
         }
         let map = OffsetMap(moves: tree.atoms.filter { $0.endOffset <= region.lowerBound || $0.offset >= region.upperBound }
             .map { OffsetMap.Move(start: $0.offset, end: $0.endOffset, delta: 0) })
         return MovieSavePlan(
-            strategy: strategy, nodes: [], patches: patches, replacedBytes: replaced, writableRegion: region,
+            strategy: strategy, nodes: [], patches: patches, writableRegion: region,
             oldFileSize: tree.fileSize, newFileSize: newFileSize, offsetMap: map, oldMovieSize: moov.size,
             newMovieSize: newMovieSize, padding: padding)
     }
@@ -307,7 +303,7 @@ public enum MovieRewritePlanner {
         }
         let newMovie = result.nodes.first { $0.type == "moov" }!
         return MovieSavePlan(
-            strategy: .rewrite, nodes: result.nodes, patches: [], replacedBytes: [], writableRegion: 0..<0,
+            strategy: .rewrite, nodes: result.nodes, patches: [], writableRegion: 0..<0,
             oldFileSize: tree.fileSize, newFileSize: result.size, offsetMap: result.map, oldMovieSize: moov.size,
             newMovieSize: newMovie.size, padding: result.padding)
     }
