@@ -291,7 +291,9 @@ public struct MediaFile: Sendable {
     public struct SaveResult: Sendable {
         /// False when there was nothing to write.
         public var changed: Bool
-        /// How: `unchanged`, `in place`, `rewritten`, `moov moved to the end`, `new file`.
+        /// How, in the same words for every format: `unchanged`, `in-place`, `movie-at-end` (MP4:
+        /// the movie atom rewritten at the end of the file), `rewrite` (the whole file written anew
+        /// and renamed over the original), `new file` (`output`).
         public var method: String
         /// The plan in words (sizes, padding, what moved).
         public var summary: String

@@ -29,9 +29,9 @@ public struct ID3SaveOutcome: Sendable {
     public enum Method: String, Sendable {
         /// The new tag fitted the old tag's space (with its padding): only the tag region, and
         /// the ID3v1 tag, were written.
-        case inPlace = "in place"
+        case inPlace = "in-place"
         /// The file was written anew beside the original, verified, and renamed over it.
-        case rewritten
+        case rewritten = "rewrite"
     }
 
     public var method: Method
