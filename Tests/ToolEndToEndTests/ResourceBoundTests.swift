@@ -1,0 +1,146 @@
+import Foundation
+import MediaBytes
+import TestSupport
+import Testing
+
+/// Hostile files built to cost memory or time: size fields that claim gigabytes, deep nesting,
+/// huge entry and item counts, a decompression bomb, atoms that do not advance. Each goes
+/// through `tagedit show --json`, `tagedit set`, `atominspect` and `atominspect check`; each
+/// run must peak under 256 MiB of resident memory (a tool with Foundation starts near 45 MiB)
+/// and end within 5 seconds (a hang guard for this debug build on a loaded 2-core CI machine;
+/// the README gives the release build's times, all well under a second). A run may fail with
+/// one of the documented exit codes, never by a signal; a `set` that succeeds leaves a file
+/// that reads.
+@Suite struct ResourceBoundTests {
+    typealias A = AtomBuilder
+
+    static let memoryLimitKiB = 256 << 10
+    static let timeLimit: TimeInterval = 5
+
+    struct Hostile: CustomTestStringConvertible, Sendable {
+        var name: String
+        var bytes: [UInt8]
+        var testDescription: String { "\(name) (\(bytes.count) bytes)" }
+    }
+
+    // MARK: - The files
+
+    static func movie(_ extras: [UInt8]..., userData: [UInt8] = []) -> [UInt8] {
+        var builder = MovieBuilder()
+        builder.movieExtras = extras
+        if !userData.isEmpty { builder.userData = [userData] }
+        return builder.build()
+    }
+
+    /// `moov/trak/mdia/minf/stbl` whose tables each claim 2^32-1 entries in a few bytes.
+    static func hugeTableCounts() -> [UInt8] {
+        let count = A.be(0xFFFF_FFFF, width: 4)
+        let stbl = A.container(
+            "stbl", A.fullBox("stsd", count), A.fullBox("stts", count + A.be(1, width: 8)), A.fullBox("stsc", count),
+            A.fullBox("stsz", A.be(0, width: 4) + count + A.be(7, width: 4)), A.fullBox("stco", count), A.fullBox("co64", count),
+            A.fullBox("ctts", count), A.fullBox("stss", count), A.fullBox("sdtp", count))
+        let trak = A.container("trak", A.fullBox("tkhd", flags: 3, [UInt8](repeating: 0, count: 80)),
+                               A.container("mdia", A.container("minf", stbl)), A.fullBox("elst", count))
+        return A.ftyp() + A.container("moov", A.fullBox("mvhd", [UInt8](repeating: 0, count: 96)), trak) + A.atom("mdat", [1, 2, 3])
+    }
+
+    /// 20,000 containers nested in each other under `moov/udta`.
+    static func deepNesting() -> [UInt8] {
+        var inner: [UInt8] = A.atom("free", [0])
+        for index in 0..<20_000 { inner = A.atom(index % 2 == 0 ? "udta" : "meta", (index % 2 == 1 ? [0, 0, 0, 0] : []) + inner) }
+        return movie(inner)
+    }
+
+    /// A DEFLATE stream (fixed Huffman codes) of `count` zero bytes: one literal, then matches
+    /// of 258 bytes at distance 1, 13 bits each, about 160 to 1.
+    static func zlibZeros(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var accumulator: UInt64 = 0
+        var bits = 0
+        func put(_ value: UInt64, _ width: Int, reversed: Bool = false) {
+            var value = value
+            if reversed { value = (0..<width).reduce(0) { $0 << 1 | (value >> UInt64($1) & 1) } }
+            accumulator |= value << UInt64(bits)
+            bits += width
+            while bits >= 8 { out.append(UInt8(accumulator & 0xFF)); accumulator >>= 8; bits -= 8 }
+        }
+        put(1, 1)  // last block
+        put(1, 2)  // fixed Huffman
+        put(0x30, 8, reversed: true)  // literal 0
+        var left = count - 1
+        while left >= 258 {
+            put(0b1100_0101, 8, reversed: true)  // length 258 (code 285)
+            put(0, 5, reversed: true)  // distance 1
+            left -= 258
+        }
+        for _ in 0..<left { put(0x30, 8, reversed: true) }
+        put(0, 7)  // end of block (code 256)
+        if bits > 0 { out.append(UInt8(accumulator & 0xFF)) }
+        // Adler-32 of `count` zeros: a = 1, b = count mod 65521.
+        let b = UInt32(count % 65521)
+        return out + [UInt8(b >> 8), UInt8(b & 0xFF), 0, 1]
+    }
+
+    static func mp3(_ tag: [UInt8]) -> [UInt8] { tag + ID3Builder.mp3Frame() + ID3Builder.mp3Frame() }
+
+    static let hostiles: [Hostile] = {
+        let frame = ID3Builder.frame
+        var files: [Hostile] = []
+        // Size fields that claim gigabytes.
+        files.append(Hostile(name: "moov-claims-4GiB.m4a", bytes: A.ftyp() + A.rawAtom(size: 0xFFFF_FFF0, "moov", A.fullBox("mvhd", [UInt8](repeating: 0, count: 96)))))
+        files.append(Hostile(name: "mdat-largesize-2^62.m4a", bytes: movie() + [0, 0, 0, 1] + Array("mdat".utf8) + A.be(1 << 62, width: 8) + [1, 2, 3]))
+        files.append(Hostile(name: "ilst-data-claims-4GiB.m4a", bytes: movie(userData: MovieBuilder.itemListMeta([A.atom("\u{A9}nam", A.rawAtom(size: 0xFFFF_FFFF, "data", [0, 0, 0, 1, 0, 0, 0, 0, 65]))]))))
+        files.append(Hostile(name: "id3-tag-claims-256MiB.mp3", bytes: Array("ID3".utf8) + [4, 0, 0, 0x7F, 0x7F, 0x7F, 0x7F] + frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false) + ID3Builder.mp3Frame()))
+        files.append(Hostile(name: "id3-frame-claims-256MiB.mp3", bytes: mp3(ID3Builder.tag(Array("TIT2".utf8) + [0x7F, 0x7F, 0x7F, 0x7F, 0, 0, 3] + Array("x".utf8), padding: 64))))
+        files.append(Hostile(name: "wav-chunk-claims-4GiB.wav", bytes: Array("RIFF".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WAVEfmt ".utf8) + [16, 0, 0, 0] + [UInt8](repeating: 1, count: 16) + Array("id3 ".utf8) + [0xF0, 0xFF, 0xFF, 0xFF] + ID3Builder.tag(frames: [frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false)])))
+        // Deep nesting and huge counts.
+        files.append(Hostile(name: "containers-nested-20000-deep.m4a", bytes: deepNesting()))
+        files.append(Hostile(name: "tables-claim-2^32-entries.m4a", bytes: hugeTableCounts()))
+        files.append(Hostile(name: "200000-atoms.m4a", bytes: movie() + (0..<200_000).flatMap { _ in A.atom("free") }))
+        files.append(Hostile(name: "ilst-with-50000-items.m4a", bytes: movie(userData: MovieBuilder.itemListMeta((0..<50_000).map { _ in MovieBuilder.textItem("\u{A9}cmt", "c") }))))
+        files.append(Hostile(name: "id3-with-100000-frames.mp3", bytes: mp3(ID3Builder.tag(frames: (0..<100_000).map { _ in frame("TXXX", [3, 0x61, 0, 0x62], 4, (0, 0), false) }))))
+        files.append(Hostile(name: "id3-text-with-1000000-values.mp3", bytes: mp3(ID3Builder.tag(frames: [frame("TPE1", [3] + [UInt8](repeating: 0, count: 1_000_000), 4, (0, 0), false)]))))
+        files.append(Hostile(name: "id3-chap-nested-1000-deep.mp3", bytes: mp3(ID3Builder.tag(frames: [(0..<1000).reduce(frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false)) { inner, index in
+            frame("CHAP", Array("c\(index)".utf8) + [0] + [UInt8](repeating: 0, count: 16) + inner, 4, (0, 0), false)
+        }]))))
+        files.append(Hostile(name: "aiff-with-20000-chunks.aiff", bytes: {
+            let chunk: [UInt8] = Array("ANNO".utf8) + [0, 0, 0, 2, 0x61, 0x62]
+            let chunks = (0..<20_000).flatMap { _ in chunk }
+            return Array("FORM".utf8) + A.be(UInt64(4 + chunks.count), width: 4) + Array("AIFF".utf8) + chunks
+        }()))
+        // A decompression bomb: a compressed frame that inflates to 64 MiB (16 MiB is the cap).
+        let bomb = zlibZeros(64 << 20)
+        files.append(Hostile(name: "id3-compressed-frame-64MiB-bomb.mp3", bytes: mp3(ID3Builder.tag(frames: [
+            frame("TIT2", SyncsafeInteger.encode(UInt32(64 << 20))! + bomb, 4, (0, 0x09), false),
+        ]))))
+        // Loops: CTOC tables of contents that list each other, atoms that do not advance.
+        files.append(Hostile(name: "id3-ctoc-cycle.mp3", bytes: mp3(ID3Builder.tag(frames: [
+            frame("CTOC", Array("a".utf8) + [0, 0x03, 1] + Array("b".utf8) + [0], 4, (0, 0), false),
+            frame("CTOC", Array("b".utf8) + [0, 0x01, 1] + Array("a".utf8) + [0], 4, (0, 0), false),
+        ]))))
+        files.append(Hostile(name: "atoms-that-do-not-advance.m4a", bytes: A.ftyp() + [0, 0, 0, 1] + Array("free".utf8) + A.be(0, width: 8) + [0, 0, 0, 4] + Array("skip".utf8) + A.rawAtom(size: 0, "mdat")))
+        files.append(Hostile(name: "mp3-without-sync-8MiB.mp3", bytes: ID3Builder.tag(frames: [frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false)]) + [UInt8](repeating: 0xFF, count: 8 << 20)))
+        return files
+    }()
+
+    // MARK: - The runs
+
+    @Test(arguments: hostiles)
+    func hostileFilesStayWithinMemoryAndTimeLimits(_ hostile: Hostile) throws {
+        let path = try TemporaryFile.write(hostile.bytes, name: hostile.name)
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        // atominspect's codes 0-4 and tagedit's 0, 1, 65-74 (README).
+        let documented: Set<Int32> = [0, 1, 2, 3, 4, 65, 66, 67, 68, 73, 74]
+        for (tool, arguments) in [("tagedit", ["show", "--json", path]), ("atominspect", [path]), ("atominspect", ["check", path]), ("tagedit", ["set", path, "TITLE=Bounded"])] {
+            let run = try ToolRunner.measure(tool, arguments)
+            let command = "\(tool) \(arguments.first ?? "")"
+            #expect(documented.contains(run.status), "\(command) on \(hostile.name) ended with \(run.status): \(run.standardError)")
+            #expect(run.seconds < Self.timeLimit, "\(command) on \(hostile.name) took \(run.seconds) s")
+            #expect(run.peakMemoryKiB > 1024, "the measurement works: no tool runs in under 1 MiB")
+            #expect(run.peakMemoryKiB < Self.memoryLimitKiB, "\(command) on \(hostile.name) peaked at \(run.peakMemoryKiB / 1024) MiB")
+        }
+        // A save that went through leaves a file that reads back.
+        let reread = try ToolRunner.measure("tagedit", ["get", path, "TITLE"])
+        #expect([0, 1, 68].contains(reread.status), "\(hostile.name) after set: \(reread.status) \(reread.standardError)")
+    }
+}
