@@ -60,7 +60,7 @@ for target in "${targets[@]}"; do
         "$corpus" "$seeds" "$findings" > "$log" 2>&1
     result=$?
     set -e
-    executions=$(grep -h 'stat::number_of_executed_units' "$log" fuzz-*.log 2>/dev/null | awk '{s += $2} END {print s + 0}')
+    executions=$(cat "$log" fuzz-*.log 2>/dev/null | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
     rm -f fuzz-*.log
     found=0
     if [ $result -ne 0 ]; then

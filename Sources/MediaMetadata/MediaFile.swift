@@ -279,11 +279,17 @@ public struct MediaFile: Sendable {
         public var output: String?
         /// The ID3v2 version to write (3 or 4); nil keeps the tag's (v2.4 for a new tag or v2.2).
         public var id3Version: UInt8?
+        /// Write a change that fits the file's padding in place (fast: only the metadata bytes
+        /// are written). False always writes the whole file anew beside the original and renames
+        /// it over it: slower for large files, but atomic against a crash or power loss, which an
+        /// in-place write is not.
+        public var allowInPlace: Bool
 
-        public init(dryRun: Bool = false, output: String? = nil, id3Version: UInt8? = nil) {
+        public init(dryRun: Bool = false, output: String? = nil, id3Version: UInt8? = nil, allowInPlace: Bool = true) {
             self.dryRun = dryRun
             self.output = output
             self.id3Version = id3Version
+            self.allowInPlace = allowInPlace
         }
     }
 
@@ -338,10 +344,12 @@ public struct MediaFile: Sendable {
                     let plan = try movie.write(to: output)
                     return SaveResult(changed: changed, method: "new file", summary: "wrote \(output): " + plan.summary, notes: notes)
                 }
-                let plan = try movie.plan()
+                var movieOptions = MovieSaveOptions()
+                movieOptions.allowInPlace = options.allowInPlace
+                let plan = try movie.plan(movieOptions)
                 if options.dryRun { return SaveResult(changed: true, method: plan.strategy.description, summary: plan.summary, notes: notes) }
                 try Self.checkWritable(path, needsDirectory: plan.strategy == .rewrite)
-                let done = try movie.save()
+                let done = try movie.save(movieOptions)
                 return SaveResult(changed: true, method: done.strategy.description, summary: done.summary, notes: notes)
             case .mpeg(let source), .iff(let source):
                 guard let tag = (store as? ID3MetadataStore)?.tag else { preconditionFailure("an ID3 carrier has an ID3 store") }
@@ -352,6 +360,7 @@ public struct MediaFile: Sendable {
                 // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); `clear` removes it.
                 id3Options.mirrorID3v1 = true
                 id3Options.removeID3v1 = cleared
+                id3Options.allowInPlace = options.allowInPlace
                 let target = options.output ?? path
                 if let output = options.output {
                     if options.dryRun { return SaveResult(changed: changed, method: "new file", summary: "would write \(output) (a copy of \(path) with the new tag)", notes: notes) }

@@ -15,7 +15,9 @@ import Testing
         var fixture: String
         var method: String
         var title: String
-        var testDescription: String { "\(fixture) (\(method))" }
+        /// False: the caller asked for a rewrite even though the change fits (`--rewrite`).
+        var allowInPlace = true
+        var testDescription: String { "\(fixture) (\(method)\(allowInPlace ? "" : ", asked for"))" }
     }
 
     static let longTitle = String(repeating: "A long title that does not fit the padding. ", count: 200)
@@ -29,6 +31,9 @@ import Testing
         Scenario(fixture: "id3v1-only.mp3", method: "rewrite", title: "Short"),
         Scenario(fixture: "wav-id3-info.wav", method: "in-place", title: "Short"),
         Scenario(fixture: "aiff-id3.aiff", method: "rewrite", title: longTitle),
+        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: "rewrite", title: "Short", allowInPlace: false),
+        Scenario(fixture: "id3v24-full.mp3", method: "rewrite", title: "Short", allowInPlace: false),
+        Scenario(fixture: "wav-id3-info.wav", method: "rewrite", title: "Short", allowInPlace: false),
     ]
 
     /// A fresh copy of the fixture, alone in a new directory.
@@ -38,10 +43,10 @@ import Testing
     }
 
     /// Opens `path`, sets the title, and saves under `injector` (nil: no faults).
-    static func edit(_ path: String, title: String, injector: FileFaultInjector?) throws -> MediaFile.SaveResult {
+    static func edit(_ path: String, _ scenario: Scenario, injector: FileFaultInjector?) throws -> MediaFile.SaveResult {
         var file = try MediaFile(path: path)
-        try file.set("TITLE", [title])
-        return try FileFaultInjector.$current.withValue(injector) { try file.save() }
+        try file.set("TITLE", [scenario.title])
+        return try FileFaultInjector.$current.withValue(injector) { try file.save(MediaFile.SaveOptions(allowInPlace: scenario.allowInPlace)) }
     }
 
     @Test(arguments: scenarios)
@@ -51,7 +56,7 @@ import Testing
         let clean = try Self.copy(scenario.fixture)
         defer { try? FileManager.default.removeItem(atPath: clean.directory) }
         let recorder = FileFaultInjector()
-        let result = try Self.edit(clean.path, title: scenario.title, injector: recorder)
+        let result = try Self.edit(clean.path, scenario, injector: recorder)
         #expect(result.method == scenario.method)
         let expected = try TemporaryFile.read(clean.path)
         #expect(expected != original)
@@ -65,7 +70,7 @@ import Testing
                 let injector = FileFaultInjector(failingAt: index, error: error, persistent: persistent)
                 let context = "step \(index) (\(steps[index].rawValue)) failing with \(String(cString: strerror(error)))\(persistent ? " from then on" : " once")"
                 var failed: MetadataError?
-                do { _ = try Self.edit(run.path, title: scenario.title, injector: injector) } catch let error as MetadataError { failed = error }
+                do { _ = try Self.edit(run.path, scenario, injector: injector) } catch let error as MetadataError { failed = error }
                 let after = try TemporaryFile.read(run.path)
                 if let failed {
                     #expect(failed.code == .io, "\(context): \(failed)")

@@ -10,9 +10,9 @@ import Testing
 @Suite struct KilledSaveTests {
     /// A 48 MiB MP4: a small fixture with its movie before the media, followed by a large
     /// top-level `free` atom (sparse, so it costs no disk to make; a rewrite copies it whole).
-    static func makeLargeFile(in directory: String) throws -> String {
+    static func makeLargeFile(in directory: String, from fixture: String = "moov-before-mdat.m4a") throws -> String {
         let path = directory + "/large.m4a"
-        var bytes = try TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a"))
+        var bytes = try TemporaryFile.read(TestFixtures.path(fixture))
         let freeSize = 48 << 20
         bytes += [UInt8(freeSize >> 24 & 0xFF), UInt8(freeSize >> 16 & 0xFF), UInt8(freeSize >> 8 & 0xFF), UInt8(freeSize & 0xFF)] + Array("free".utf8)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -28,10 +28,10 @@ import Testing
 
     static let title = String(repeating: "A title too long for the padding, so the whole file is written anew. ", count: 100)
 
-    func startTagedit(_ path: String) throws -> Process {
+    func startTagedit(_ path: String, title: String = Self.title) throws -> Process {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ToolRunner.productsDirectory + "/tagedit")
-        process.arguments = ["set", path, "TITLE=\(Self.title)"]
+        process.arguments = ["set", path, "TITLE=\(title)"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -85,5 +85,37 @@ import Testing
         }
         // The kills did land during runs (the run is long enough to be interrupted).
         #expect(outcomes["killed, original kept", default: 0] > 0, "\(outcomes)")
+    }
+
+    /// The same for an edit that fits the padding: written in place as one `pwrite` of the
+    /// changed span, so a kill leaves the old bytes or the new ones, never a mix.
+    @Test func aKilledInPlaceEditLeavesTheOriginalOrTheWholeResult() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fixture = "aac-itunes-tags-cover.m4a"
+        let reference = try Self.makeLargeFile(in: directory, from: fixture)
+        let original = Array(try TemporaryFile.read(reference).prefix(64 << 10))
+        let started = Date()
+        let complete = try startTagedit(reference, title: "Short")
+        complete.waitUntilExit()
+        let duration = Date().timeIntervalSince(started)
+        #expect(complete.terminationStatus == 0)
+        let expected = Array(try TemporaryFile.read(reference).prefix(64 << 10))
+        #expect(expected != original)
+        let size = try #require(Self.identity(reference)).size
+        try FileManager.default.removeItem(atPath: reference)
+
+        for step in 0..<12 {
+            let path = try Self.makeLargeFile(in: directory, from: fixture)
+            let process = try startTagedit(path, title: "Short")
+            usleep(useconds_t(duration * Double(step) / 12 * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let head = Array(try TemporaryFile.read(path).prefix(64 << 10))
+            #expect(head == original || head == expected, "kill at step \(step) left a mix of old and new bytes")
+            #expect(Self.identity(path)?.size == size)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["large.m4a"])
+            try FileManager.default.removeItem(atPath: path)
+        }
     }
 }

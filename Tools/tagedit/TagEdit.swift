@@ -41,6 +41,9 @@ struct WriteOptions: ParsableArguments {
     @Option(name: .customLong("id3v2-version"), help: "Write ID3v2 tags as version 3 or 4 (default: the tag's own; 4 for new tags).")
     var id3v2Version: UInt8?
 
+    @Flag(name: .long, help: "Always write the whole file anew and rename it over the original, even when the change fits in place: atomic against a crash or power loss, slower for large files.")
+    var rewrite = false
+
     @Flag(name: .shortAndLong, help: "Print how each file was written.")
     var verbose = false
 
@@ -51,7 +54,9 @@ struct WriteOptions: ParsableArguments {
         if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
     }
 
-    var saveOptions: MediaFile.SaveOptions { MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version) }
+    var saveOptions: MediaFile.SaveOptions {
+        MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version, allowInPlace: !rewrite)
+    }
 }
 
 /// The files of a run: paths as given, directories walked with `--recursive`.

@@ -29,7 +29,7 @@ extension IFFChunkFile {
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
 
-        if let old, UInt64(serialization.bytes.count) <= old.dataSize {
+        if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: serialization.notes) }
             try MPEGStreamFile.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in

@@ -15,6 +15,9 @@ public struct ID3SaveOptions: Sendable {
     public var removeID3v1: Bool = false
     /// Decide how the tag would be written and return that, writing nothing.
     public var dryRun: Bool
+    /// Write a tag that fits the old one's space in place (false: always write the file anew
+    /// and rename it over the original, which no crash or power loss can leave half done).
+    public var allowInPlace = true
 
     public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version
@@ -84,7 +87,7 @@ extension MPEGStreamFile {
         var notes = serialization.notes
         if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
 
-        if old != nil, UInt64(serialization.bytes.count) <= oldSize {
+        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
