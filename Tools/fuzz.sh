@@ -60,7 +60,8 @@ for target in "${targets[@]}"; do
         "$corpus" "$seeds" "$findings" > "$log" 2>&1
     result=$?
     set -e
-    executions=$(cat "$log" fuzz-*.log 2>/dev/null | awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}')
+    # With --jobs, each worker logs to fuzz-N.log.
+    executions=$(awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$log" $(ls fuzz-*.log 2>/dev/null || true))
     rm -f fuzz-*.log
     found=0
     if [ $result -ne 0 ]; then
