@@ -110,10 +110,18 @@ public enum FileReplacement {
             }
         }
         let oldSize = UInt64(info.st_size)
-        let writes = coalesced(ranges, fd: fd, size: oldSize)
+        // Each span's current bytes: the base of what is written, and what a failure puts back.
         var saved: [(offset: UInt64, bytes: [UInt8])] = []
-        for write in writes {
-            saved.append((write.offset, try readExisting(fd, path: path, range: write.offset..<write.offset + UInt64(write.bytes.count), size: oldSize)))
+        var writes: [(offset: UInt64, bytes: [UInt8])] = []
+        for span in spans(of: ranges) {
+            let old = try readExisting(fd, path: path, range: span, size: oldSize)
+            var bytes = old + [UInt8](repeating: 0, count: Int(span.count) - old.count)
+            for range in ranges where !range.bytes.isEmpty && span.contains(range.offset) {
+                let start = Int(range.offset - span.lowerBound)
+                bytes.replaceSubrange(start..<start + range.bytes.count, with: range.bytes)
+            }
+            saved.append((span.lowerBound, old))
+            writes.append((span.lowerBound, bytes))
         }
         do {
             for write in writes { try FileByteSink.writeAll(fd, write.bytes[...], path: path, at: write.offset) }
@@ -134,22 +142,19 @@ public enum FileReplacement {
         }
     }
 
-    /// `ranges` in file order, neighbours within `coalescingLimit` merged into one span whose
-    /// gaps are filled with the file's current bytes.
-    private static func coalesced(_ ranges: [(offset: UInt64, bytes: [UInt8])], fd: Int32, size: UInt64) -> [(offset: UInt64, bytes: [UInt8])] {
-        var merged: [(offset: UInt64, bytes: [UInt8])] = []
+    /// The file regions `ranges` cover, in file order, with neighbours less than
+    /// `coalescingLimit` apart merged into one region.
+    private static func spans(of ranges: [(offset: UInt64, bytes: [UInt8])]) -> [Range<UInt64>] {
+        var spans: [Range<UInt64>] = []
         for range in ranges.filter({ !$0.bytes.isEmpty }).sorted(by: { $0.offset < $1.offset }) {
-            if let last = merged.last, range.offset >= last.offset + UInt64(last.bytes.count),
-                range.offset - (last.offset + UInt64(last.bytes.count)) <= coalescingLimit,
-                let gap = try? readExisting(fd, path: "", range: last.offset + UInt64(last.bytes.count)..<range.offset, size: size),
-                gap.count == Int(range.offset - (last.offset + UInt64(last.bytes.count)))
-            {
-                merged[merged.count - 1].bytes += gap + range.bytes
+            let region = range.offset..<range.offset + UInt64(range.bytes.count)
+            if let last = spans.last, region.lowerBound <= last.upperBound + coalescingLimit {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, region.upperBound)
             } else {
-                merged.append(range)
+                spans.append(region)
             }
         }
-        return merged
+        return spans
     }
 
     /// The bytes of `range` that exist in the file (up to its current `size`).

@@ -55,8 +55,8 @@ public struct MovieFile: Sendable {
         case .inPlace, .movieAtEnd:
             // Verify what the file will read like before touching it.
             try verify(PatchedByteSource(base: tree.source, patches: plan.patches, size: plan.newFileSize), plan: plan)
-            try tree.source.checkUnchanged()
-            // A failed write or read-back puts the old bytes back.
+            // Refused when the file changed since it was read; a failed write or read-back
+            // puts the old bytes back.
             try FileReplacement.patch(path, ranges: plan.patches, newSize: plan.newFileSize, expecting: tree.source as? FileByteSource) { _ in
                 try verify(try FileByteSource(path: path), plan: plan)
             }
