@@ -51,38 +51,36 @@ public enum ToolRunner {
         /// The exit status, or 128 + the signal number.
         public var status: Int32
         public var seconds: Double
-        /// The run's peak resident memory (the child's own `ru_maxrss`, from `wait4`).
+        /// The tool's peak resident memory, as GNU time reports it.
         public var peakMemoryKiB: Int
         /// The start of what it wrote on standard error.
         public var standardError: String
     }
 
-    /// Runs `tool` with `arguments` (standard output discarded) and measures its wall time and
-    /// peak resident memory. Spawned and reaped here, not by Foundation's `Process`, so that
-    /// `wait4` reports this child's resources alone.
+    /// Runs `tool` with `arguments` (standard output discarded) under GNU time (`/usr/bin/time`,
+    /// Debian's `time`), which reports its wall time and peak resident memory. A small
+    /// launcher is needed: Linux counts the memory of the process a program was started from
+    /// into the program's own peak (`ru_maxrss` keeps the pre-exec image), and the test
+    /// process is large.
     public static func measure(_ tool: String, _ arguments: [String]) throws -> Measurement {
-        let program = productsDirectory + "/" + tool
-        let errorFile = NSTemporaryDirectory() + "measure-" + UUID().uuidString
-        defer { unlink(errorFile) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, errorFile, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        let argv: [UnsafeMutablePointer<CChar>?] = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        var pid: pid_t = 0
-        let started = Date()
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Date().timeIntervalSince(started)
-        // WIFSIGNALED / WTERMSIG / WEXITSTATUS, spelled out (they are macros).
-        let signal = status & 0x7F
-        let code = signal != 0 ? 128 + signal : (status >> 8) & 0xFF
-        let errorText = (try? String(contentsOfFile: errorFile, encoding: .utf8)) ?? ""
-        return Measurement(status: code, seconds: seconds, peakMemoryKiB: Int(usage.ru_maxrss), standardError: String(errorText.prefix(500)))
+        let report = NSTemporaryDirectory() + "measure-" + UUID().uuidString
+        defer { unlink(report) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+        process.arguments = ["-o", report, "-f", "%e %M", productsDirectory + "/" + tool] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        let error = Pipe()
+        process.standardError = error
+        try process.run()
+        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        // time exits with the tool's status, or 128 + the signal that ended it.
+        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let last = (try String(contentsOfFile: report, encoding: .utf8)).split(separator: "\n").last.map(String.init) ?? ""
+        let fields = last.split(separator: " ")
+        guard fields.count == 2, let seconds = Double(fields[0]), let peak = Int(fields[1]) else {
+            throw POSIXError(.EIO)
+        }
+        return Measurement(status: status, seconds: seconds, peakMemoryKiB: peak, standardError: String(decoding: errorData.prefix(500), as: UTF8.self))
     }
 }

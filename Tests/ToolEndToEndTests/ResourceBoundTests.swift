@@ -6,7 +6,7 @@ import Testing
 /// Hostile files built to cost memory or time: size fields that claim gigabytes, deep nesting,
 /// huge entry and item counts, a decompression bomb, atoms that do not advance. Each goes
 /// through `tagedit show --json`, `tagedit set`, `atominspect` and `atominspect check`; each
-/// run must peak under 256 MiB of resident memory (a tool with Foundation starts near 45 MiB)
+/// run must peak under 256 MiB of resident memory (measured by GNU time)
 /// and end within 10 seconds (a hang guard for this debug build on a loaded 2-core CI machine;
 /// the README gives the release build's times, all well under a second). A run may fail with
 /// one of the documented exit codes, never by a signal; a `set` that succeeds leaves a file
