@@ -62,21 +62,21 @@ for target in "${targets[@]}"; do
     set -e
     # With --jobs, each worker logs to fuzz-N.log.
     executions=$(awk '/stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$log" $(ls fuzz-*.log 2>/dev/null || true))
-    rm -f fuzz-*.log
     found=0
     if [ $result -ne 0 ]; then
         found=1
         status=1
-        grep -E 'ERROR|finding|Fatal error|SUMMARY|Test unit written' "$log" | head -20 >&2 || true
+        grep -hE 'ERROR|finding|Fatal error|SUMMARY|Test unit written' "$log" $(ls fuzz-*.log 2>/dev/null || true) | awk 'NR <= 20' >&2 || true
     fi
     # The package's code must really be instrumented (a build without -sanitize=fuzzer reaches
     # libFuzzer with a few hundred counters from the driver alone).
-    counters=$(sed -n 's/.*Loaded 1 modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -1)
+    counters=$(sed -n 's/.*Loaded 1 modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" $(ls fuzz-*.log 2>/dev/null || true) | awk 'NR == 1')
     if [ "${counters:-0}" -lt 20000 ]; then
         echo "   only ${counters:-0} coverage counters: the libraries are not instrumented" >&2
         status=1
     fi
     grep -hE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true
+    rm -f fuzz-*.log
     echo "   $executions executions, $( [ $found -eq 0 ] && echo 'no findings' || echo "FINDING (log: $log)" )"
     printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$target" "$seconds" "$executions" "$found" >> Fuzz/executions.tsv
 done

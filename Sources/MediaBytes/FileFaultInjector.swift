@@ -43,21 +43,17 @@ public final class FileFaultInjector: @unchecked Sendable {
     /// When true, every step from `failureIndex` on fails (a disk that stays full or broken);
     /// otherwise only that one step does.
     public let persistent: Bool
-    /// Which kinds of steps count; nil counts all.
-    public let only: Set<FileOperation>?
     /// The steps seen so far, in order.
     public private(set) var operations: [FileOperation] = []
 
-    public init(failingAt index: Int? = nil, error: Int32 = EIO, persistent: Bool = false, only: Set<FileOperation>? = nil) {
+    public init(failingAt index: Int? = nil, error: Int32 = EIO, persistent: Bool = false) {
         failureIndex = index
         self.error = error
         self.persistent = persistent
-        self.only = only
     }
 
     /// Counts `operation` and says whether it is to fail.
     func fails(_ operation: FileOperation) -> Bool {
-        guard only?.contains(operation) ?? true else { return false }
         let index = operations.count
         operations.append(operation)
         guard let failureIndex, index == failureIndex || (persistent && index > failureIndex) else { return false }
