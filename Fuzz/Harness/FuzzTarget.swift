@@ -36,8 +36,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case readMPEG = "read-mpeg"
     /// The metadata reader for AIFF and WAV.
     case readIFF = "read-iff"
-    /// The write path: open, set a title and a custom key, save, re-open; the file must read
-    /// back what was written and keep the rest, and a refused save must leave it untouched.
+    /// The write path: open, set a title and a custom key, save (in place when it fits, always
+    /// rewritten, or into a new file), re-open; the result must read back what was written and
+    /// keep the rest, and a refused save must leave the file untouched.
     case write
 
     /// The fixture extensions that seed this target's corpus.
@@ -183,9 +184,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
 
     static let title = "Fuzzed title \u{2713}"
 
+    /// The three ways a save can go, picked by the input's length so the fuzzer reaches each:
+    /// in place when the change fits, always rewritten, or into a new file.
+    enum SaveWay: CaseIterable { case inPlaceAllowed, rewrite, output }
+
     static func writeAndReadBack(_ bytes: [UInt8]) throws(FuzzFinding) {
         guard let format = MediaFormat.detect(MemoryByteSource(bytes)), format != .heif else { return }
         let path = scratchFile(bytes, format: format)
+        let output = scratch + "/output." + format.rawValue
+        unlink(output)
         guard var file = try? MediaFile(path: path) else { return }
         let before = file.tags
         do {
@@ -194,18 +201,24 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         } catch {
             return
         }
+        let way = SaveWay.allCases[bytes.count % SaveWay.allCases.count]
+        let written = way == .output ? output : path
         do {
-            try file.save()
+            try file.save(MediaFile.SaveOptions(output: way == .output ? output : nil, allowInPlace: way == .inPlaceAllowed))
         } catch {
-            // A refused or failed save must leave the file as it was.
+            // A refused or failed save must leave the file as it was, and make no output.
             guard let after = try? readAll(path), after == bytes else {
                 throw FuzzFinding(description: "a failed save (\(error)) changed the file")
             }
+            guard access(output, F_OK) != 0 else { throw FuzzFinding(description: "a failed save (\(error)) left an output file") }
             return
         }
+        if way == .output, (try? readAll(path)) != bytes {
+            throw FuzzFinding(description: "saving to a new file changed the source")
+        }
         let reread: MediaFile
-        do { reread = try MediaFile(path: path) } catch {
-            throw FuzzFinding(description: "the saved file does not open again: \(error)")
+        do { reread = try MediaFile(path: written) } catch {
+            throw FuzzFinding(description: "the saved file does not open again (\(way)): \(error)")
         }
         var expected = before
         expected["TITLE"] = [title]
@@ -213,7 +226,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let after = reread.tags
         guard after == expected else {
             let differing = Set(expected.keys).union(after.keys).filter { expected[$0] != after[$0] }.sorted()
-            throw FuzzFinding(description: "the saved file reads back differently for \(differing.map { "\($0): \(expected[$0] ?? []) -> \(after[$0] ?? [])" })")
+            throw FuzzFinding(description: "the saved file reads back differently (\(way)) for \(differing.map { "\($0): \(expected[$0] ?? []) -> \(after[$0] ?? [])" })")
         }
     }
 
