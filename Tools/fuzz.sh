@@ -15,7 +15,8 @@
 # The growing corpus stays in .build-fuzz/corpus/TARGET (not committed). A crash, hang or
 # finding is written to Fuzz/Findings/TARGET/ and the script exits 1: fix the code, keep the
 # input (the test suite replays every file there). Each run appends a line per target to
-# Fuzz/executions.tsv (date, target, seconds, executions, findings); the README sums it.
+# Fuzz/executions.tsv (date, target, fuzzing seconds over all workers, executions, findings);
+# Tools/fuzz-totals.sh sums it for the README.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
@@ -78,6 +79,7 @@ for target in "${targets[@]}"; do
     grep -hE '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true
     rm -f fuzz-*.log
     echo "   $executions executions, $( [ $found -eq 0 ] && echo 'no findings' || echo "FINDING (log: $log)" )"
-    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$target" "$seconds" "$executions" "$found" >> Fuzz/executions.tsv
+    # Fuzzing time counts every worker: J jobs for N seconds is J*N seconds.
+    printf '%s\t%s\t%s\t%s\t%s\n' "$(date -u +%Y-%m-%d)" "$target" "$((seconds * jobs))" "$executions" "$found" >> Fuzz/executions.tsv
 done
 exit $status
