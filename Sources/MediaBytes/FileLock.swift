@@ -78,7 +78,7 @@ public struct FileLock: ~Copyable {
         let wanted = String(major, radix: 16).leftPadded(2) + ":" + String(minor, radix: 16).leftPadded(2) + ":" + String(info.st_ino)
         var line = [CChar](repeating: 0, count: 512)
         while fgets(&line, Int32(line.count), file) != nil {
-            let fields = String(cString: line).split(separator: " ", omittingEmptySubsequences: true)
+            let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
             // "1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF" (a "->" marks a waiter).
             guard fields.count >= 6, fields[1] == "FLOCK", let index = fields.firstIndex(where: { $0 == wanted }), index >= 1,
                 let pid = Int32(fields[index - 1])

@@ -46,7 +46,7 @@ public enum FileReplacement {
         var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial".utf8CString)
         let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
-        let temporary = String(cString: template)
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var sink = FileByteSink(path: temporary, descriptor: fd)
         var closed = false  // set once `close` owns the descriptor (it closes it, failing or not)
         do {
