@@ -150,14 +150,25 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     // MARK: - Files
 
     /// A private scratch directory for inputs that go through the file API (on tmpfs where
-    /// there is one, so the fuzzer's many saves do not touch a disk).
+    /// there is one, so the fuzzer's many saves do not touch a disk), removed at exit.
     private static let scratch: String = {
         var template = Array(((access("/dev/shm", W_OK) == 0) ? "/dev/shm" : "/tmp").utf8CString.dropLast()) + Array("/mediafuzz.XXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             fatalError("cannot create a scratch directory")
         }
+        atexit { FuzzTarget.removeScratch() }
         return String(cString: made)
     }()
+
+    private static func removeScratch() {
+        guard let directory = opendir(scratch) else { return }
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { unlink(scratch + "/" + name) }
+        }
+        closedir(directory)
+        rmdir(scratch)
+    }
 
     private static func scratchFile(_ bytes: [UInt8], format: MediaFormat) -> String {
         let path = scratch + "/input." + format.rawValue
