@@ -14,11 +14,7 @@ extension IFFChunkFile {
     ///   left as it was.
     @discardableResult
     public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
-        if let version = options.version, version != 3 && version != 4 {
-            throw ID3Error(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
-        }
-        let source: FileByteSource
-        do { source = try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
+        let source = try ID3FileSaving.open(path, options: options)
         let file = try IFFChunkFile(source: source)
         if let problem = file.diagnostics.first(where: { $0.severity != .note }) {
             throw ID3Error(.notWritable, offset: problem.offset, message: "\(path): \(problem.message); not writing to a file that is not understood")
@@ -32,7 +28,7 @@ extension IFFChunkFile {
         if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: serialization.notes) }
-            try MPEGStreamFile.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
+            try ID3FileSaving.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
                 guard try IFFChunkFile(source: written).id3Tag?.frames == expected else {
                     throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
                 }
@@ -77,7 +73,7 @@ extension IFFChunkFile {
                     throw ID3Error(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")
                 }
                 for (original, copy) in zip(kept, rereadKept) {
-                    try MPEGStreamFile.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
+                    try ID3FileSaving.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
                 }
                 try source.checkUnchanged()
             })

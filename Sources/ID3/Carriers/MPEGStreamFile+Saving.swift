@@ -57,11 +57,7 @@ extension MPEGStreamFile {
     ///   back as intended, `.io`; in every case the original is left as it was.
     @discardableResult
     public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
-        if let version = options.version, version != 3 && version != 4 {
-            throw ID3Error(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
-        }
-        let source: FileByteSource
-        do { source = try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
+        let source = try ID3FileSaving.open(path, options: options)
         let layout = try MPEGStreamFile(source: source)
         guard layout.kind != nil else {
             throw ID3Error(.notWritable, offset: layout.audio.lowerBound,
@@ -92,7 +88,7 @@ extension MPEGStreamFile {
             if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
             if let v1 { ranges.append((v1Offset, v1)) }
-            try patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
+            try ID3FileSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
                 let reread = try MPEGStreamFile(source: written)
                 guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
                     throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
@@ -116,7 +112,7 @@ extension MPEGStreamFile {
                 guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
                     throw ID3Error(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
                 }
-                try Self.compare(source, rest, written, at: UInt64(newTag.count), path: path)
+                try ID3FileSaving.compare(source, rest, written, at: UInt64(newTag.count), path: path)
                 try source.checkUnchanged()
             })
         } catch let error as ID3Error {
@@ -125,37 +121,5 @@ extension MPEGStreamFile {
             throw ID3Error(.io, message: "\(error)")
         }
         return ID3SaveOutcome(method: .rewritten, notes: notes)
-    }
-
-    /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,
-    /// refusing when the file is no longer `original`, and re-reading the result with `verify`
-    /// (the old bytes go back when anything fails). Errors other than ID3 ones become `.io`.
-    static func patch(
-        _ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64?, original: FileByteSource,
-        verify: (FileByteSource) throws -> Void
-    ) throws {
-        do {
-            try FileReplacement.patch(path, ranges: ranges, newSize: newSize, expecting: original) { _ in
-                try verify(try FileByteSource(path: path))
-            }
-        } catch let error as ID3Error {
-            throw error
-        } catch {
-            throw ID3Error(.io, message: "\(error)")
-        }
-    }
-
-    /// Checks that the bytes of `range` in `original` are those at `offset` in `written`.
-    static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, path: String) throws {
-        var done: UInt64 = 0
-        let total = UInt64(range.count)
-        while done < total {
-            let piece = Int(min(1 << 20, total - done))
-            guard try original.read(at: range.lowerBound + done, count: piece) == written.read(at: offset + done, count: piece) else {
-                throw ID3Error(.verificationFailed, offset: range.lowerBound + done,
-                               message: "\(path): the audio written differs from the original near byte \(range.lowerBound + done); the original is unchanged")
-            }
-            done += UInt64(piece)
-        }
     }
 }

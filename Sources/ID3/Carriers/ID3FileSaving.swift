@@ -1,0 +1,46 @@
+import MediaBytes
+
+/// What the two tag-carrying file saves (`MPEGStreamFile.save`, `IFFChunkFile.save`) share:
+/// opening the file, the in-place write, and the byte comparison of a rewrite.
+enum ID3FileSaving {
+    /// Checks the requested tag version (3 or 4) and opens the file for the save to read.
+    static func open(_ path: String, options: ID3SaveOptions) throws(ID3Error) -> FileByteSource {
+        if let version = options.version, version != 3 && version != 4 {
+            throw ID3Error(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
+        }
+        do { return try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
+    }
+
+    /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,
+    /// refusing when the file is no longer `original`, and re-reading the result with `verify`
+    /// (the old bytes go back when anything fails). Errors other than ID3 ones become `.io`.
+    static func patch(
+        _ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64?, original: FileByteSource,
+        verify: (FileByteSource) throws -> Void
+    ) throws {
+        do {
+            try FileReplacement.patch(path, ranges: ranges, newSize: newSize, expecting: original) { _ in
+                try verify(try FileByteSource(path: path))
+            }
+        } catch let error as ID3Error {
+            throw error
+        } catch {
+            throw ID3Error(.io, message: "\(error)")
+        }
+    }
+
+    /// Checks that the bytes of `range` in `original` are those at `offset` in `written`,
+    /// a mebibyte at a time so that a difference is reported near where it is.
+    static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, path: String) throws {
+        var done: UInt64 = 0
+        let total = UInt64(range.count)
+        while done < total {
+            let piece = min(1 << 20, total - done)
+            guard try original.hasSameBytes(at: range.lowerBound + done, as: written, at: offset + done, count: piece) else {
+                throw ID3Error(.verificationFailed, offset: range.lowerBound + done,
+                               message: "\(path): the bytes written differ from the original's in the mebibyte at byte \(range.lowerBound + done); the original is unchanged")
+            }
+            done += piece
+        }
+    }
+}
