@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MediaBytes", targets: ["MediaBytes"]),
         .library(name: "ISOBMFF", targets: ["ISOBMFF"]),
         .library(name: "ID3", targets: ["ID3"]),
+        .library(name: "Carriers", targets: ["Carriers"]),
         .library(name: "MediaMetadata", targets: ["MediaMetadata"]),
         .executable(name: "atominspect", targets: ["atominspect"]),
         .executable(name: "tagedit", targets: ["tagedit"]),
@@ -19,12 +20,15 @@ let package = Package(
         .target(name: "MediaBytes"),
         // Layer 2: ISO-BMFF / QuickTime atoms.
         .target(name: "ISOBMFF", dependencies: ["MediaBytes"]),
-        // Layer 2': ID3v1/v2 tags and the files that carry them (filled by the ID3 issue).
+        // Layer 2': tag formats: ID3v2 and ID3v1 tags.
         .target(name: "ID3", dependencies: ["MediaBytes"]),
+        // Layer 2'': carriers, the file layouts that hold tags (MPEG audio / ADTS streams,
+        // AIFF and WAV chunks); each holds tag formats of the layer below.
+        .target(name: "Carriers", dependencies: ["MediaBytes", "ID3"]),
         // Layer 3: uniform metadata keys, format detection, file-level facade.
-        .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3"]),
+        .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
-        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "MediaMetadata"]),
+        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "MediaMetadata"]),
 
         .executableTarget(
             name: "atominspect",
@@ -44,11 +48,11 @@ let package = Package(
         ),
 
         // Benchmarks (run by Tools/benchmark.sh in release mode; numbers go in the README).
-        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "MediaBytes"], path: "Tools/atombench"),
+        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "Carriers", "MediaBytes"], path: "Tools/atombench"),
 
         // Fuzzing: the targets (a library the tests replay findings through) and the driver that
         // Tools/fuzz.sh builds as a libFuzzer binary (a replay tool in a normal build).
-        .target(name: "FuzzHarness", dependencies: ["MediaMetadata", "MediaToolSupport", "ISOBMFF", "ID3", "MediaBytes"], path: "Fuzz/Harness"),
+        .target(name: "FuzzHarness", dependencies: ["MediaMetadata", "MediaToolSupport", "ISOBMFF", "ID3", "Carriers", "MediaBytes"], path: "Fuzz/Harness"),
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(name: "mediafuzz", dependencies: ["FuzzHarness", "CLibFuzzer"], path: "Fuzz/mediafuzz"),
 
@@ -56,13 +60,13 @@ let package = Package(
         // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.
         .target(name: "CTagLibShim", path: "Tests/CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
         .target(name: "TagLibOracle", dependencies: ["CTagLibShim"], path: "Tests/TagLibOracle"),
-        .testTarget(name: "ID3Tests", dependencies: ["ID3", "MediaBytes", "TestSupport", "TagLibOracle"]),
+        .testTarget(name: "ID3Tests", dependencies: ["ID3", "Carriers", "MediaBytes", "MediaToolSupport", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "ISOBMFF", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
         // Damaged and hostile input through every layer (truncation and corruption sweeps).
-        .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "MediaBytes", "TestSupport"]),
+        .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "Carriers", "MediaBytes", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",
             dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "MediaMetadata", "TagLibOracle"]

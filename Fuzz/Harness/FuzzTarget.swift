@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes

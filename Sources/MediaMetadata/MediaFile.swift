@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
@@ -356,7 +357,7 @@ public struct MediaFile: Sendable {
                 // The tag was read from the file as it was; another program's change since then
                 // would be lost (the movie save checks the same in MovieFile).
                 try source.checkUnchanged()
-                var id3Options = ID3SaveOptions(version: id3Version)
+                var id3Options = CarrierSaveOptions(version: id3Version)
                 // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); `clear` removes it.
                 id3Options.mirrorID3v1 = true
                 id3Options.removeID3v1 = cleared
@@ -395,7 +396,7 @@ public struct MediaFile: Sendable {
 
     private var isMovie: Bool { if case .movie = container { true } else { false } }
 
-    private func saveID3(_ tag: ID3v2Tag, to target: String, options: ID3SaveOptions) throws -> ID3SaveOutcome {
+    private func saveID3(_ tag: ID3v2Tag, to target: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome {
         if case .iff = container { return try IFFChunkFile.save(tag, to: target, options: options) }
         return try MPEGStreamFile.save(tag, to: target, options: options)
     }

@@ -1,3 +1,4 @@
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
@@ -84,7 +85,7 @@ public struct FileInspection: Sendable {
         } catch {
             throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
         }
-        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0, container: file.root.id.description) }
+        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
         try checkStrict(path, diagnostics, strict)
         return FileInspection(path: path, source: source, format: format, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
     }

@@ -1,3 +1,4 @@
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
@@ -284,5 +285,11 @@ extension InspectionDiagnostic {
     public init(_ diagnostic: ID3Diagnostic, container: String = "ID3v2") {
         self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
                   path: diagnostic.frame.map { container + "/" + $0 } ?? container, message: diagnostic.message)
+    }
+
+    /// A diagnostic of a carrier or of a tag it holds, at the path of its area (`ID3v2/TIT2`, `RIFF`).
+    public init(_ diagnostic: CarrierDiagnostic) {
+        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
+                  path: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Carriers
 import ID3
 import MediaBytes
 import TestSupport
@@ -88,7 +89,7 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
     @Test func noAudioFrameIsADiagnosticNotAnError() throws {
         let file = try stream(tag + [UInt8](repeating: 0x55, count: 600))
         #expect(file.kind == nil)
-        #expect(file.diagnostics.map(\.code) == [.invalidFrame])
+        #expect(file.diagnostics.map(\.code) == [.malformed])
     }
 }
 
@@ -132,7 +133,7 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
     }
 
     @Test func otherDataIsRefused() {
-        #expect(throws: ID3Error(.notATag)) { try IFFChunkFile(source: MemoryByteSource(Array("OggS\0\0\0\0\0\0\0\0".utf8))) }
+        #expect(throws: CarrierError(.unrecognized)) { try IFFChunkFile(source: MemoryByteSource(Array("OggS\0\0\0\0\0\0\0\0".utf8))) }
     }
 }
 

@@ -1,3 +1,4 @@
+import Carriers
 import ID3
 import MediaBytes
 import TestSupport

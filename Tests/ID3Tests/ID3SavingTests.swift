@@ -1,4 +1,5 @@
 import Foundation
+import Carriers
 import ID3
 import MediaBytes
 import TagLibOracle
@@ -47,7 +48,7 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         let audio = try audioBytes(path)
         let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
         let longTitle = String(repeating: "Long title ", count: 20)
-        let outcome = try MPEGStreamFile.save(retitled(tag, longTitle), to: path, options: ID3SaveOptions(padding: 512))
+        let outcome = try MPEGStreamFile.save(retitled(tag, longTitle), to: path, options: CarrierSaveOptions(padding: 512))
         #expect(outcome.method == .rewritten)
         let layout = try MPEGStreamFile(source: FileByteSource(path: path))
         #expect(layout.primaryTag?.frames("TIT2").first?.textValues == [longTitle])
@@ -90,7 +91,7 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
     @Test func versionCanBeChosen() throws {
         let path = try copyOfFixture("id3v24-full.mp3")
         let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
-        let outcome = try MPEGStreamFile.save(tag, to: path, options: ID3SaveOptions(version: 3))
+        let outcome = try MPEGStreamFile.save(tag, to: path, options: CarrierSaveOptions(version: 3))
         #expect(outcome.notes.contains("RVA2 dropped: ID3v2.4 only"))
         let saved = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
         #expect(saved.majorVersion == 3)
@@ -106,7 +107,7 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         bytes += ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
         let path = try TemporaryFile.write(bytes, name: "damaged.mp3")
         let tag = try read(ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["y"]))]))
-        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(tag, to: path) }
+        #expect(throws: CarrierError(.notWritable)) { try MPEGStreamFile.save(tag, to: path) }
         #expect(try TemporaryFile.read(path) == bytes)
     }
 
@@ -114,20 +115,20 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         let unreadable = Array("ID3".utf8) + [5, 0, 0, 0, 0, 0, 0]  // an ID3v2.5 header, 0 bytes
         let bytes = unreadable + ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"]))]) + ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
         let path = try TemporaryFile.write(bytes, name: "v25.mp3")
-        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(try read(ID3Builder.tag(frames: [])), to: path) }
+        #expect(throws: CarrierError(.notWritable)) { try MPEGStreamFile.save(try read(ID3Builder.tag(frames: [])), to: path) }
         #expect(try TemporaryFile.read(path) == bytes)
     }
 
     @Test func versionCanBeChosenOnlyAs3Or4() throws {
         let path = try copyOfFixture("id3v24-full.mp3")
         let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
-        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(tag, to: path, options: ID3SaveOptions(version: 2)) }
+        #expect(throws: CarrierError(.notWritable)) { try MPEGStreamFile.save(tag, to: path, options: CarrierSaveOptions(version: 2)) }
     }
 
     @Test func fileWithoutAudioIsRefused() throws {
         let bytes = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["x"]))]) + [UInt8](repeating: 0x55, count: 500)
         let path = try TemporaryFile.write(bytes, name: "noaudio.mp3")
-        #expect(throws: ID3Error(.notWritable)) { try MPEGStreamFile.save(try read(Array(bytes.prefix(22))), to: path) }
+        #expect(throws: CarrierError(.notWritable)) { try MPEGStreamFile.save(try read(Array(bytes.prefix(22))), to: path) }
         #expect(try TemporaryFile.read(path) == bytes)
     }
 
@@ -144,7 +145,7 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
     @Test func tagLibReadsTheSavedFile() throws {
         let path = try copyOfFixture("id3v23-utf16.mp3")
         let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
-        try MPEGStreamFile.save(retitled(tag, "Saved Títle"), to: path, options: ID3SaveOptions(version: 4))
+        try MPEGStreamFile.save(retitled(tag, "Saved Títle"), to: path, options: CarrierSaveOptions(version: 4))
         let reading = try #require(TagLibReading.read(path))
         #expect(reading.properties["TITLE"] == ["Saved Títle"])
         let date = reading.id3v2Frames.first { $0["id"] as? String == "TDRC" }
@@ -201,7 +202,7 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         // FORM claims 20 bytes and SSND 100; the file has 16 and 4.
         let bytes = Array("FORM".utf8) + [0, 0, 0, 20] + Array("AIFF".utf8) + Array("SSND".utf8) + [0, 0, 0, 100] + [1, 2, 3, 4]
         let path = try TemporaryFile.write(bytes, name: "cut.aiff")
-        #expect(throws: ID3Error(.notWritable)) { try IFFChunkFile.save(try read(ID3Builder.tag(frames: [])), to: path) }
+        #expect(throws: CarrierError(.notWritable)) { try IFFChunkFile.save(try read(ID3Builder.tag(frames: [])), to: path) }
         #expect(try TemporaryFile.read(path) == bytes)
     }
 }

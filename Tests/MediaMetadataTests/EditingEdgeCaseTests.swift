@@ -1,4 +1,5 @@
 import Foundation
+import Carriers
 import ID3
 import MediaBytes
 import MediaMetadata

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes

@@ -1,3 +1,4 @@
+import ID3
 import MediaBytes
 
 /// A chunk of an AIFF/AIFF-C file (EA IFF 85, big-endian sizes) or a RIFF WAVE file
@@ -33,21 +34,21 @@ public struct IFFChunkFile: Sendable {
     public var infoEntries: [(id: FourCC, value: String)]
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
-    public var diagnostics: [ID3Diagnostic]
+    public var diagnostics: [CarrierDiagnostic]
 
     /// Most chunks read from one file.
     public static let maxChunkCount = 10_000
     /// The largest `ID3 ` chunk read: an ID3v2 tag is at most 256 MiB plus its header and footer.
     public static let maxTagChunkSize: UInt64 = (256 << 20) + 20
 
-    public init(source: any ByteSource) throws(ID3Error) {
+    public init(source: any ByteSource) throws(CarrierError) {
         let head = try MPEGStreamFile.read(source, at: 0, count: 12)
-        guard head.count == 12 else { throw ID3Error(.notATag, message: "file too short for a RIFF or FORM header") }
+        guard head.count == 12 else { throw CarrierError(.unrecognized, message: "file too short for a RIFF or FORM header") }
         let id = FourCC(head[0], head[1], head[2], head[3])
         switch id {
         case "FORM": kind = .aiff
         case "RIFF", "RIFX": kind = .wav
-        default: throw ID3Error(.notATag, message: "not an AIFF (FORM) or WAV (RIFF) file")
+        default: throw CarrierError(.unrecognized, message: "not an AIFF (FORM) or WAV (RIFF) file")
         }
         diagnostics = []
         infoEntries = []
@@ -55,7 +56,7 @@ public struct IFFChunkFile: Sendable {
         let declared = Self.size(head[4..<8], littleEndian: littleEndian)
         let available = source.size - 8
         if UInt64(declared) > available {
-            diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: 0,
+            diagnostics.append(CarrierDiagnostic(.warning, .truncated, area: id.description, offset: 0,
                                              message: "\(id) declares \(declared) bytes but the file has \(available) after the header"))
         }
         let dataSize = min(UInt64(declared), available)
@@ -67,7 +68,7 @@ public struct IFFChunkFile: Sendable {
 
         for chunk in root.children where chunk.id == "ID3 " || chunk.id == "id3 " {
             guard chunk.dataSize <= Self.maxTagChunkSize else {
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrameSize, offset: chunk.offset,
+                diagnostics.append(CarrierDiagnostic(.warning, .limit, area: "ID3v2", offset: chunk.offset,
                                                  message: "'\(chunk.id)' chunk of \(chunk.dataSize) bytes is larger than an ID3v2 tag can be; not read"))
                 break
             }
@@ -75,9 +76,9 @@ public struct IFFChunkFile: Sendable {
             do {
                 let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
                 id3Tag = tag
-                diagnostics += tag.diagnostics
+                diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
             } catch {
-                diagnostics.append(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message))
+                diagnostics.append(CarrierDiagnostic(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message)))
             }
             break
         }
@@ -106,28 +107,29 @@ public struct IFFChunkFile: Sendable {
 
     private static func chunks(
         _ source: any ByteSource, from start: UInt64, to end: UInt64, littleEndian: Bool, depth: Int, count: inout Int,
-        diagnostics: inout [ID3Diagnostic]
-    ) throws(ID3Error) -> [IFFChunk] {
+        diagnostics: inout [CarrierDiagnostic]
+    ) throws(CarrierError) -> [IFFChunk] {
+        let area = littleEndian ? "RIFF" : "FORM"
         var found: [IFFChunk] = []
         var position = start
         while position + 8 <= end {
             count += 1
             guard count <= maxChunkCount else {
-                diagnostics.append(ID3Diagnostic(.error, .invalidFrame, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
+                diagnostics.append(CarrierDiagnostic(.error, .limit, area: area, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
                 break
             }
             let header = try MPEGStreamFile.read(source, at: position, count: 12)
             let id = FourCC(header[0], header[1], header[2], header[3])
             let declared = size(header[4..<8], littleEndian: littleEndian)
             guard id.isPrintable else {
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: position,
+                diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: area, offset: position,
                                                  message: "bytes at offset \(position) are not a chunk ID; the remaining \(end - position) bytes are not read"))
                 break
             }
             let room = end - position - 8
             var dataSize = UInt64(declared)
             if dataSize > room {
-                diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: position,
+                diagnostics.append(CarrierDiagnostic(.warning, .truncated, area: area, offset: position,
                                                  message: "chunk '\(id)' declares \(declared) bytes but only \(room) remain"))
                 dataSize = room
             }
@@ -141,7 +143,7 @@ public struct IFFChunkFile: Sendable {
             position += chunk.totalSize
         }
         if position < end && end - position < 8 {
-            diagnostics.append(ID3Diagnostic(.warning, .padding, offset: position,
+            diagnostics.append(CarrierDiagnostic(.warning, .padding, area: area, offset: position,
                                              message: "\(end - position) bytes after the last chunk form no chunk"))
         }
         return found

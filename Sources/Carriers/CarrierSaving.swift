@@ -1,14 +1,15 @@
+import ID3
 import MediaBytes
 
 /// What the two tag-carrying file saves (`MPEGStreamFile.save`, `IFFChunkFile.save`) share:
 /// opening the file, the in-place write, and the byte comparison of a rewrite.
-enum ID3FileSaving {
+enum CarrierSaving {
     /// Checks the requested tag version (3 or 4) and opens the file for the save to read.
-    static func open(_ path: String, options: ID3SaveOptions) throws(ID3Error) -> FileByteSource {
+    static func open(_ path: String, options: CarrierSaveOptions) throws(CarrierError) -> FileByteSource {
         if let version = options.version, version != 3 && version != 4 {
-            throw ID3Error(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
+            throw CarrierError(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
         }
-        do { return try FileByteSource(path: path) } catch { throw ID3Error(.io, message: error.description) }
+        do { return try FileByteSource(path: path) } catch { throw CarrierError(.io, message: error.description) }
     }
 
     /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,
@@ -22,10 +23,10 @@ enum ID3FileSaving {
             try FileReplacement.patch(path, ranges: ranges, newSize: newSize, expecting: original) { _ in
                 try verify(try FileByteSource(path: path))
             }
-        } catch let error as ID3Error {
+        } catch let error as CarrierError {
             throw error
         } catch {
-            throw ID3Error(.io, message: "\(error)")
+            throw CarrierError(.io, message: "\(error)")
         }
     }
 
@@ -37,7 +38,7 @@ enum ID3FileSaving {
         while done < total {
             let piece = min(1 << 20, total - done)
             guard try original.hasSameBytes(at: range.lowerBound + done, as: written, at: offset + done, count: piece) else {
-                throw ID3Error(.verificationFailed, offset: range.lowerBound + done,
+                throw CarrierError(.verificationFailed, offset: range.lowerBound + done,
                                message: "\(path): the bytes written differ from the original's in the mebibyte at byte \(range.lowerBound + done); the original is unchanged")
             }
             done += piece

@@ -5,6 +5,14 @@ import MediaBytes
 /// an `APIC` or `GEOB` frame bigger than `deferThreshold` keeps its data in the file (an
 /// `ID3Payload` that reads it when asked), so a tag with a cover of megabytes costs a few KiB
 /// of reads. (Below the prefetch size one larger read is cheaper than several small ones.)
+extension ID3v2Tag {
+    /// Reads the tag whose header is at `position` in `source` (the prefetched view of
+    /// `original`), leaving large picture and object payloads in the file.
+    public static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader) throws(ID3Error) -> ID3v2Tag {
+        try ID3TagReading.read(source, original: original, at: position, header: header)
+    }
+}
+
 enum ID3TagReading {
     /// Frames with more payload than this leave it in the file.
     static let deferThreshold = 32 << 10

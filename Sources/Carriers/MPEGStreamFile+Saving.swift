@@ -1,7 +1,8 @@
+import ID3
 import MediaBytes
 
 /// How `MPEGStreamFile.save` writes a tag.
-public struct ID3SaveOptions: Sendable {
+public struct CarrierSaveOptions: Sendable {
     /// 3 or 4; nil keeps the file's tag version (v2.4 for a v2.2 tag or a file without one).
     public var version: UInt8?
     /// Padding after the frames when the file has to be written anew.
@@ -28,7 +29,7 @@ public struct ID3SaveOptions: Sendable {
 }
 
 /// What a save did.
-public struct ID3SaveOutcome: Sendable {
+public struct CarrierSaveOutcome: Sendable {
     public enum Method: String, Sendable {
         /// The new tag fitted the old tag's space (with its padding): only the tag region, and
         /// the ID3v1 tag, were written.
@@ -56,20 +57,20 @@ extension MPEGStreamFile {
     ///   audio frame, a damaged tag), `.verificationFailed` when the written file does not read
     ///   back as intended, `.io`; in every case the original is left as it was.
     @discardableResult
-    public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
-        let source = try ID3FileSaving.open(path, options: options)
+    public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
+        let source = try CarrierSaving.open(path, options: options)
         let layout = try MPEGStreamFile(source: source)
         guard layout.kind != nil else {
-            throw ID3Error(.notWritable, offset: layout.audio.lowerBound,
+            throw CarrierError(.notWritable, offset: layout.audio.lowerBound,
                            message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
         }
         let old = layout.leadingTags.first
         if let problem = layout.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
-            throw ID3Error(.notWritable, offset: problem.offset, frame: problem.frame,
+            throw CarrierError(.notWritable, offset: problem.offset,
                            message: "\(path): \(problem.message); not writing to a file that is not fully understood")
         }
         if let old, old.offset != 0 {
-            throw ID3Error(.notWritable, offset: old.offset, message: "\(path): the first ID3v2 tag does not start the file; not writing over it")
+            throw CarrierError(.notWritable, offset: old.offset, message: "\(path): the first ID3v2 tag does not start the file; not writing over it")
         }
         let version = options.version ?? old.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
         let oldSize = old?.totalSize ?? 0
@@ -85,20 +86,20 @@ extension MPEGStreamFile {
 
         if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
-            if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: notes) }
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes) }
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
             if let v1 { ranges.append((v1Offset, v1)) }
-            try ID3FileSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
+            try CarrierSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
                 let reread = try MPEGStreamFile(source: written)
                 guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
-                    throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+                    throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
                 }
             }
-            return ID3SaveOutcome(method: .inPlace, notes: notes)
+            return CarrierSaveOutcome(method: .inPlace, notes: notes)
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
-        if options.dryRun { return ID3SaveOutcome(method: .rewritten, notes: notes) }
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes) }
         let newTag = serialization.bytes
         let rest = oldSize..<v1Offset
         do {
@@ -110,16 +111,16 @@ extension MPEGStreamFile {
                 let written = try FileByteSource(path: temporary)
                 let reread = try MPEGStreamFile(source: written)
                 guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
-                    throw ID3Error(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
+                    throw CarrierError(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
                 }
-                try ID3FileSaving.compare(source, rest, written, at: UInt64(newTag.count), path: path)
+                try CarrierSaving.compare(source, rest, written, at: UInt64(newTag.count), path: path)
                 try source.checkUnchanged()
             })
-        } catch let error as ID3Error {
+        } catch let error as CarrierError {
             throw error
         } catch {
-            throw ID3Error(.io, message: "\(error)")
+            throw CarrierError(.io, message: "\(error)")
         }
-        return ID3SaveOutcome(method: .rewritten, notes: notes)
+        return CarrierSaveOutcome(method: .rewritten, notes: notes)
     }
 }

@@ -1,3 +1,4 @@
+import ID3
 import MediaBytes
 
 /// The layout of an MP3 or ADTS AAC file: ID3v2 tags at the start (several in a row are
@@ -26,7 +27,7 @@ public struct MPEGStreamFile: Sendable {
     /// A Lyrics3v2 block (detected and preserved, not edited).
     public var lyrics3Block: Range<UInt64>?
     public var id3v1: ID3v1Tag?
-    public var diagnostics: [ID3Diagnostic]
+    public var diagnostics: [CarrierDiagnostic]
 
     /// Most ID3v2 tags read in a row at the start of a file; anything after them is taken as
     /// the start of the audio.
@@ -35,13 +36,13 @@ public struct MPEGStreamFile: Sendable {
     /// How far from the end of the leading tags to look for the first frame.
     public static let syncSearchLimit = 256 << 10
 
-    public init(source original: any ByteSource) throws(ID3Error) {
+    public init(source original: any ByteSource) throws(CarrierError) {
         // Two reads serve a typical file: its first 64 KiB (tags, first frame) and last 512
         // bytes (ID3v1, APE and Lyrics3 trailers, an appended tag's footer); a larger tag
         // costs a few more, and its large payloads are left in the file.
         let source: PrefetchedByteSource
         do { source = try PrefetchedByteSource(original, head: 64 << 10, tail: 512) } catch {
-            throw ID3Error(.io, message: error.description)
+            throw CarrierError(.io, message: error.description)
         }
         fileSize = source.size
         leadingTags = []
@@ -50,11 +51,11 @@ public struct MPEGStreamFile: Sendable {
         // Leading tags, one after another.
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
             do {
-                let tag = try ID3TagReading.read(source, original: original, at: position, header: header)
+                let tag = try ID3v2Tag.read(source, original: original, at: position, header: header)
                 leadingTags.append(tag)
-                diagnostics += tag.diagnostics
+                diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
             } catch {
-                diagnostics.append(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message))
+                diagnostics.append(CarrierDiagnostic(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message)))
             }
             position += header.totalSize
             if position >= fileSize { break }
@@ -88,7 +89,7 @@ public struct MPEGStreamFile: Sendable {
                     let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
                     if let tag = try? ID3v2Tag(parsing: bytes, at: start) {
                         appendedTag = tag
-                        diagnostics += tag.diagnostics
+                        diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
                         end = start
                         moved = true
                     }
@@ -111,7 +112,7 @@ public struct MPEGStreamFile: Sendable {
             self.kind = kind
             if index > 0 {
                 junkBeforeAudio = position..<position + UInt64(index)
-                diagnostics.append(ID3Diagnostic(.note, .padding, offset: position,
+                diagnostics.append(CarrierDiagnostic(.note, .padding, area: "MPEG", offset: position,
                                                  message: "\(index) bytes before the first audio frame"))
             }
             audio = position + UInt64(index)..<end
@@ -123,7 +124,7 @@ public struct MPEGStreamFile: Sendable {
                 adtsHeader = ADTSFrameHeader(frame)
             }
         } else if windowSize > 0 {
-            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: position,
+            diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "MPEG", offset: position,
                                              message: "no MPEG audio or ADTS frame in the first \(windowSize) bytes after the tags"))
         }
     }
@@ -153,11 +154,11 @@ public struct MPEGStreamFile: Sendable {
         return nil
     }
 
-    static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(ID3Error) -> [UInt8] {
+    static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> [UInt8] {
         do {
             return try source.readAvailable(at: offset, upTo: count)
         } catch {
-            throw ID3Error(.io, offset: offset, message: error.description)
+            throw CarrierError(.io, offset: offset, message: error.description)
         }
     }
 
@@ -188,7 +189,7 @@ public struct MPEGStreamFile: Sendable {
     }
 
     /// An APEv2 block whose footer ends at `end`.
-    static func apeBlock(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(ID3Error) -> Range<UInt64>? {
+    static func apeBlock(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> Range<UInt64>? {
         guard end >= floor + 32 else { return nil }
         let footer = try read(source, at: end - 32, count: 32)
         guard footer.starts(with: Array("APETAGEX".utf8)) else { return nil }
@@ -201,7 +202,7 @@ public struct MPEGStreamFile: Sendable {
     }
 
     /// A Lyrics3v2 block (`LYRICSBEGIN` ... six size digits, `LYRICS200`) ending at `end`.
-    static func lyrics3Block(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(ID3Error) -> Range<UInt64>? {
+    static func lyrics3Block(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> Range<UInt64>? {
         guard end >= floor + 15 else { return nil }
         let trailer = try read(source, at: end - 15, count: 15)
         guard trailer[6...].elementsEqual(Array("LYRICS200".utf8)),

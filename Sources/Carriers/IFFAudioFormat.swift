@@ -1,3 +1,4 @@
+import ID3
 import MediaBytes
 
 /// The audio format of an AIFF (`COMM` chunk, EA IFF 85 / Apple AIFF-C) or WAV (`fmt ` chunk,

@@ -1,3 +1,4 @@
+import ID3
 import MediaBytes
 
 extension IFFChunkFile {
@@ -13,11 +14,11 @@ extension IFFChunkFile {
     ///   chunk, bytes that are not chunks), `.verificationFailed`, `.io`; the original is then
     ///   left as it was.
     @discardableResult
-    public static func save(_ tag: ID3v2Tag, to path: String, options: ID3SaveOptions = ID3SaveOptions()) throws -> ID3SaveOutcome {
-        let source = try ID3FileSaving.open(path, options: options)
+    public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
+        let source = try CarrierSaving.open(path, options: options)
         let file = try IFFChunkFile(source: source)
         if let problem = file.diagnostics.first(where: { $0.severity != .note }) {
-            throw ID3Error(.notWritable, offset: problem.offset, message: "\(path): \(problem.message); not writing to a file that is not understood")
+            throw CarrierError(.notWritable, offset: problem.offset, message: "\(path): \(problem.message); not writing to a file that is not understood")
         }
         let littleEndian = file.kind == .wav
         let old = file.root.children.first { $0.id == "ID3 " || $0.id == "id3 " }
@@ -27,17 +28,17 @@ extension IFFChunkFile {
 
         if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
-            if options.dryRun { return ID3SaveOutcome(method: .inPlace, notes: serialization.notes) }
-            try ID3FileSaving.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes) }
+            try CarrierSaving.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
                 guard try IFFChunkFile(source: written).id3Tag?.frames == expected else {
-                    throw ID3Error(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+                    throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
                 }
             }
-            return ID3SaveOutcome(method: .inPlace, notes: serialization.notes)
+            return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes)
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
-        if options.dryRun { return ID3SaveOutcome(method: .rewritten, notes: serialization.notes) }
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes) }
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
         if serialization.bytes.count % 2 == 1 { chunk.append(0) }
@@ -47,7 +48,7 @@ extension IFFChunkFile {
         let insertAt = old.map { old in kept.firstIndex { $0.offset > old.offset } ?? kept.count } ?? kept.count
         let formSize = 4 + kept.reduce(UInt64(chunk.count)) { $0 + $1.totalSize }
         guard formSize <= UInt64(UInt32.max) else {
-            throw ID3Error(.notWritable, message: "\(path): the file would pass the 4 GiB a \(file.root.id) chunk can hold")
+            throw CarrierError(.notWritable, message: "\(path): the file would pass the 4 GiB a \(file.root.id) chunk can hold")
         }
         let rootEnd = 8 + file.root.dataSize
         let trailing = rootEnd..<source.size
@@ -66,23 +67,23 @@ extension IFFChunkFile {
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
                 guard reread.id3Tag?.frames == expected, reread.diagnostics.isEmpty else {
-                    throw ID3Error(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
+                    throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
                 }
                 let rereadKept = reread.root.children.filter { $0.id != id }
                 guard rereadKept.map(\.id) == kept.map(\.id) else {
-                    throw ID3Error(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")
+                    throw CarrierError(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")
                 }
                 for (original, copy) in zip(kept, rereadKept) {
-                    try ID3FileSaving.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
+                    try CarrierSaving.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
                 }
                 try source.checkUnchanged()
             })
-        } catch let error as ID3Error {
+        } catch let error as CarrierError {
             throw error
         } catch {
-            throw ID3Error(.io, message: "\(error)")
+            throw CarrierError(.io, message: "\(error)")
         }
-        return ID3SaveOutcome(method: .rewritten, notes: serialization.notes)
+        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes)
     }
 
     private static func size(_ value: UInt32, littleEndian: Bool) -> [UInt8] {
