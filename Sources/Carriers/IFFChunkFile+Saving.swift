@@ -28,17 +28,17 @@ extension IFFChunkFile {
 
         if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
-            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes) }
+            let written = [old.dataOffset..<old.dataOffset + UInt64(serialization.bytes.count)]
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
                 guard try IFFChunkFile(source: written).id3Tag?.frames == expected else {
                     throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
                 }
             }
-            return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes)
+            return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written)
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
-        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes) }
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
         if serialization.bytes.count % 2 == 1 { chunk.append(0) }
@@ -53,6 +53,8 @@ extension IFFChunkFile {
         let rootEnd = 8 + file.root.dataSize
         let trailing = rootEnd..<source.size
         let header = file.root.id.bytes + size(UInt32(formSize), littleEndian: littleEndian) + (file.root.formType?.bytes ?? [])
+        let newSize = 8 + formSize + UInt64(trailing.count)
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [0..<newSize]) }
         do {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(header)
@@ -83,7 +85,7 @@ extension IFFChunkFile {
         } catch {
             throw CarrierError(.io, message: "\(error)")
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes)
+        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [0..<newSize])
     }
 
     private static func size(_ value: UInt32, littleEndian: Bool) -> [UInt8] {

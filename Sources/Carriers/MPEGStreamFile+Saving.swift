@@ -41,6 +41,15 @@ public struct CarrierSaveOutcome: Sendable {
     public var method: Method
     /// What could not be carried into the written tag version, and other remarks.
     public var notes: [String]
+    /// The byte ranges of the file written (or, for a dry run, to be written): the tag's
+    /// region and an ID3v1 tag in place, or the whole new file.
+    public var ranges: [Range<UInt64>]
+
+    public init(method: Method, notes: [String], ranges: [Range<UInt64>] = []) {
+        self.method = method
+        self.notes = notes
+        self.ranges = ranges
+    }
 }
 
 extension MPEGStreamFile {
@@ -86,22 +95,24 @@ extension MPEGStreamFile {
 
         if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
-            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes) }
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
             if let v1 { ranges.append((v1Offset, v1)) }
+            let written = ranges.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
                 let reread = try MPEGStreamFile(source: written)
                 guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
                     throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
                 }
             }
-            return CarrierSaveOutcome(method: .inPlace, notes: notes)
+            return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
         }
 
         serialization = try tag.serialized(version: version, padding: options.padding)
-        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes) }
         let newTag = serialization.bytes
         let rest = oldSize..<v1Offset
+        let newSize = UInt64(newTag.count) + UInt64(rest.count) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [0..<newSize]) }
         do {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
@@ -121,6 +132,6 @@ extension MPEGStreamFile {
         } catch {
             throw CarrierError(.io, message: "\(error)")
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: notes)
+        return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [0..<newSize])
     }
 }

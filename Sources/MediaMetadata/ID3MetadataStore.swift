@@ -38,11 +38,11 @@ struct ID3MetadataStore: MetadataStore {
     var mergesAreasPerKey: Bool { false }
 
     /// The version the tag will be written as, when it is not the tag's own (`--id3v2-version`).
-    var targetVersion: UInt8?
+    var tagVersion: UInt8?
 
     /// The version whose frame forms edits use: the one the tag will be written as (a v2.2 tag
     /// is written as v2.4).
-    private var version: UInt8 { targetVersion ?? (tag.majorVersion == 2 ? 4 : tag.majorVersion) }
+    private var version: UInt8 { tagVersion ?? (tag.majorVersion == 2 ? 4 : tag.majorVersion) }
 
     // MARK: - Reading
 
@@ -342,7 +342,18 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    mutating func remove(_ target: KeyTarget) -> Bool {
+    static let picturesNeedDistinctDescriptions = true
+
+    mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool {
+        switch target {
+        case .uniform(let row) where row.id3 == nil && row.riffInfo == nil:
+            throw MetadataError(.notRepresentable, message: "\(row.key) has no form in ID3 tags")
+        case .identifier(let identifier) where identifier.keySpace != .id3:
+            let readOnly = identifier.keySpace == .id3v1 || identifier.keySpace == .riffInfo
+            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (it is read only)" : ""))
+        default:
+            break
+        }
         let hadFallback = !seeded && rankedItems.contains { $0.rank == 1 }
         seedIfNeeded()
         let before = hadFallback ? -1 : tag.frames.count
@@ -369,16 +380,20 @@ struct ID3MetadataStore: MetadataStore {
 
     mutating func removeAll() {
         seeded = true
+        cleared = true
         tag.frames = []
     }
+
+    /// Set by `removeAll`: the save also removes the ID3v1 tag.
+    private(set) var cleared = false
 
     /// Moves the values of keys whose ID3v2.4 frame has no v2.3 form (TMOO, TSST...) into the
     /// v2.3 form the table gives (TXXX), before a v2.4 tag is written as v2.3.
     mutating func prepareForWriting(as target: UInt8) {
         guard target == 3, tag.majorVersion == 4 else { return }
-        let previous = targetVersion
-        targetVersion = 3
-        defer { targetVersion = previous }
+        let previous = tagVersion
+        tagVersion = 3
+        defer { tagVersion = previous }
         for row in MetadataKeyTable.rows {
             guard case .frame(let id)? = row.id3, case .userText? = row.id3v23, tag.frames.contains(where: { $0.id == id }) else { continue }
             let values = tag.frames.filter { $0.id == id }.flatMap { $0.textValues ?? [] }

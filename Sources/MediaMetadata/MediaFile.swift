@@ -23,75 +23,61 @@ import MediaBytes
 public struct MediaFile: Sendable {
     public let path: String
     public let format: MediaFormat
-    var store: any MetadataStore
-    private let container: Container
+    /// The file's layout and its metadata as edited so far.
+    var container: any MetadataContainer
     /// Notes on conversions made by the edits so far (values joined, types not kept).
     public private(set) var notes: [String] = []
-    /// Set by `removeAll`: the save also removes read-only tags it can (an ID3v1 tag).
-    private var cleared = false
+
+    /// The file layouts this layer opens, one row per container type; a format is opened by
+    /// the first row that lists it.
+    static let containerTypes: [any MetadataContainer.Type] = [
+        MovieContainer.self,
+        TagCarrierContainer<MPEGStreamFile>.self,
+        TagCarrierContainer<IFFChunkFile>.self,
+    ]
+
+    /// The family of a format's native items, or nil for a format this layer does not edit.
+    public static func family(of format: MediaFormat) -> MetadataFamily? {
+        containerTypes.first { $0.formats.contains(format) }?.family
+    }
+
+    /// The family of this file's native items: items move byte for byte between files of one family.
+    public var family: MetadataFamily { type(of: container).family }
+
+    /// The metadata store, for reading.
+    var store: any MetadataStore { container.store }
 
     /// The ID3v2 version edits are made for and the tag is written as (3 or 4; nil keeps the
     /// tag's own, v2.4 for a new or v2.2 tag). Set it before editing, so that each key takes
-    /// the form that version has (`MOOD` is TMOO in v2.4 and TXXX:MOOD in v2.3).
+    /// the form that version has (`MOOD` is TMOO in v2.4 and TXXX:MOOD in v2.3). Formats
+    /// without tag versions ignore it.
     public var id3Version: UInt8? {
-        didSet {
-            guard var id3 = store as? ID3MetadataStore else { return }
-            id3.targetVersion = id3Version
-            store = id3
-        }
+        didSet { container.setTagVersion(id3Version) }
     }
 
-    private enum Container: Sendable {
-        case movie(MovieFile)
-        /// The MP3/AAC or AIFF/WAV file as read (kept to notice a change before saving).
-        case mpeg(FileByteSource)
-        case iff(FileByteSource)
-    }
+    /// Problems tolerated while reading the file (damaged parts skipped, junk), in file order.
+    public var diagnostics: [MetadataDiagnostic] { container.diagnostics }
 
     /// Opens and reads the file at `path`.
     ///
     /// - Throws: `MetadataError` `.fileNotFound`, `.permissionDenied`, `.unsupportedFormat`
     ///   (not a format this package reads, or a directory), `.malformed` (the structure cannot
-    ///   be read at all; damaged files that can be read leniently open).
+    ///   be read at all; damaged files that can be read leniently open, with `diagnostics`).
     public init(path: String) throws(MetadataError) {
         self.path = path
         do {
             let source = try FileByteSource(path: path)
             guard let format = MediaFormat.detect(source) else {
-                throw MetadataError(.unsupportedFormat, path: path, message: "not a format this tool reads (MP4, M4A, MOV, 3GP, MP3, AAC, AIFF, WAV)")
+                throw MetadataError(.unsupportedFormat, path: path, message: "not a format this package reads (MP4, M4A, MOV, 3GP, MP3, AAC, AIFF, WAV)")
             }
             self.format = format
-            switch format {
-            case .mp4, .mov, .threeGP:
-                let movie = try MovieFile(tree: try AtomTree(source: source), path: path)
-                guard movie.tree.atoms.contains(where: { $0.type == "moov" }) else {
-                    throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
-                }
-                container = .movie(movie)
-                store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree))
-            case .mp3, .aac:
-                let file = try MPEGStreamFile(source: source)
-                container = .mpeg(source)
-                store = ID3MetadataStore(tag: file.primaryTag, id3v1: file.id3v1, info: [])
-            case .aiff, .wav:
-                let file = try IFFChunkFile(source: source)
-                container = .iff(source)
-                store = ID3MetadataStore(tag: file.id3Tag, id3v1: nil, info: file.infoEntries)
-            default:
-                throw MetadataError(.unsupportedFormat, path: path, message: "\(format) files have no tags this tool edits")
+            guard let type = Self.containerTypes.first(where: { $0.formats.contains(format) }) else {
+                throw MetadataError(.unsupportedFormat, path: path, message: "\(format) files have no tags this package edits")
             }
+            container = try type.init(source: source, format: format, path: path)
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }
-    }
-
-    private static func duration(of tree: AtomTree) -> Double? {
-        guard let path = AtomPath(parsing: "moov/mvhd"), let mvhd = tree.atom(at: path), let bytes = try? tree.bytes(at: mvhd.payloadOffset, count: Int(min(mvhd.payloadSize, 40))) else {
-            return nil
-        }
-        var reader = ByteReader(bytes)
-        guard let version = try? reader.readUInt8(), (try? reader.skip(3)) != nil, let times = try? MediaTimes(from: &reader, version: version) else { return nil }
-        return times.durationSeconds
     }
 
     // MARK: - Reading
@@ -211,36 +197,22 @@ public struct MediaFile: Sendable {
     @discardableResult
     public mutating func remove(_ key: String) throws(MetadataError) -> Bool {
         let target = try resolve(key)
-        switch target {
-        case .uniform(let row):
-            let hasForm = isMovie ? !row.iTunes.isEmpty || row.quickTimeKey != nil || row.userData != nil || row.threeGPP != nil
-                : row.id3 != nil || row.riffInfo != nil
-            if !hasForm { throw MetadataError(.notRepresentable, path: path, message: "\(row.key) has no form in \(format) files") }
-        case .identifier(let identifier):
-            let spaces: [MetadataIdentifier.KeySpace] = isMovie ? [.iTunes, .iTunesLong, .quickTimeMetadata, .quickTimeUserData, .threeGPP] : [.id3]
-            if !spaces.contains(identifier.keySpace) {
-                throw MetadataError(.notRepresentable, path: path, message: "\(identifier) cannot be removed from \(format) files" + (identifier.keySpace == .id3v1 || identifier.keySpace == .riffInfo ? " (it is read only)" : ""))
-            }
-        case .custom:
-            break
-        }
-        return store.remove(target)
+        do { return try container.remove(target) } catch { throw MetadataError.wrapping(error, path: path) }
     }
 
     /// Removes all metadata (the media is kept; read-only areas such as ID3v1 are refreshed or
     /// kept as the format's save does).
     public mutating func removeAll() {
-        store.removeAll()
-        cleared = true
+        container.removeAll()
     }
 
     public mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) {
-        do { notes += try store.addPicture(picture) } catch { throw MetadataError.wrapping(error, path: path) }
+        do { notes += try container.addPicture(picture) } catch { throw MetadataError.wrapping(error, path: path) }
     }
 
     @discardableResult
     public mutating func removePictures(type: UInt8? = nil) -> Int {
-        store.removePictures(type: type)
+        container.removePictures(type: type)
     }
 
     /// Every writable native item in a form that restores it exactly (`tagedit export`).
@@ -251,16 +223,13 @@ public struct MediaFile: Sendable {
     /// Replaces all metadata with `items` exported by `nativeItems` from a file of the same
     /// family (`tagedit import`).
     public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) {
-        store.removeAll()
+        container.removeAll()
         do {
-            for item in items { try store.addNative(item.identifier, item.data) }
+            for item in items { try container.addNative(item.identifier, item.data) }
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }
     }
-
-    /// True for MP4/MOV/3GP files, whose native items are atoms (the others carry ID3 tags).
-    public var isAtomBased: Bool { isMovie }
 
     mutating func appendNotes(_ more: [String]) { notes += more }
 
@@ -294,94 +263,30 @@ public struct MediaFile: Sendable {
         }
     }
 
-    /// What a save did (or, for a dry run, would do).
-    public struct SaveResult: Sendable {
-        /// False when there was nothing to write.
-        public var changed: Bool
-        /// How, in the same words for every format: `unchanged`, `in-place`, `movie-at-end` (MP4:
-        /// the movie atom rewritten at the end of the file), `rewrite` (the whole file written anew
-        /// and renamed over the original), `new file` (`output`).
-        public var method: String
-        /// The plan in words (sizes, padding, what moved).
-        public var summary: String
-        /// Conversions and losses: values joined, frames the target version cannot hold.
-        public var notes: [String]
-    }
-
     /// Writes the changes. The file is verified before it replaces the original (or before the
-    /// in-place write is kept); on any failure the original is left as it was.
+    /// in-place write is kept); on any failure the original is left as it was. Returns what was
+    /// written where (for a dry run, what would be).
     @discardableResult
-    public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SaveResult {
+    public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SavePlan {
         var notes = takeNotes()
-        let id3Version = options.id3Version ?? self.id3Version
-        if let version = id3Version, version != 3 && version != 4 {
-            throw MetadataError(.badValue, path: path, message: "--id3v2-version must be 3 or 4, not \(version)")
+        if let version = options.id3Version ?? id3Version, version != 3 && version != 4 {
+            throw MetadataError(.badValue, path: path, message: "an ID3v2 tag is written as version 3 or 4, not \(version)")
         }
-        if let version = id3Version, var id3 = store as? ID3MetadataStore {
-            id3.prepareForWriting(as: version)
-            store = id3
-        }
-        // A version change alone rewrites a tag the file has; it does not create one.
-        let original = (store as? ID3MetadataStore)?.original
-        let changed = hasChanges || cleared || (id3Version != nil && original.map { !$0.frames.isEmpty && $0.majorVersion != id3Version } ?? false)
+        var options = options
+        options.id3Version = options.id3Version ?? id3Version
         if let output = options.output, Self.sameFile(output, path) {
-            throw MetadataError(.badValue, path: path, message: "--output names the file itself; leave it out to edit the file in place")
+            throw MetadataError(.badValue, path: path, message: "the output names the file itself")
         }
-        if !changed && options.output == nil {
-            return SaveResult(changed: false, method: "unchanged", summary: "nothing to change", notes: notes)
+        if !container.needsWriting(options) && options.output == nil {
+            var plan = SavePlan.unchanged
+            plan.notes = notes
+            return plan
         }
         do {
-            switch container {
-            case .movie(var movie):
-                guard let scope = (store as? MovieMetadataStore)?.scope else { preconditionFailure("a movie has a movie store") }
-                movie.metadata.movie = scope
-                if let output = options.output {
-                    if options.dryRun {
-                        var planOptions = MovieSaveOptions()
-                        planOptions.allowInPlace = false
-                        let plan = try movie.plan(planOptions)
-                        return SaveResult(changed: changed, method: "new file", summary: "would write \(output): " + plan.summary, notes: notes)
-                    }
-                    let plan = try movie.write(to: output)
-                    return SaveResult(changed: changed, method: "new file", summary: "wrote \(output): " + plan.summary, notes: notes)
-                }
-                var movieOptions = MovieSaveOptions()
-                movieOptions.allowInPlace = options.allowInPlace
-                let plan = try movie.plan(movieOptions)
-                if options.dryRun { return SaveResult(changed: true, method: plan.strategy.description, summary: plan.summary, notes: notes) }
-                try Self.checkWritable(path, needsDirectory: plan.strategy == .rewrite)
-                let done = try movie.save(movieOptions)
-                return SaveResult(changed: true, method: done.strategy.description, summary: done.summary, notes: notes)
-            case .mpeg(let source), .iff(let source):
-                guard let tag = (store as? ID3MetadataStore)?.tag else { preconditionFailure("an ID3 carrier has an ID3 store") }
-                // The tag was read from the file as it was; another program's change since then
-                // would be lost (the movie save checks the same in MovieFile).
-                try source.checkUnchanged()
-                var id3Options = CarrierSaveOptions(version: id3Version)
-                // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); `clear` removes it.
-                id3Options.mirrorID3v1 = true
-                id3Options.removeID3v1 = cleared
-                id3Options.allowInPlace = options.allowInPlace
-                let target = options.output ?? path
-                if let output = options.output {
-                    if options.dryRun { return SaveResult(changed: changed, method: "new file", summary: "would write \(output) (a copy of \(path) with the new tag)", notes: notes) }
-                    try Self.copy(path, to: output)
-                }
-                // A failed save into a new file leaves no half-made output behind.
-                var succeeded = false
-                defer { if let output = options.output, !succeeded { unlink(output) } }
-                id3Options.dryRun = true
-                let planned = try saveID3(tag, to: target, options: id3Options)
-                notes += planned.notes
-                let summary = planned.method == .inPlace ? "the ID3v2 tag is written in place (it fits the old tag's space)"
-                    : "the file is written anew with the new ID3v2 tag and \(id3Options.padding) bytes of padding, then renamed over the original"
-                if options.dryRun { return SaveResult(changed: true, method: planned.method.rawValue, summary: summary, notes: notes) }
-                try Self.checkWritable(target, needsDirectory: planned.method == .rewritten)
-                id3Options.dryRun = false
-                let outcome = try saveID3(tag, to: target, options: id3Options)
-                succeeded = true
-                return SaveResult(changed: true, method: options.output == nil ? outcome.method.rawValue : "new file", summary: summary, notes: notes)
-            }
+            var plan = options.dryRun ? try container.plan(options) : try container.write(options)
+            notes += plan.notes
+            plan.notes = notes
+            return plan
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }
@@ -392,13 +297,6 @@ public struct MediaFile: Sendable {
         var first = stat(), second = stat()
         guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
-    }
-
-    private var isMovie: Bool { if case .movie = container { true } else { false } }
-
-    private func saveID3(_ tag: ID3v2Tag, to target: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome {
-        if case .iff = container { return try IFFChunkFile.save(tag, to: target, options: options) }
-        return try MPEGStreamFile.save(tag, to: target, options: options)
     }
 
     /// Refuses a file without any write permission bit (even for root, who could write it: a
@@ -419,19 +317,5 @@ public struct MediaFile: Sendable {
     private static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// Copies `path` to `output` (a verified new file), for `--output` with formats whose save
-    /// edits a file in place.
-    private static func copy(_ path: String, to output: String) throws {
-        let source = try FileByteSource(path: path)
-        try FileReplacement.create(output, write: { sink in
-            try source.copy(from: 0, count: source.size, to: &sink)
-        }, verify: { temporary in
-            let written = try FileByteSource(path: temporary)
-            guard written.size == source.size, try written.hasSameBytes(at: 0, as: source, at: 0, count: source.size) else {
-                throw MetadataError(.verificationFailed, path: output, message: "the copy differs from \(path)")
-            }
-        })
     }
 }

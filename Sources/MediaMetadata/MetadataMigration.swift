@@ -30,7 +30,7 @@ extension MediaFile {
     /// items that have no key. Keys this file has and the source does not are kept.
     public mutating func copyMetadata(from source: MediaFile) throws(MetadataError) -> MigrationReport {
         var report = MigrationReport()
-        let sameFamily = source.isAtomBased == isAtomBased
+        let sameFamily = source.family == family
         let sourceItems = source.items
         let tags = source.tags.sorted { $0.key < $1.key }.map { key, values in
             (key: key, values: values, from: sourceItems.first { $0.contributions.contains { $0.key == key } }?.identifier)
@@ -45,15 +45,15 @@ extension MediaFile {
         {
             if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
                 do {
-                    _ = store.remove(.identifier(item.identifier))
-                    try store.addNative(item.identifier, data)
+                    _ = try container.remove(.identifier(item.identifier))
+                    try container.addNative(item.identifier, data)
                     report.entries.append(.init(key: item.identifier.description, outcome: .copied, detail: "native item copied byte for byte"))
                 } catch {
                     report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: error.message + "; not copied"))
                 }
             } else {
                 report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable,
-                                            detail: "\(item.dataType) item with no uniform key and no \(isAtomBased ? "MP4" : "ID3") form; not copied"))
+                                            detail: "\(item.dataType) item with no uniform key and no \(family) form; not copied"))
             }
         }
         let pictures = try source.pictures
@@ -106,7 +106,7 @@ extension MediaFile {
         for var picture in pictures {
             let before = notes.count
             // ID3 holds one picture per type and description: later ones get a numbered description.
-            if !isAtomBased {
+            if type(of: store).picturesNeedDistinctDescriptions {
                 var number = 1
                 let base = picture.description
                 while !seen.insert("\(picture.type)/\(picture.description)").inserted {
@@ -137,7 +137,7 @@ extension MediaFile {
         if let row {
             checked = try values.map { value throws(MetadataError) in try MetadataValueConversion.canonical(value, kind: row.kind, key: row.key) }
         }
-        let newNotes = try store.set(target, values: checked)
+        let newNotes = try container.set(target, values: checked)
         appendNotes(newNotes)
     }
 }

@@ -12,6 +12,9 @@ enum KeyTarget: Sendable {
 /// The native metadata of one file as the uniform layer edits it. One implementation per
 /// family: atoms (`MovieMetadataStore`) and ID3 carriers (`ID3MetadataStore`).
 protocol MetadataStore: Sendable {
+    /// True when the format keeps one picture per type and description, so that pictures
+    /// copied in need distinct descriptions (ID3 `APIC`).
+    static var picturesNeedDistinctDescriptions: Bool { get }
     /// Every native item, in file order, each with its precedence rank (lower wins).
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] { get }
     /// True when `tags` takes each key from the best-ranked area that has it; false when the
@@ -21,11 +24,15 @@ protocol MetadataStore: Sendable {
     var chapters: [MediaChapter] { get }
     /// True when the store differs from what was read.
     var hasChanges: Bool { get }
+    /// The tag version edits are made for and the tag is written as, where the format has
+    /// versions (ID3v2: 3 or 4; nil keeps the tag's own).
+    var tagVersion: UInt8? { get set }
 
     /// Replaces the values of `target`; returns notes on conversions made.
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String]
-    /// Removes `target`; false when there was nothing to remove.
-    mutating func remove(_ target: KeyTarget) -> Bool
+    /// Removes `target`; false when there was nothing to remove. Throws `.notRepresentable`
+    /// when the format has no place for it at all.
+    mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool
     /// Removes every writable item.
     mutating func removeAll()
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String]

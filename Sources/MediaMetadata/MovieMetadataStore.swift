@@ -20,6 +20,8 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     var hasChanges: Bool { scope != original }
+    /// Movie metadata has no tag versions.
+    var tagVersion: UInt8?
     var mergesAreasPerKey: Bool { true }
 
     // MARK: - Reading
@@ -307,7 +309,17 @@ struct MovieMetadataStore: MetadataStore {
         }
     }
 
-    mutating func remove(_ target: KeyTarget) -> Bool {
+    static let picturesNeedDistinctDescriptions = false
+
+    mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool {
+        switch target {
+        case .uniform(let row) where row.iTunes.isEmpty && row.quickTimeKey == nil && row.userData == nil && row.threeGPP == nil:
+            throw MetadataError(.notRepresentable, message: "\(row.key) has no form in MP4 / QuickTime files")
+        case .identifier(let identifier) where ![.iTunes, .iTunesLong, .quickTimeMetadata, .quickTimeUserData, .threeGPP].contains(identifier.keySpace):
+            throw MetadataError(.notRepresentable, message: "\(identifier) has no place in an MP4 / QuickTime file")
+        default:
+            break
+        }
         let before = scope
         switch target {
         case .uniform(let row):

@@ -87,7 +87,7 @@ import Testing
         for key in Array(ours.keys) {
             let from = source(key)
             // TagLib reads only the iTunes item list of MP4 files.
-            if file.isAtomBased && !from.contains(where: { $0.keySpace == .iTunes || $0.keySpace == .iTunesLong }) { ours[key] = nil }
+            if file.family == .mp4 && !from.contains(where: { $0.keySpace == .iTunes || $0.keySpace == .iTunesLong }) { ours[key] = nil }
             // TSST: TagLib 1.13 has no ID3 mapping for it.
             if key == "DISCSUBTITLE" && from.contains(where: { $0.nativeKey == "TSST" }) { ours[key] = nil }
             // TagLib lists ID3's PCST as PODCAST without a value.

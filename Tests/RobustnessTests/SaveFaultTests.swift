@@ -13,7 +13,7 @@ import Testing
     /// cannot quietly drop a strategy from these tests).
     struct Scenario: CustomTestStringConvertible, Sendable {
         var fixture: String
-        var method: String
+        var method: SaveMethod
         var title: String
         /// False: the caller asked for a rewrite even though the change fits (`--rewrite`).
         var allowInPlace = true
@@ -23,17 +23,17 @@ import Testing
     static let longTitle = String(repeating: "A long title that does not fit the padding. ", count: 200)
 
     static let scenarios: [Scenario] = [
-        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: "in-place", title: "Short"),
-        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: "rewrite", title: longTitle),
-        Scenario(fixture: "moov-after-mdat.m4a", method: "movie-at-end", title: longTitle),
-        Scenario(fixture: "id3v24-full.mp3", method: "in-place", title: "Short"),
-        Scenario(fixture: "id3v24-full.mp3", method: "rewrite", title: longTitle),
-        Scenario(fixture: "id3v1-only.mp3", method: "rewrite", title: "Short"),
-        Scenario(fixture: "wav-id3-info.wav", method: "in-place", title: "Short"),
-        Scenario(fixture: "aiff-id3.aiff", method: "rewrite", title: longTitle),
-        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: "rewrite", title: "Short", allowInPlace: false),
-        Scenario(fixture: "id3v24-full.mp3", method: "rewrite", title: "Short", allowInPlace: false),
-        Scenario(fixture: "wav-id3-info.wav", method: "rewrite", title: "Short", allowInPlace: false),
+        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: .inPlace, title: "Short"),
+        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: .rewrite, title: longTitle),
+        Scenario(fixture: "moov-after-mdat.m4a", method: .movieAtEnd, title: longTitle),
+        Scenario(fixture: "id3v24-full.mp3", method: .inPlace, title: "Short"),
+        Scenario(fixture: "id3v24-full.mp3", method: .rewrite, title: longTitle),
+        Scenario(fixture: "id3v1-only.mp3", method: .rewrite, title: "Short"),
+        Scenario(fixture: "wav-id3-info.wav", method: .inPlace, title: "Short"),
+        Scenario(fixture: "aiff-id3.aiff", method: .rewrite, title: longTitle),
+        Scenario(fixture: "aac-itunes-tags-cover.m4a", method: .rewrite, title: "Short", allowInPlace: false),
+        Scenario(fixture: "id3v24-full.mp3", method: .rewrite, title: "Short", allowInPlace: false),
+        Scenario(fixture: "wav-id3-info.wav", method: .rewrite, title: "Short", allowInPlace: false),
     ]
 
     /// A fresh copy of the fixture, alone in a new directory.
@@ -43,7 +43,7 @@ import Testing
     }
 
     /// Opens `path`, sets the title, and saves under `injector` (nil: no faults).
-    static func edit(_ path: String, _ scenario: Scenario, injector: FileFaultInjector?) throws -> MediaFile.SaveResult {
+    static func edit(_ path: String, _ scenario: Scenario, injector: FileFaultInjector?) throws -> SavePlan {
         var file = try MediaFile(path: path)
         try file.set("TITLE", [scenario.title])
         return try FileFaultInjector.$current.withValue(injector) { try file.save(MediaFile.SaveOptions(allowInPlace: scenario.allowInPlace)) }
@@ -74,7 +74,7 @@ import Testing
                 let after = try TemporaryFile.read(run.path)
                 if let failed {
                     #expect(failed.code == .io, "\(context): \(failed)")
-                    if persistent && scenario.method != "rewrite" {
+                    if persistent && scenario.method != .rewrite {
                         // The old bytes could not be written back either: an in-place write is
                         // one write call here, so the file holds either version whole.
                         #expect(after == original || after == expected, "\(context): the file is neither the original nor the result")
@@ -178,7 +178,7 @@ import Testing
             }
             Self.fill(mountPoint)
             // Changes that need more space fail with the system's reason, leaving each file whole.
-            for (fixture, method) in [("aac-itunes-tags-cover.m4a", "rewrite"), ("moov-after-mdat.m4a", "movie-at-end"), ("id3v24-full.mp3", "rewrite"), ("aiff-id3.aiff", "rewrite")] {
+            for (fixture, method) in [(String, SaveMethod)]([("aac-itunes-tags-cover.m4a", .rewrite), ("moov-after-mdat.m4a", .movieAtEnd), ("id3v24-full.mp3", .rewrite), ("aiff-id3.aiff", .rewrite)]) {
                 var file = try MediaFile(path: mountPoint + "/" + fixture)
                 try file.set("TITLE", [Self.longTitle])
                 #expect(try file.save(MediaFile.SaveOptions(dryRun: true)).method == method)
@@ -190,7 +190,7 @@ import Testing
             // A change that fits the padding needs no new space: it is written in place.
             var file = try MediaFile(path: mountPoint + "/aac-itunes-tags-cover.m4a")
             try file.set("TITLE", ["Short"])
-            #expect(try file.save().method == "in-place")
+            #expect(try file.save().method == .inPlace)
             #expect(try MediaFile(path: mountPoint + "/aac-itunes-tags-cover.m4a").tags["TITLE"] == ["Short"])
             let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
             #expect(left == ["aac-itunes-tags-cover.m4a", "aiff-id3.aiff", "filler", "id3v24-full.mp3", "moov-after-mdat.m4a"])

@@ -248,7 +248,7 @@ extension TagEdit {
                 throw ExitCode(TagEditExitCode.badKeyOrValue)
             }
             try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
-                let sameFamily = parsed.format.map { MediaFormat(rawValue: $0).isAtomBased == media.isAtomBased } ?? false
+                let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
                 var tags = parsed.tags
                 if sameFamily, let native = parsed.native {
                     // The native items include the pictures; tags edited by hand in the document

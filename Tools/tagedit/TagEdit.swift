@@ -167,7 +167,7 @@ struct FileRun {
         for (index, path) in files.enumerated() {
             run.progress(index)
             do throws(MetadataError) {
-                let result = try locked(path) { () throws(MetadataError) -> MediaFile.SaveResult in
+                let result = try locked(path) { () throws(MetadataError) -> SavePlan in
                     var file = try MediaFile(path: path)
                     file.id3Version = options.id3v2Version
                     try edit(&file)

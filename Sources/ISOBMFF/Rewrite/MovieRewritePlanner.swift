@@ -69,17 +69,20 @@ public struct MovieSavePlan: Sendable {
     }
 
     /// One line for people: the strategy and its numbers.
-    public var summary: String {
+    public var summary: String { "\(strategy): \(details)" }
+
+    /// The plan's numbers in words, without the strategy's name.
+    public var details: String {
         switch strategy {
         case .unchanged:
-            return "unchanged: nothing to write"
+            return "nothing to write"
         case .inPlace:
-            return "in-place: \(bytesWritten) bytes written in \(patches.count) range(s) inside the metadata region; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding after it; no other byte moves"
+            return "\(bytesWritten) bytes written in \(patches.count) range(s) inside the metadata region; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding after it; no other byte moves"
         case .movieAtEnd:
-            return "movie-at-end: moov rewritten at offset \(writableRegion.lowerBound) (\(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding); file \(oldFileSize) -> \(newFileSize) bytes; media data does not move"
+            return "moov rewritten at offset \(writableRegion.lowerBound) (\(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding); file \(oldFileSize) -> \(newFileSize) bytes; media data does not move"
         case .rewrite:
             let moved = offsetMap.isIdentity ? "media data stays at its offsets" : "media data moves and every offset into it is updated"
-            return "rewrite: new file of \(newFileSize) bytes (was \(oldFileSize)) written beside the original, verified, then renamed over it; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding; \(moved)"
+            return "new file of \(newFileSize) bytes (was \(oldFileSize)) written beside the original, verified, then renamed over it; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding; \(moved)"
         }
     }
 }

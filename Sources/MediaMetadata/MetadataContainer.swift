@@ -1,0 +1,127 @@
+import MediaBytes
+
+/// A family of files whose native metadata items are of one kind, so that they move between
+/// files of the family byte for byte (`MediaFile.copyMetadata`, `nativeItems`): the atoms of
+/// MP4/MOV/3GP files, or the ID3v2 frames that MP3, ADTS, AIFF and WAV files carry. An open
+/// set: a new family is a new constant.
+public struct MetadataFamily: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// ISO-BMFF / QuickTime metadata atoms (iTunes items, QuickTime keys and user data, 3GPP assets).
+    public static let mp4 = MetadataFamily(rawValue: "MP4")
+    /// ID3v2 frames, with the ID3v1 tag and RIFF INFO entries beside them.
+    public static let id3 = MetadataFamily(rawValue: "ID3")
+
+    public var description: String { rawValue }
+}
+
+/// How a save writes a file, in the same words for every format. An open set.
+public struct SaveMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Nothing to write.
+    public static let unchanged = SaveMethod(rawValue: "unchanged")
+    /// Only the metadata's bytes are overwritten; no other byte moves.
+    public static let inPlace = SaveMethod(rawValue: "in-place")
+    /// MP4: the movie atom is written anew at the end of the file; media data does not move.
+    public static let movieAtEnd = SaveMethod(rawValue: "movie-at-end")
+    /// The whole file is written anew beside the original, verified, and renamed over it.
+    public static let rewrite = SaveMethod(rawValue: "rewrite")
+    /// The result goes to a new file (`SaveOptions.output`); the original is not touched.
+    public static let newFile = SaveMethod(rawValue: "new file")
+
+    public var description: String { rawValue }
+}
+
+/// What a save does (planned) or did (written), for every family alike.
+public struct SavePlan: Sendable {
+    /// One region of the file that is written.
+    public struct Write: Sendable, Hashable {
+        /// Where in the written file.
+        public var range: Range<UInt64>
+        /// What the bytes are (`ID3v2 tag`, `ID3v1 tag`, `moov`, `whole file`).
+        public var what: String
+    }
+
+    /// False when there was nothing to write.
+    public var changed: Bool
+    public var method: SaveMethod
+    /// The plan in words (sizes, padding, what moved), without the method's name.
+    public var summary: String
+    /// Conversions and losses: values joined, frames the target version cannot hold.
+    public var notes: [String]
+    /// What is written where.
+    public var writes: [Write]
+
+    public init(changed: Bool, method: SaveMethod, summary: String, notes: [String] = [], writes: [Write] = []) {
+        self.changed = changed
+        self.method = method
+        self.summary = summary
+        self.notes = notes
+        self.writes = writes
+    }
+
+    static let unchanged = SavePlan(changed: false, method: .unchanged, summary: "nothing to change")
+}
+
+/// One kind of file layout the metadata layer opens, edits and saves. A conforming type reads
+/// the file into its metadata store, plans a save and writes it; `MediaFile` finds it by format
+/// in `MediaFile.containerTypes`. Adding a format (a carrier such as FLAC, with its tag format)
+/// means one conforming type and its row there, and table rows in `MetadataKeyTable`.
+protocol MetadataContainer: Sendable {
+    associatedtype Store: MetadataStore
+    /// The formats this container opens.
+    static var formats: [MediaFormat] { get }
+    /// The family of its native items.
+    static var family: MetadataFamily { get }
+
+    /// Reads the file whose bytes are `source`.
+    init(source: FileByteSource, format: MediaFormat, path: String) throws
+    /// The metadata as edited so far.
+    var store: Store { get set }
+    /// What was tolerated while reading the file (damaged structure read leniently).
+    var diagnostics: [MetadataDiagnostic] { get }
+    /// True when a save with `options` has something to write (an edit, or a change of tag
+    /// version that the options ask for).
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool
+    /// How a save with `options` would write; nothing is written.
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan
+    /// Writes the metadata as `plan` would, verified before it replaces the original (or before
+    /// an in-place write is kept); the original is untouched on failure.
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan
+}
+
+extension MetadataContainer {
+    /// The store's edits, forwarded so that `MediaFile` edits its container without knowing its type.
+    mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] { try store.set(target, values: values) }
+    mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }
+    mutating func removeAll() { store.removeAll() }
+    mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] { try store.addPicture(picture) }
+    mutating func removePictures(type: UInt8?) -> Int { store.removePictures(type: type) }
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) { try store.addNative(identifier, data) }
+    mutating func setTagVersion(_ version: UInt8?) { store.tagVersion = version }
+}
+
+/// A tolerated problem found while reading a file's metadata: where it is and what it is.
+public struct MetadataDiagnostic: Sendable, Hashable, CustomStringConvertible {
+    /// `warning` or `error` (a damaged part that was skipped); `note` (an observation).
+    public var severity: String
+    /// The byte offset in the file.
+    public var offset: UInt64
+    /// Where in the structure: an atom path (`moov/udta/meta`), a tag and frame (`ID3v2/TIT2`),
+    /// a chunk (`RIFF`).
+    public var place: String
+    public var message: String
+
+    public init(severity: String, offset: UInt64, place: String, message: String) {
+        self.severity = severity
+        self.offset = offset
+        self.place = place
+        self.message = message
+    }
+
+    public var isProblem: Bool { severity != "note" }
+    public var description: String { "\(severity): at byte offset \(offset) (\(place)): \(message)" }
+}

@@ -1,0 +1,81 @@
+import ISOBMFF
+import MediaBytes
+
+/// MP4, M4A/M4B/M4V, QuickTime and 3GPP files: the movie's metadata atoms, saved by the movie
+/// rewrite planner (in place, movie at the end, or a rewrite).
+struct MovieContainer: MetadataContainer {
+    static let formats: [MediaFormat] = [.mp4, .mov, .threeGP]
+    static let family = MetadataFamily.mp4
+
+    private let movie: MovieFile
+    private let path: String
+    var store: MovieMetadataStore
+
+    init(source: FileByteSource, format: MediaFormat, path: String) throws {
+        movie = try MovieFile(tree: try AtomTree(source: source), path: path)
+        guard movie.tree.atoms.contains(where: { $0.type == "moov" }) else {
+            throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
+        }
+        self.path = path
+        store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree))
+    }
+
+    private static func duration(of tree: AtomTree) -> Double? {
+        guard let path = AtomPath(parsing: "moov/mvhd"), let mvhd = tree.atom(at: path),
+            let bytes = try? tree.bytes(at: mvhd.payloadOffset, count: Int(min(mvhd.payloadSize, 40)))
+        else { return nil }
+        var reader = ByteReader(bytes)
+        guard let version = try? reader.readUInt8(), (try? reader.skip(3)) != nil, let times = try? MediaTimes(from: &reader, version: version) else { return nil }
+        return times.durationSeconds
+    }
+
+    var diagnostics: [MetadataDiagnostic] {
+        movie.tree.diagnostics.map {
+            MetadataDiagnostic(severity: $0.severity.rawValue, offset: $0.offset, place: $0.path.description, message: $0.message)
+        }
+    }
+
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { store.hasChanges }
+
+    /// The movie with the edited metadata.
+    private var edited: MovieFile {
+        var edited = movie
+        edited.metadata.movie = store.scope
+        return edited
+    }
+
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        var movieOptions = MovieSaveOptions()
+        movieOptions.allowInPlace = options.allowInPlace && options.output == nil
+        return Self.savePlan(try edited.plan(movieOptions), output: options.output, done: false)
+    }
+
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        if let output = options.output {
+            return Self.savePlan(try edited.write(to: output), output: output, done: true)
+        }
+        var movieOptions = MovieSaveOptions()
+        movieOptions.allowInPlace = options.allowInPlace
+        let planned = try edited.plan(movieOptions)
+        try MediaFile.checkWritable(path, needsDirectory: planned.strategy == .rewrite)
+        return Self.savePlan(try edited.save(movieOptions), output: nil, done: true)
+    }
+
+    private static func savePlan(_ plan: MovieSavePlan, output: String?, done: Bool) -> SavePlan {
+        let method: SaveMethod = switch plan.strategy {
+        case .unchanged: .unchanged
+        case .inPlace: .inPlace
+        case .movieAtEnd: .movieAtEnd
+        case .rewrite: .rewrite
+        }
+        var summary = plan.details
+        let writes: [SavePlan.Write]
+        if plan.strategy == .rewrite || output != nil {
+            writes = [SavePlan.Write(range: 0..<plan.newFileSize, what: "whole file")]
+        } else {
+            writes = plan.patches.map { SavePlan.Write(range: $0.offset..<$0.offset + UInt64($0.bytes.count), what: "metadata atoms") }
+        }
+        if let output { summary = (done ? "wrote " : "would write ") + output + ": " + summary }
+        return SavePlan(changed: plan.strategy != .unchanged || output != nil, method: output != nil ? .newFile : method, summary: summary, writes: writes)
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Carriers
+import ID3
+import MediaBytes
+
+/// Files whose metadata is the tags a carrier holds (an MPEG audio or ADTS stream, AIFF or WAV
+/// chunks): edited through the ID3 store, saved by the carrier. One generic container serves
+/// every `TagCarrierFile`; `MediaFile.containerTypes` lists one row per carrier.
+struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
+    static var formats: [MediaFormat] { Carrier.formatNames.map(MediaFormat.init(rawValue:)) }
+    static var family: MetadataFamily { .id3 }
+
+    /// The file as read (kept to notice a change by another program before saving).
+    private let source: FileByteSource
+    private let path: String
+    let diagnostics: [MetadataDiagnostic]
+    var store: ID3MetadataStore
+
+    init(source: FileByteSource, format: MediaFormat, path: String) throws {
+        let file = try Carrier(source: source)
+        self.source = source
+        self.path = path
+        let tags = file.carriedTags
+        store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, info: tags.info)
+        diagnostics = file.diagnostics.map { diagnostic in
+            MetadataDiagnostic(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
+                               place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
+        }
+    }
+
+    /// The ID3v2 version a save writes: the one asked for, else the store's.
+    private func version(_ options: MediaFile.SaveOptions) -> UInt8? { options.id3Version ?? store.tagVersion }
+
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool {
+        // A version change alone rewrites a tag the file has; it does not create one.
+        store.hasChanges || store.cleared
+            || (version(options).map { !store.original.frames.isEmpty && store.original.majorVersion != $0 } ?? false)
+    }
+
+    private func carrierOptions(_ options: MediaFile.SaveOptions, dryRun: Bool) -> CarrierSaveOptions {
+        var carrierOptions = CarrierSaveOptions(version: version(options), dryRun: dryRun)
+        // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); clearing removes it.
+        carrierOptions.mirrorID3v1 = true
+        carrierOptions.removeID3v1 = store.cleared
+        carrierOptions.allowInPlace = options.allowInPlace
+        return carrierOptions
+    }
+
+    /// The tag the save writes (keys moved to the forms the target version has).
+    private func tagToWrite(_ options: MediaFile.SaveOptions) -> ID3v2Tag {
+        var prepared = store
+        if let version = version(options) { prepared.prepareForWriting(as: version) }
+        return prepared.tag
+    }
+
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        if let output = options.output {
+            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new tag)")
+        }
+        let outcome = try Carrier.save(tagToWrite(options), to: path, options: carrierOptions(options, dryRun: true))
+        return savePlan(outcome, output: nil)
+    }
+
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        // The tag was read from the file as it was; another program's change since then would be lost.
+        try source.checkUnchanged()
+        let target = options.output ?? path
+        if let output = options.output { try Self.copy(path, to: output) }
+        // A failed save into a new file leaves no half-made output behind.
+        var succeeded = false
+        defer { if let output = options.output, !succeeded { unlink(output) } }
+        let tag = tagToWrite(options)
+        let planned = try Carrier.save(tag, to: target, options: carrierOptions(options, dryRun: true))
+        try MediaFile.checkWritable(target, needsDirectory: planned.method == .rewritten)
+        let outcome = try Carrier.save(tag, to: target, options: carrierOptions(options, dryRun: false))
+        succeeded = true
+        return savePlan(outcome, output: options.output)
+    }
+
+    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
+        let inPlace = outcome.method == .inPlace
+        var summary = inPlace ? "the ID3v2 tag fits the old tag's space and is written over it"
+            : "the file is written anew with the new ID3v2 tag and \(CarrierSaveOptions().padding) bytes of padding, then renamed over the original"
+        if let output { summary = "wrote \(output) (a copy of \(path) with the new tag)" }
+        let writes = outcome.ranges.map { range in
+            SavePlan.Write(range: range, what: !inPlace ? "whole file" : range.count == 128 && range.lowerBound > 0 ? "ID3v1 tag" : "ID3v2 tag")
+        }
+        return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
+    }
+
+    /// Copies `path` to `output` (a verified new file), for `output` with carriers whose save
+    /// edits a file in place.
+    private static func copy(_ path: String, to output: String) throws {
+        let source = try FileByteSource(path: path)
+        try FileReplacement.create(output, write: { sink in
+            try source.copy(from: 0, count: source.size, to: &sink)
+        }, verify: { temporary in
+            let written = try FileByteSource(path: temporary)
+            guard written.size == source.size, try written.hasSameBytes(at: 0, as: source, at: 0, count: source.size) else {
+                throw MetadataError(.verificationFailed, path: output, message: "the copy differs from \(path)")
+            }
+        })
+    }
+}
