@@ -102,8 +102,14 @@ public struct ID3v2Tag: Sendable, Hashable {
                     body.removeLast(Int(padding))
                 }
             } catch {
-                diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10, message: error.message))
-                return
+                // Some writers set the flag without writing the header: when the body starts
+                // with a frame identifier, the frames are read from there (as TagLib and mutagen do).
+                guard FrameReader.isValidID(body.prefix(majorVersion == 2 ? 3 : 4)), body.count >= 4 else {
+                    diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10, message: error.message))
+                    return
+                }
+                diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10,
+                                                 message: "the tag header flags an extended header, but a frame starts there; the flag is ignored and the frames are read"))
             }
         }
         var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, baseOffset: offset + 10, baseIndex: body.startIndex)
@@ -190,13 +196,23 @@ struct FrameReader {
                 return frames
             }
             let idBytes = body[index..<index + idLength]
-            guard Self.isValidID(idBytes) else {
+            // iTunes 12.1 wrote v2.2 three-letter identifiers padded with a NUL (`TP1\0`) in
+            // v2.3 frame headers: read them as the v2.3 frames they stand for.
+            var mappedID: String?
+            if version >= 3, body[index + 3] == 0, Self.isValidID(idBytes.prefix(3)),
+                let upgraded = ID3v22FrameIDs.table[String(decoding: idBytes.prefix(3), as: UTF8.self)]
+            {
+                mappedID = upgraded
+                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset, frame: upgraded,
+                                                 message: "frame identifier \(String(decoding: idBytes.prefix(3), as: UTF8.self)) is a v2.2 one padded with a NUL (an iTunes 12.1 bug); read as \(upgraded)"))
+            }
+            guard mappedID != nil || Self.isValidID(idBytes) else {
                 padding = body.endIndex - index
                 diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset,
                                                  message: "bytes \(Array(idBytes).hexDescription) are not a frame identifier; the remaining \(padding) bytes are kept as padding"))
                 return frames
             }
-            let storedID = String(decoding: idBytes, as: UTF8.self)  // validated as A-Z, 0-9
+            let storedID = mappedID ?? String(decoding: idBytes, as: UTF8.self)  // validated as A-Z, 0-9
             let size: Int
             var flagBytes: (UInt8, UInt8) = (0, 0)
             if version == 2 {
@@ -228,8 +244,11 @@ struct FrameReader {
                 padding = body.endIndex - index
                 return frames
             }
-            frames.append(makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
-                                    offset: fileOffset, storedSize: headerSize + size, diagnostics: &diagnostics))
+            var frame = makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
+                                  offset: fileOffset, storedSize: headerSize + size, diagnostics: &diagnostics)
+            // A frame read under a mapped identifier is written anew under its real one.
+            if mappedID != nil { frame.stored = nil }
+            frames.append(frame)
             index = bodyStart + size
         }
         if index < body.endIndex {
