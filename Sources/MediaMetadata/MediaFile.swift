@@ -193,11 +193,72 @@ public struct MediaFile: Sendable {
         try set(key, existing + values)
     }
 
-    /// Removes `key`; false when the file did not have it.
+    /// Removes `key` from every item that reads as it; false when the file did not have it.
+    ///
+    /// A uniform key goes with its described forms (`remove("COMMENT")` removes `COMMENT:X`
+    /// too); an identifier ending in `:*` names every item of that frame or item type whatever
+    /// its qualifier (`id3/COMM:*`, `id3/TXXX:*`, `itlk/com.apple.iTunes:*`).
     @discardableResult
     public mutating func remove(_ key: String) throws(MetadataError) -> Bool {
+        if key.hasSuffix(":*") {
+            let prefix = String(key.dropLast())
+            guard key.contains("/"), let sample = MetadataIdentifier(parsing: prefix + "x") else {
+                throw MetadataError(.unknownKey, path: path, message: "\(key): a pattern is an identifier ending in :* (id3/COMM:*, itlk/com.apple.iTunes:*)")
+            }
+            // `id3/COMM:*` is every comment: with any description, and without one.
+            let base = String(sample.description.dropLast(2))
+            let matching = items.filter { item in
+                let name = item.identifier.description
+                return item.isWritable && (name == base || name.hasPrefix(base + ":"))
+            }
+            do {
+                for item in matching { _ = try container.remove(.identifier(item.identifier)) }
+            } catch {
+                throw MetadataError.wrapping(error, path: path)
+            }
+            return !matching.isEmpty
+        }
         let target = try resolve(key)
-        do { return try container.remove(target) } catch { throw MetadataError.wrapping(error, path: path) }
+        do {
+            var removed = try container.remove(target)
+            // Every other item that still reads as the key (or, for a uniform key, as one of its
+            // described forms) goes too, so that no reader sees a value that was removed.
+            let names: [String] = switch target {
+            case .uniform(let row): [row.key]
+            case .custom(let key, _): [key]
+            case .identifier: []
+            }
+            for name in names {
+                let described: Bool = if case .uniform = target { true } else { false }
+                removed = try removeHolders(of: name, includingDescribed: described) || removed
+            }
+            return removed
+        } catch {
+            throw MetadataError.wrapping(error, path: path)
+        }
+    }
+
+    /// Removes every writable item that reads as `key` alone (and, with `includingDescribed`,
+    /// as `KEY:DESCRIPTION`); items that stand for several keys (TIPL) are the store's to edit.
+    private mutating func removeHolders(of key: String, includingDescribed: Bool, unless keep: (NativeMetadataItem) -> Bool = { _ in false }) throws -> Bool {
+        let stale = items.filter { item in
+            guard item.isWritable, item.contributions.count == 1, !keep(item) else { return false }
+            let name = item.contributions[0].key
+            return name == key || (includingDescribed && name.hasPrefix(key + ":"))
+        }
+        for item in stale { _ = try container.remove(.identifier(item.identifier)) }
+        return !stale.isEmpty
+    }
+
+    /// After `row` was set: removes the items that read as its key but are none of its native
+    /// forms (a `TXXX:TRACKNUMBER` beside `TRCK`, a `----:com.apple.iTunes:TRACKNUMBER` beside
+    /// `trkn`, a second spelling of a freeform name), so that every reader sees the new value.
+    /// Items in one of the key's forms (another area of the file, such as QuickTime `mdta`
+    /// keys) are kept in step by the store.
+    mutating func removeOtherHolders(of row: MetadataKeyDefinition) throws {
+        _ = try removeHolders(of: row.key, includingDescribed: false) { item in
+            MetadataKeyTable.definition(identifier: item.identifier)?.key == row.key
+        }
     }
 
     /// Removes all metadata (the media is kept; read-only areas such as ID3v1 are refreshed or

@@ -34,7 +34,14 @@ extension MetadataKeyTable {
     static func definition(threeGPP type: FourCC) -> Row? { byThreeGPP[type] }
     private static let byThreeGPP: [FourCC: Row] = Dictionary(rows.compactMap { row in row.threeGPP.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
-    static func definition(quickTimeKey key: String) -> Row? { byQuickTimeKey[key] }
+    /// The row of a QuickTime metadata key: its own spelling, or a bare name as ffmpeg writes
+    /// (`-movflags use_metadata_tags`) looked up with `com.apple.quicktime.` before it (as
+    /// exiftool does) and in `bareQuickTimeKeys`.
+    static func definition(quickTimeKey key: String) -> Row? {
+        if let row = byQuickTimeKey[key] { return row }
+        guard !key.contains(".") else { return nil }
+        return byQuickTimeKey["com.apple.quicktime." + key] ?? bareQuickTimeKeys[key].flatMap { definition($0) }
+    }
     private static let byQuickTimeKey: [String: Row] = Dictionary(rows.compactMap { row in row.quickTimeKey.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
     static func definition(riffInfo id: FourCC) -> Row? { byInfo[id] }

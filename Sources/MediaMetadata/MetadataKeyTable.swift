@@ -14,6 +14,22 @@ public enum MetadataKeyTable {
     /// The iTunes freeform domain.
     static let apple = "com.apple.iTunes"
 
+    /// Bare QuickTime metadata key names that ffmpeg writes (`-movflags use_metadata_tags`) and
+    /// that do not become a table key by putting `com.apple.quicktime.` before them (`title`,
+    /// `artist`, `album`, `comment`, `genre`, `composer`, `copyright`, `description` do).
+    /// Read as these keys; written back under the name the file uses.
+    ///
+    /// | bare name | key |
+    /// |---|---|
+    /// | `album_artist` | ALBUMARTIST |
+    /// | `date` | DATE |
+    /// | `track` | TRACKNUMBER |
+    /// | `disc` | DISCNUMBER |
+    /// | `encoder` | ENCODEDBY (ffmpeg's `encoder` is the `©too` tool, which TagLib names ENCODEDBY) |
+    public static let bareQuickTimeKeys: [String: String] = [
+        "album_artist": "ALBUMARTIST", "date": "DATE", "track": "TRACKNUMBER", "disc": "DISCNUMBER", "encoder": "ENCODEDBY",
+    ]
+
     public static let rows: [Row] = [
         // Core tags.
         Row("TITLE", aliases: ["common/title"], iTunes: [.item("©nam")], userData: "©nam", quickTime: "com.apple.quicktime.title",

@@ -139,6 +139,9 @@ extension MediaFile {
         }
         let newNotes = try container.set(target, values: checked)
         appendNotes(newNotes)
+        if case .uniform(let row) = target {
+            do { try removeOtherHolders(of: row) } catch { throw MetadataError.wrapping(error, path: path) }
+        }
     }
 }
 

@@ -146,9 +146,25 @@ struct MovieMetadataStore: MetadataStore {
         }
     }
 
+    /// The QuickTime metadata keys of the file that read as `row`, in file order (a bare
+    /// `title` that ffmpeg wrote as well as `com.apple.quicktime.title`).
+    private func quickTimeKeys(of row: MetadataKeyDefinition) -> [String] {
+        var keys: [String] = []
+        for item in scope.quickTimeMetadata ?? [] where MetadataKeyTable.definition(quickTimeKey: item.key)?.key == row.key && !keys.contains(item.key) {
+            keys.append(item.key)
+        }
+        return keys
+    }
+
+    /// True for a file whose metadata is QuickTime `mdta` keys without an iTunes item list (as
+    /// AV Foundation, iPhones and ffmpeg's `use_metadata_tags` write): new values go there too.
+    private var usesQuickTimeKeysOnly: Bool { scope.quickTimeMetadata != nil && scope.itemList == nil }
+
     private mutating func set(_ row: MetadataKeyDefinition, values: [String]) throws(MetadataError) -> [String] {
         var notes: [String] = []
-        if let form = row.iTunes.first {
+        let heldKeys = quickTimeKeys(of: row)
+        let inQuickTimeKeys = usesQuickTimeKeysOnly && (row.quickTimeKey != nil || !heldKeys.isEmpty)
+        if let form = row.iTunes.first, !inQuickTimeKeys {
             // setItem replaces the item where it is; other forms of the key (gnre for ©gen) go.
             for other in row.iTunes.dropFirst() { remove(other) }
             if case .freeform(let mean, let name) = form {
@@ -160,7 +176,12 @@ struct MovieMetadataStore: MetadataStore {
                 scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
             }
         }
-        if let key = row.quickTimeKey, row.iTunes.isEmpty || scope.quickTimeMetadata?.contains(where: { $0.key == key }) == true {
+        // Every QuickTime key that reads as the row takes the values (the first keeps its
+        // spelling, the others go); a file of QuickTime keys only gets the row's key.
+        if let first = heldKeys.first {
+            setQuickTimeKey(first, values: values)
+            scope.quickTimeMetadata?.removeAll { heldKeys.dropFirst().contains($0.key) }
+        } else if let key = row.quickTimeKey, row.iTunes.isEmpty || inQuickTimeKeys {
             setQuickTimeKey(key, values: values)
         }
         if let type = row.userData, row.iTunes.isEmpty && row.quickTimeKey == nil || !scope.userData(type).isEmpty {
@@ -324,7 +345,8 @@ struct MovieMetadataStore: MetadataStore {
         switch target {
         case .uniform(let row):
             for form in row.iTunes { remove(form) }
-            if let key = row.quickTimeKey { scope.quickTimeMetadata?.removeAll { $0.key == key } }
+            let keys = quickTimeKeys(of: row) + (row.quickTimeKey.map { [$0] } ?? [])
+            scope.quickTimeMetadata?.removeAll { keys.contains($0.key) }
             if let type = row.userData { scope.userData.removeAll { $0.type == type } }
             if let type = row.threeGPP { scope.userData.removeAll { $0.type == type } }
         case .custom(let key, _):

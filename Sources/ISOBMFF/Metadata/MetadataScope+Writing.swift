@@ -94,6 +94,11 @@ extension MetadataScope {
             } else {
                 children.append(ilst)
             }
+            // A `meta` that held an item list without a handler gets the one iTunes writes
+            // (players that check the handler ignore the items otherwise).
+            if !children.contains(where: { $0.type == "hdlr" }) {
+                children.insert(Self.handler("mdir", reserved: "appl"), at: 0)
+            }
             node.children = children
             return node
         }

@@ -137,7 +137,10 @@ public struct MetadataScope: Sendable {
     /// Takes `meta` as one of the scope's managed areas; false when its handler is not one
     /// this reader manages (or that area was already found).
     private mutating func readMeta(_ meta: Atom, in tree: AtomTree, inUserData: Bool) throws(AtomError) -> Bool {
-        guard meta.isContainer, let handler = Self.handlerType(of: meta, in: tree) else { return false }
+        // A `udta/meta` holding an `ilst` but no `hdlr` is iTunes metadata all the same (TagLib,
+        // mutagen and exiftool read it so).
+        let handler = Self.handlerType(of: meta, in: tree) ?? (inUserData && meta.child("hdlr") == nil && meta.child("ilst") != nil ? "mdir" : nil)
+        guard meta.isContainer, let handler else { return false }
         switch handler {
         case "mdir" where inUserData && layout.itemListMeta == nil:
             layout.itemListMeta = meta
