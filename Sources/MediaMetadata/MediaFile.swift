@@ -144,6 +144,9 @@ public struct MediaFile: Sendable {
     /// custom key (`COMMENT:X`, `LYRICS:X`, `URL`, `URL:X`, `PERFORMER:X`), or a custom key the
     /// file already has.
     func resolve(_ key: String) throws(MetadataError) -> KeyTarget {
+        if key.hasSuffix(":*") {
+            throw MetadataError(.unknownKey, path: path, message: "\(key): a pattern names items to remove; a value is set on one key or identifier")
+        }
         if let row = MetadataKeyTable.definition(key) { return .uniform(row) }
         if key.contains("/"), let identifier = MetadataIdentifier(parsing: key) { return .identifier(identifier) }
         let upper = key.uppercased()

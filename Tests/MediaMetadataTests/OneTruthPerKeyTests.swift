@@ -1,0 +1,210 @@
+import Foundation
+import Carriers
+import ID3
+import ISOBMFF
+import MediaBytes
+import MediaMetadata
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// After `set K=v` every reader sees v, and after `remove K` none sees K: for every pair of
+/// native areas that can hold one key.
+@Suite struct OneTruthPerKeyTests {
+    /// An MP3 whose ID3v2.4 tag has `frames`, followed by two MPEG frames.
+    static func mp3(_ frames: [[UInt8]]) throws -> String {
+        try TemporaryFile.write(ID3Builder.tag(frames: frames, padding: 64) + ID3Builder.mp3Frame() + ID3Builder.mp3Frame(), name: "t.mp3")
+    }
+
+    static func userText(_ description: String, _ value: String) -> [UInt8] {
+        ID3Builder.frame("TXXX", [3] + Array(description.utf8) + [0] + Array(value.utf8))
+    }
+
+    static func freeform(_ name: String, _ value: String) -> [UInt8] {
+        AtomBuilder.atom("----", AtomBuilder.fullBox("mean", Array("com.apple.iTunes".utf8)) + AtomBuilder.fullBox("name", Array(name.utf8))
+            + AtomBuilder.atom("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
+    }
+
+    static func m4a(_ items: [[UInt8]]) throws -> String {
+        var builder = MovieBuilder()
+        builder.userData = [MovieBuilder.itemListMeta(items, padding: 256)]
+        return try TemporaryFile.write(builder.build(), name: "t.m4a")
+    }
+
+    @Test func settingTrackNumberReplacesATXXXThatReadsAsIt() throws {
+        let path = try Self.mp3([ID3Builder.frame("TRCK", ID3Builder.text(["2"])), Self.userText("TRACKNUMBER", "2")])
+        var file = try MediaFile(path: path)
+        #expect(file.tags["TRACKNUMBER"] == ["2", "2"])
+        try file.set("TRACKNUMBER", ["3"])
+        #expect(file.tags["TRACKNUMBER"] == ["3"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TRACKNUMBER"] == ["3"])
+        #expect(reread.items.map(\.identifier.description) == ["id3/TRCK"])
+        #expect(TagLibReading.read(path)?.properties["TRACKNUMBER"] == ["3"])
+    }
+
+    @Test func removingTrackNumberRemovesEveryFrameThatReadsAsIt() throws {
+        let path = try Self.mp3([ID3Builder.frame("TIT2", ID3Builder.text(["T"])), ID3Builder.frame("TRCK", ID3Builder.text(["2"])), Self.userText("TRACKNUMBER", "2")])
+        var file = try MediaFile(path: path)
+        #expect(try file.remove("TRACKNUMBER"))
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TRACKNUMBER"] == nil)
+        #expect(reread.tags["TITLE"] == ["T"])
+        #expect(TagLibReading.read(path)?.properties["TRACKNUMBER"] == nil)
+    }
+
+    @Test func settingTrackNumberReplacesAFreeformItemThatReadsAsIt() throws {
+        let trkn = AtomBuilder.atom("trkn", AtomBuilder.atom("data", [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 2, 0, 9, 0, 0]))
+        let path = try Self.m4a([trkn, Self.freeform("TRACKNUMBER", "2")])
+        var file = try MediaFile(path: path)
+        #expect(file.tags["TRACKNUMBER"] == ["2/9", "2"])
+        try file.set("TRACKNUMBER", ["3/9"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TRACKNUMBER"] == ["3/9"])
+        // The freeform item that also read as the key is gone.
+        #expect(reread.items.map(\.identifier.description) == ["itsk/trkn"])
+        #expect(TagLibReading.read(path)?.properties["TRACKNUMBER"] == ["3/9"])
+    }
+
+    @Test func settingAMusicBrainzKeyLeavesOneFreeformSpelling() throws {
+        let path = try Self.m4a([Self.freeform("MusicBrainz Album Id", "old-1"), Self.freeform("MUSICBRAINZ_ALBUMID", "old-2")])
+        var file = try MediaFile(path: path)
+        try file.set("MUSICBRAINZ_ALBUMID", ["new"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["MUSICBRAINZ_ALBUMID"] == ["new"])
+        #expect(reread.items.count == 1)
+        #expect(reread.items.first?.identifier.description == "itlk/com.apple.iTunes:MusicBrainz Album Id")
+    }
+
+    @Test func removingCommentRemovesDescribedCommentsToo() throws {
+        func comment(_ description: String, _ text: String) -> [UInt8] {
+            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
+        }
+        let path = try Self.mp3([comment("", "plain"), comment("Note", "described"), ID3Builder.frame("TIT2", ID3Builder.text(["T"]))])
+        var file = try MediaFile(path: path)
+        #expect(file.tags["COMMENT:NOTE"] == ["described"])
+        #expect(try file.remove("COMMENT"))
+        #expect(file.tags["COMMENT"] == nil && file.tags["COMMENT:NOTE"] == nil)
+        #expect(file.tags["TITLE"] == ["T"])
+    }
+
+    @Test func removingOnlyOneDescribedCommentNamesIt() throws {
+        func comment(_ description: String, _ text: String) -> [UInt8] {
+            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
+        }
+        let path = try Self.mp3([comment("", "plain"), comment("Note", "described")])
+        var file = try MediaFile(path: path)
+        #expect(try file.remove("COMMENT:Note"))
+        #expect(file.tags["COMMENT"] == ["plain"])
+        #expect(file.tags["COMMENT:NOTE"] == nil)
+    }
+
+    @Test func anIdentifierPatternRemovesEveryItemItNames() throws {
+        func comment(_ description: String, _ text: String) -> [UInt8] {
+            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
+        }
+        let path = try Self.mp3([comment("", "plain"), comment("A", "a"), comment("B", "b"), Self.userText("X", "x")])
+        var file = try MediaFile(path: path)
+        #expect(try file.remove("id3/COMM:*"))
+        #expect(file.items.map(\.identifier.description) == ["id3/TXXX:X"])
+        #expect(try file.remove("id3/TXXX:*"))
+        #expect(file.items.isEmpty)
+        #expect(try !file.remove("id3/COMM:*"))
+    }
+
+    @Test func aPatternIsRefusedWhereItCannotBeUsed() throws {
+        let path = try Self.mp3([ID3Builder.frame("TIT2", ID3Builder.text(["T"]))])
+        var file = try MediaFile(path: path)
+        #expect(throws: MetadataError(.unknownKey)) { try file.remove("COMMENT:*") }
+        #expect(throws: MetadataError(.unknownKey)) { try file.set("id3/COMM:*", ["x"]) }
+        #expect(file.tags["TITLE"] == ["T"])
+    }
+}
+
+/// QuickTime metadata keys as other programs write them.
+@Suite struct QuickTimeKeysFromOtherWritersTests {
+    /// A `udta/meta` with handler `mdta`, a `keys` box of `keys`, and one UTF-8 value each.
+    static func quickTimeMeta(_ entries: [(String, String)]) -> [UInt8] {
+        let handler = AtomBuilder.fullBox("hdlr", [0, 0, 0, 0] + Array("mdta".utf8) + [UInt8](repeating: 0, count: 13))
+        var keys = AtomBuilder.be(UInt64(entries.count), width: 4)
+        for (key, _) in entries { keys += AtomBuilder.be(UInt64(8 + key.utf8.count), width: 4) + Array("mdta".utf8) + Array(key.utf8) }
+        var items: [UInt8] = []
+        for (index, (_, value)) in entries.enumerated() {
+            items += AtomBuilder.atom(FourCC(rawValue: UInt32(index + 1)), AtomBuilder.atom("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
+        }
+        return AtomBuilder.atom("meta", [0, 0, 0, 0] + handler + AtomBuilder.fullBox("keys", keys) + AtomBuilder.atom("ilst", items))
+    }
+
+    static func movie(_ entries: [(String, String)]) throws -> String {
+        var builder = MovieBuilder()
+        builder.brand = "qt  "
+        builder.userData = [quickTimeMeta(entries)]
+        return try TemporaryFile.write(builder.build(), name: "t.mov")
+    }
+
+    @Test func ffmpegBareKeyNamesReadAsUniformKeys() throws {
+        let path = try Self.movie([("title", "T"), ("artist", "A"), ("album_artist", "AA"), ("date", "2020"), ("track", "3"),
+                                   ("disc", "1"), ("encoder", "Lavf"), ("comment", "C"), ("genre", "G"), ("composer", "W"),
+                                   ("copyright", "(c)"), ("description", "D"), ("album", "Al")])
+        let file = try MediaFile(path: path)
+        #expect(file.tags["TITLE"] == ["T"])
+        #expect(file.tags["ARTIST"] == ["A"])
+        #expect(file.tags["ALBUM"] == ["Al"])
+        #expect(file.tags["ALBUMARTIST"] == ["AA"])
+        #expect(file.tags["DATE"] == ["2020"])
+        #expect(file.tags["TRACKNUMBER"] == ["3"])
+        #expect(file.tags["DISCNUMBER"] == ["1"])
+        #expect(file.tags["ENCODEDBY"] == ["Lavf"])
+        #expect(file.tags["COMMENT"] == ["C"])
+        #expect(file.tags["GENRE"] == ["G"])
+        #expect(file.tags["COMPOSER"] == ["W"])
+        #expect(file.tags["COPYRIGHT"] == ["(c)"])
+        #expect(file.tags["PODCASTDESC"] == ["D"])
+        #expect(try file.values("TITLE") == ["T"])
+    }
+
+    @Test func aFileOfQuickTimeKeysGetsQuickTimeKeysWhenEdited() throws {
+        let path = try Self.movie([("title", "Old"), ("artist", "A")])
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["New"])
+        try file.set("ALBUM", ["Al"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TITLE"] == ["New"])
+        #expect(reread.tags["ALBUM"] == ["Al"])
+        // The bare key keeps its spelling; the new key is AV Foundation's; no item list appears.
+        #expect(reread.items.map(\.identifier.description) == ["mdta/title", "mdta/artist", "mdta/com.apple.quicktime.album"])
+        let movie = try MovieFile(tree: AtomTree(source: FileByteSource(path: path)))
+        #expect(movie.metadata.movie.itemList == nil)
+    }
+
+    @Test func removingAKeyRemovesEveryQuickTimeKeyThatReadsAsIt() throws {
+        let path = try Self.movie([("title", "Bare"), ("com.apple.quicktime.title", "Full"), ("artist", "A")])
+        var file = try MediaFile(path: path)
+        #expect(try file.remove("TITLE"))
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TITLE"] == nil)
+        #expect(reread.tags["ARTIST"] == ["A"])
+    }
+
+    @Test func anItemListInAMetaWithoutHandlerIsRead() throws {
+        let meta = AtomBuilder.atom("meta", [0, 0, 0, 0] + AtomBuilder.atom("ilst", MovieBuilder.textItem("©nam", "No handler")))
+        var builder = MovieBuilder()
+        builder.userData = [meta]
+        let path = try TemporaryFile.write(builder.build(), name: "t.m4a")
+        var file = try MediaFile(path: path)
+        #expect(file.tags["TITLE"] == ["No handler"])
+        try file.set("TITLE", ["Edited"])
+        try file.save()
+        #expect(try MediaFile(path: path).tags["TITLE"] == ["Edited"])
+        // Written back with the handler iTunes writes, which TagLib then reads too.
+        let tree = try AtomTree(source: FileByteSource(path: path))
+        #expect(tree.atom(at: try #require(AtomPath(parsing: "moov/udta/meta/hdlr"))) != nil)
+        #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Edited"])
+    }
+}
