@@ -35,10 +35,26 @@ public enum TagReport {
         let chapters = file.chapters.map { chapter in
             JSONValue.object([("start", .double(chapter.start)), ("end", chapter.end.map(JSONValue.double) ?? .null), ("title", .string(chapter.title))])
         }
+        let diagnostics = file.diagnostics.map(diagnosticJSON)
         return [
             ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("tags", .object(tags)),
             ("items", .array(items)), ("pictures", .array(pictures)), ("chapters", .array(chapters)),
+            ("diagnostics", .array(diagnostics)),
         ]
+    }
+
+    /// A diagnostic in `show --json`: severity, byte offset, place in the structure, message.
+    static func diagnosticJSON(_ diagnostic: MetadataDiagnostic) -> JSONValue {
+        .object([
+            ("severity", .string(diagnostic.severity)), ("offset", .uint(diagnostic.offset)),
+            ("place", .string(diagnostic.place)), ("message", .string(diagnostic.message)),
+        ])
+    }
+
+    /// The problems (warnings and errors, not notes) a reading command reports on standard
+    /// error, one line each: `PATH: warning: at byte offset N (PLACE): MESSAGE`.
+    public static func problemLines(_ file: MediaFile) -> [String] {
+        file.diagnostics.filter(\.isProblem).map { "\(file.path): \($0.severity): at byte offset \($0.offset) (\($0.place)): \($0.message)" }
     }
 
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.

@@ -21,7 +21,8 @@ import Testing
         let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(documents.count == 3)
         let m4a = documents[0]
-        #expect(Set(m4a.keys) == ["path", "format", "tags", "items", "pictures", "chapters"])
+        #expect(Set(m4a.keys) == ["path", "format", "tags", "items", "pictures", "chapters", "diagnostics"])
+        #expect((m4a["diagnostics"] as? [Any])?.isEmpty == true)
         #expect(m4a["format"] as? String == "mp4")
         #expect((m4a["tags"] as? [String: [String]])?["TITLE"] == ["Fixture Title"])
         let items = try #require(m4a["items"] as? [[String: Any]])
@@ -40,6 +41,35 @@ import Testing
         #expect(chapters.first?["end"] as? Double == 0.25)
         #expect(documents[2]["path"] as? String == missing)
         #expect((documents[2]["error"] as? String)?.isEmpty == false)
+    }
+
+    @Test func problemsReadLenientlyAreWarningsAndFailWithStrict() async throws {
+        // The title frame claims more bytes than the tag has: TagLib and mutagen read nothing
+        // from it; the file still opens, and says so.
+        var frame = ID3Builder.frame("TIT2", ID3Builder.text(["Title"]))
+        frame[7] = 0x7F
+        let tag = ID3Builder.tag(frames: [ID3Builder.frame("TPE1", ID3Builder.text(["Artist"])), frame])
+        let path = try TemporaryFile.write(tag + ID3Builder.mp3Frame() + ID3Builder.mp3Frame(), name: "broken.mp3")
+        var result = try await tagedit("show", path)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("Artist"))
+        #expect(result.standardError.contains("tagedit: \(path): warning: at byte offset 27 (ID3v2/TIT2): frame TIT2 declares"))
+        result = try await tagedit("get", path, "ARTIST")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "Artist\n")
+        #expect(result.standardError.contains("warning: at byte offset 27 (ID3v2/TIT2)"))
+        result = try await tagedit("show", "--strict", path)
+        #expect(result.status == 68)
+        result = try await tagedit("get", "--strict", path, "ARTIST")
+        #expect(result.status == 68)
+        result = try await tagedit("show", "--json", path)
+        #expect(result.status == 0)
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let diagnostic = try #require((documents.first?["diagnostics"] as? [[String: Any]])?.first)
+        #expect(diagnostic["severity"] as? String == "warning")
+        #expect(diagnostic["offset"] as? Int == 27)
+        #expect(diagnostic["place"] as? String == "ID3v2/TIT2")
+        #expect((diagnostic["message"] as? String)?.contains("TIT2") == true)
     }
 
     @Test func setThenGetAndRemove() async throws {

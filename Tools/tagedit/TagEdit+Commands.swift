@@ -11,6 +11,7 @@ extension TagEdit {
         @Flag(help: "Print a JSON array with one object per file.") var json = false
         @Flag(help: "Also list every native item with its identifier.") var native = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
         func run() throws {
             let paths = FileList.expand(files, recursive: recursive)
@@ -20,6 +21,7 @@ extension TagEdit {
                 run.progress(index)
                 do throws(MetadataError) {
                     let file = try MediaFile(path: path)
+                    try FileRun.reportProblems(file, strict: strict, clearing: &run)
                     if json {
                         documents.append(try TagReport.json(file))
                     } else {
@@ -40,11 +42,15 @@ extension TagEdit {
         static let configuration = CommandConfiguration(abstract: "Print the values of a key, one per line (exit 1 when absent).")
         @Argument(help: "The file.") var file: String
         @Argument(help: "A uniform key, alias, custom key or identifier.") var key: String
+        @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
         func run() throws {
             let values: [String]?
             do throws(MetadataError) {
-                values = try MediaFile(path: file).values(key)
+                let media = try MediaFile(path: file)
+                var run = FileRun(total: 1)
+                try FileRun.reportProblems(media, strict: strict, clearing: &run)
+                values = try media.values(key)
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))

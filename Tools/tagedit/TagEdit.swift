@@ -113,6 +113,19 @@ struct FileRun {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
+    /// Prints the problems a file was read with as warnings on standard error; with `strict`,
+    /// a file with any fails as damaged (exit 68).
+    static func reportProblems(_ file: MediaFile, strict: Bool, clearing run: inout FileRun) throws(MetadataError) {
+        let lines = TagReport.problemLines(file)
+        guard !lines.isEmpty else { return }
+        if strict, let first = file.diagnostics.first(where: \.isProblem) {
+            throw MetadataError(.malformed, path: file.path, offset: first.offset,
+                                message: "damaged at byte offset \(first.offset) (\(first.place)): \(first.message)")
+        }
+        run.clearProgress()
+        for line in lines { standardError("tagedit: " + line) }
+    }
+
     mutating func fail(_ error: MetadataError) {
         clearProgress()
         Self.standardError("tagedit: \(error.description)")
