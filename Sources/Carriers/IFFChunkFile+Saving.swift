@@ -26,13 +26,31 @@ extension IFFChunkFile {
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
 
-        if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize {
+        // The INFO list is rewritten only when it changes; a list of the same size is patched.
+        let oldInfo = file.root.children.first { $0.id == "LIST" && $0.formType == "INFO" }
+        let newInfo = options.info.flatMap { $0 == (file.info ?? RIFFInfoList()) ? nil : $0 }
+        let infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.chunkBytes }
+        let expectedInfo = newInfo.map { $0.entries.isEmpty ? nil : $0 } ?? file.info
+        // In place, a smaller list is followed by a `JUNK` chunk filling the old list's space.
+        var infoInPlace = infoBytes
+        if let bytes = infoBytes, let oldInfo, source.size - oldInfo.offset >= oldInfo.totalSize {
+            let room = Int(oldInfo.totalSize)
+            if bytes.count + 8 <= room {
+                infoInPlace = bytes + Array("JUNK".utf8) + RIFFInfoList.littleEndian(UInt32(room - bytes.count - 8)) + [UInt8](repeating: 0, count: room - bytes.count - 8)
+            }
+        }
+        let infoFits = infoInPlace.map { bytes in oldInfo.map { UInt64(bytes.count) == $0.totalSize && littleEndian } ?? false } ?? true
+
+        if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize, infoFits {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
-            let written = [old.dataOffset..<old.dataOffset + UInt64(serialization.bytes.count)]
+            var ranges: [(offset: UInt64, bytes: [UInt8])] = [(old.dataOffset, serialization.bytes)]
+            if let infoInPlace, let oldInfo { ranges.append((oldInfo.offset, infoInPlace)) }
+            let written = zip(ranges, ["ID3v2 tag", "INFO list"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written) }
-            try CarrierSaving.patch(path, ranges: [(old.dataOffset, serialization.bytes)], newSize: nil, original: source) { written in
-                guard try IFFChunkFile(source: written).id3Tag?.frames == expected else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+            try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
+                let reread = try IFFChunkFile(source: written)
+                guard reread.id3Tag?.frames == expected, reread.info == expectedInfo else {
+                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended; the old bytes were put back")
                 }
             }
             return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written)
@@ -42,11 +60,33 @@ extension IFFChunkFile {
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
         if serialization.bytes.count % 2 == 1 { chunk.append(0) }
-        let kept = file.root.children.filter { $0.offset != old?.offset }
+        // Each chunk of the file is copied, replaced (the ID3 chunk; the INFO list when it
+        // changes) or left out (an INFO list emptied); a new ID3 or INFO chunk goes at the end.
+        enum Piece { case copy(IFFChunk), bytes([UInt8]) }
+        var pieces: [Piece] = []
+        var wroteTag = false, wroteInfo = infoBytes == nil
+        for child in file.root.children {
+            if child.offset == old?.offset {
+                pieces.append(.bytes(chunk))
+                wroteTag = true
+            } else if child.offset == oldInfo?.offset, let infoBytes {
+                if !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
+                wroteInfo = true
+            } else {
+                pieces.append(.copy(child))
+            }
+        }
+        if !wroteInfo, let infoBytes, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
+        if !wroteTag { pieces.append(.bytes(chunk)) }
+        let kept = pieces.compactMap { piece -> IFFChunk? in if case .copy(let chunk) = piece { chunk } else { nil } }
         // A last chunk of odd size may lack its pad byte at the end of the file.
         func extent(_ chunk: IFFChunk) -> UInt64 { min(chunk.totalSize, source.size - chunk.offset) }
-        let insertAt = old.map { old in kept.firstIndex { $0.offset > old.offset } ?? kept.count } ?? kept.count
-        let formSize = 4 + kept.reduce(UInt64(chunk.count)) { $0 + $1.totalSize }
+        let formSize = pieces.reduce(UInt64(4)) { total, piece in
+            switch piece {
+            case .copy(let chunk): total + chunk.totalSize
+            case .bytes(let bytes): total + UInt64(bytes.count)
+            }
+        }
         guard formSize <= UInt64(UInt32.max) else {
             throw CarrierError(.notWritable, message: "\(path): the file would pass the 4 GiB a \(file.root.id) chunk can hold")
         }
@@ -54,24 +94,31 @@ extension IFFChunkFile {
         let trailing = rootEnd..<source.size
         let header = file.root.id.bytes + size(UInt32(formSize), littleEndian: littleEndian) + (file.root.formType?.bytes ?? [])
         let newSize = 8 + formSize + UInt64(trailing.count)
-        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [0..<newSize]) }
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")]) }
+        let replacedIDs: Set<FourCC> = [id]
         do {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(header)
-                for (index, child) in kept.enumerated() {
-                    if index == insertAt { try sink.write(chunk) }
-                    try source.copy(from: child.offset, count: extent(child), to: &sink)
-                    if extent(child) < child.totalSize { try sink.write([0]) }  // the missing pad byte
+                for piece in pieces {
+                    switch piece {
+                    case .bytes(let bytes):
+                        try sink.write(bytes)
+                    case .copy(let child):
+                        try source.copy(from: child.offset, count: extent(child), to: &sink)
+                        if extent(child) < child.totalSize { try sink.write([0]) }  // the missing pad byte
+                    }
                 }
-                if insertAt == kept.count { try sink.write(chunk) }
                 if !trailing.isEmpty { try source.copy(from: trailing.lowerBound, count: UInt64(trailing.count), to: &sink) }
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
-                guard reread.id3Tag?.frames == expected, reread.diagnostics.isEmpty else {
+                guard reread.id3Tag?.frames == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty else {
                     throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
                 }
-                let rereadKept = reread.root.children.filter { $0.id != id }
+                // Every chunk carried over is there, in order, byte for byte.
+                let rereadKept = reread.root.children.filter { chunk in
+                    !replacedIDs.contains(chunk.id) && !(infoBytes != nil && chunk.id == "LIST" && chunk.formType == "INFO")
+                }
                 guard rereadKept.map(\.id) == kept.map(\.id) else {
                     throw CarrierError(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")
                 }
@@ -85,7 +132,7 @@ extension IFFChunkFile {
         } catch {
             throw CarrierError(.io, message: "\(error)")
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [0..<newSize])
+        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")])
     }
 
     private static func size(_ value: UInt32, littleEndian: Bool) -> [UInt8] {

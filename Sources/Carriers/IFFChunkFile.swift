@@ -30,8 +30,8 @@ public struct IFFChunkFile: Sendable {
     public var root: IFFChunk
     public var id3Tag: ID3v2Tag?
     /// `LIST`/`INFO` entries of a WAV file (`INAM`, `IART`, `IPRD`, `ICMT`, `ICRD`, `IGNR`,
-    /// `ITRK`...), in order.
-    public var infoEntries: [(id: FourCC, value: String)]
+    /// `ITRK`...), in order; nil when the file has no `INFO` list.
+    public var info: RIFFInfoList?
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
     public var diagnostics: [CarrierDiagnostic]
@@ -51,7 +51,6 @@ public struct IFFChunkFile: Sendable {
         default: throw CarrierError(.unrecognized, message: "not an AIFF (FORM) or WAV (RIFF) file")
         }
         diagnostics = []
-        infoEntries = []
         let littleEndian = id == "RIFF"
         let declared = Self.size(head[4..<8], littleEndian: littleEndian)
         let available = source.size - 8
@@ -86,6 +85,8 @@ public struct IFFChunkFile: Sendable {
             audioFormat = IFFAudioFormat(chunk: format.id, data: try MPEGStreamFile.read(source, at: format.dataOffset, count: Int(format.dataSize)))
         }
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
+            var entries = info?.entries ?? []
+            defer { info = RIFFInfoList(entries) }
             for entry in list.children {
                 // INFO values are short texts; a longer one is read up to 64 KiB.
                 let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
@@ -93,7 +94,7 @@ public struct IFFChunkFile: Sendable {
                 // RIFF INFO text has no declared encoding; UTF-8 when it decodes, else Latin-1.
                 let raw = bytes[..<end]
                 let text = String(validating: raw, as: UTF8.self) ?? TextDecoding.latin1(raw)
-                infoEntries.append((entry.id, text))
+                entries.append(RIFFInfoList.Entry(entry.id, text))
             }
         }
     }

@@ -19,6 +19,9 @@ public struct CarrierSaveOptions: Sendable {
     /// Write a tag that fits the old one's space in place (false: always write the file anew
     /// and rename it over the original, which no crash or power loss can leave half done).
     public var allowInPlace = true
+    /// AIFF/WAV: the `LIST`/`INFO` entries to write instead of the file's (an empty list
+    /// removes the chunk); nil keeps the file's as they are.
+    public var info: RIFFInfoList?
 
     public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version
@@ -41,11 +44,12 @@ public struct CarrierSaveOutcome: Sendable {
     public var method: Method
     /// What could not be carried into the written tag version, and other remarks.
     public var notes: [String]
-    /// The byte ranges of the file written (or, for a dry run, to be written): the tag's
-    /// region and an ID3v1 tag in place, or the whole new file.
-    public var ranges: [Range<UInt64>]
+    /// The byte ranges of the file written (or, for a dry run, to be written) and what each
+    /// holds: the tags' regions in place (`ID3v2 tag`, `ID3v1 tag`, `INFO list`), or the
+    /// `whole file`.
+    public var ranges: [(range: Range<UInt64>, what: String)]
 
-    public init(method: Method, notes: [String], ranges: [Range<UInt64>] = []) {
+    public init(method: Method, notes: [String], ranges: [(range: Range<UInt64>, what: String)] = []) {
         self.method = method
         self.notes = notes
         self.ranges = ranges
@@ -97,7 +101,7 @@ extension MPEGStreamFile {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
             if let v1 { ranges.append((v1Offset, v1)) }
-            let written = ranges.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
+            let written = zip(ranges, ["ID3v2 tag", "ID3v1 tag"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
                 let reread = try MPEGStreamFile(source: written)
@@ -112,7 +116,7 @@ extension MPEGStreamFile {
         let newTag = serialization.bytes
         let rest = oldSize..<v1Offset
         let newSize = UInt64(newTag.count) + UInt64(rest.count) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
-        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [0..<newSize]) }
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
@@ -132,6 +136,6 @@ extension MPEGStreamFile {
         } catch {
             throw CarrierError(.io, message: "\(error)")
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [0..<newSize])
+        return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")])
     }
 }

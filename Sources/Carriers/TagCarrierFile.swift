@@ -8,10 +8,11 @@ public struct CarriedTags: Sendable {
     public var id3v2: ID3v2Tag?
     /// An ID3v1 tag at the end of an MP3 or ADTS stream.
     public var id3v1: ID3v1Tag?
-    /// A WAV file's `LIST`/`INFO` entries, in order.
-    public var info: [(id: FourCC, value: String)]
+    /// A WAV file's `LIST`/`INFO` entries, in order (an empty list for a WAV file without
+    /// one); nil for a carrier that cannot hold an `INFO` list.
+    public var info: RIFFInfoList?
 
-    public init(id3v2: ID3v2Tag? = nil, id3v1: ID3v1Tag? = nil, info: [(id: FourCC, value: String)] = []) {
+    public init(id3v2: ID3v2Tag? = nil, id3v1: ID3v1Tag? = nil, info: RIFFInfoList? = nil) {
         self.id3v2 = id3v2
         self.id3v1 = id3v1
         self.info = info
@@ -43,5 +44,5 @@ extension MPEGStreamFile: TagCarrierFile {
 
 extension IFFChunkFile: TagCarrierFile {
     public static let formatNames = ["aiff", "wav"]
-    public var carriedTags: CarriedTags { CarriedTags(id3v2: id3Tag, info: infoEntries) }
+    public var carriedTags: CarriedTags { CarriedTags(id3v2: id3Tag, info: info ?? (kind == .wav ? RIFFInfoList() : nil)) }
 }

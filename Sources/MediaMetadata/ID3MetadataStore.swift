@@ -1,21 +1,27 @@
+import Carriers
 import ID3
 import MediaBytes
 
-/// The tags of an MP3, ADTS, AIFF or WAV file, edited through the key space: the ID3v2 tag
-/// (read and written), and the ID3v1 tag or RIFF `INFO` entries (read only; TagLib's rule
-/// applies: they give `tags` only when the ID3v2 tag gives none). An existing ID3v1 tag is
-/// refreshed from the ID3v2 values by the save.
+/// The tags of an MP3, ADTS, AIFF or WAV file, edited through the key space: the ID3v2 tag,
+/// and beside it the ID3v1 tag and RIFF `INFO` entries (TagLib's rule applies to reading: they
+/// give `tags` only when the ID3v2 tag gives none). Every edit keeps the others in step: an
+/// existing ID3v1 tag is refreshed from the ID3v2 values by the save, and the `INFO` entries
+/// of a key are set and removed with it.
 struct ID3MetadataStore: MetadataStore {
     var tag: ID3v2Tag
     let original: ID3v2Tag
     /// False until a file without an ID3v2 tag is first edited (see `seedIfNeeded`).
     private var seeded: Bool
     let id3v1: ID3v1Tag?
-    let info: [(id: FourCC, value: String)]
+    /// The `LIST`/`INFO` entries of a WAV file as edited (empty when it has none); nil for a
+    /// file that cannot hold them.
+    private(set) var info: RIFFInfoList?
+    let originalInfo: RIFFInfoList?
 
-    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, info: [(id: FourCC, value: String)]) {
+    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, info: RIFFInfoList?) {
         self.id3v1 = id3v1
         self.info = info
+        originalInfo = info
         // A file without a tag gets a new v2.4 one (written only if something is set), holding
         // what the ID3v1 tag or the INFO entries say, so that setting one key keeps the others.
         self.tag = tag ?? ID3v2Tag(majorVersion: 4)
@@ -34,7 +40,7 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) }
+    var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) || info != originalInfo }
     var mergesAreasPerKey: Bool { false }
 
     /// The version the tag will be written as, when it is not the tag's own (`--id3v2-version`).
@@ -57,11 +63,11 @@ struct ID3MetadataStore: MetadataStore {
                 result.append((1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false)))
             }
         }
-        for entry in info {
+        for entry in info?.entries ?? [] {
             let row = MetadataKeyTable.definition(riffInfo: entry.id)
             var value = entry.value
             if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
-            result.append((1, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value], isWritable: false)))
+            result.append((1, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value])))
         }
         return result
     }
@@ -185,6 +191,35 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
+        if case .identifier(let identifier) = target, identifier.keySpace == .riffInfo, let id = identifier.fourCC {
+            guard info != nil else { throw MetadataError(.notRepresentable, message: "\(identifier): only WAV files hold an INFO list") }
+            setInfo(id, values)
+            return []
+        }
+        let notes = try setInID3(target, values: values)
+        // A file that uses an INFO list keeps it in step with the ID3v2 tag.
+        if case .uniform(let row) = target, let id = row.riffInfo, info?.entries.isEmpty == false { setInfo(id, values) }
+        return notes
+    }
+
+    /// Sets the `INFO` entry `id` (one value: several are joined with " / "), where the first
+    /// entry of that ID stood or at the end.
+    private mutating func setInfo(_ id: FourCC, _ values: [String]) {
+        var entries = info?.entries ?? []
+        let place = entries.firstIndex { $0.id == id } ?? entries.count
+        entries.removeAll { $0.id == id }
+        entries.insert(RIFFInfoList.Entry(id, values.joined(separator: " / ")), at: min(place, entries.count))
+        info = RIFFInfoList(entries)
+    }
+
+    /// Removes the `INFO` entries `id`; true when there were any.
+    private mutating func removeInfo(_ id: FourCC) -> Bool {
+        guard let entries = info?.entries, entries.contains(where: { $0.id == id }) else { return false }
+        info = RIFFInfoList(entries.filter { $0.id != id })
+        return true
+    }
+
+    private mutating func setInID3(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
         seedIfNeeded()
         switch target {
         case .uniform(let row):
@@ -348,12 +383,21 @@ struct ID3MetadataStore: MetadataStore {
         switch target {
         case .uniform(let row) where row.id3 == nil && row.riffInfo == nil:
             throw MetadataError(.notRepresentable, message: "\(row.key) has no form in ID3 tags")
+        case .identifier(let identifier) where identifier.keySpace == .riffInfo:
+            return identifier.fourCC.map { removeInfo($0) } ?? false
         case .identifier(let identifier) where identifier.keySpace != .id3:
-            let readOnly = identifier.keySpace == .id3v1 || identifier.keySpace == .riffInfo
-            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (it is read only)" : ""))
+            let readOnly = identifier.keySpace == .id3v1
+            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag)" : ""))
+        case .uniform(let row):
+            let removedInfo = row.riffInfo.map { removeInfo($0) } ?? false
+            return try removeFromID3(target) || removedInfo
         default:
             break
         }
+        return try removeFromID3(target)
+    }
+
+    private mutating func removeFromID3(_ target: KeyTarget) throws(MetadataError) -> Bool {
         let hadFallback = !seeded && rankedItems.contains { $0.rank == 1 }
         seedIfNeeded()
         let before = hadFallback ? -1 : tag.frames.count
@@ -382,6 +426,7 @@ struct ID3MetadataStore: MetadataStore {
         seeded = true
         cleared = true
         tag.frames = []
+        if info != nil { info = RIFFInfoList() }
     }
 
     /// Set by `removeAll`: the save also removes the ID3v1 tag.
@@ -436,10 +481,16 @@ struct ID3MetadataStore: MetadataStore {
                 throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
             }
         }
+        for entry in info?.entries ?? [] { result.append((MetadataIdentifier(.riffInfo, entry.id), .text(entry.value))) }
         return result
     }
 
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+        if identifier.keySpace == .riffInfo, case .text(let text) = data, let id = identifier.fourCC {
+            // Restored into a WAV file's INFO list (AIFF and MP3 files cannot hold one).
+            if info != nil { info = RIFFInfoList((info?.entries ?? []) + [RIFFInfoList.Entry(id, text)]) }
+            return
+        }
         guard case .id3Frame(let frameVersion, let bytes) = data, frameVersion == 3 || frameVersion == 4 else {
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an ID3 tag")
         }

@@ -103,4 +103,6 @@ public enum NativeItemData: Sendable, Hashable {
     case userData([UInt8])
     /// An ID3v2 frame as stored in a tag of `version` (header and body).
     case id3Frame(version: UInt8, bytes: [UInt8])
+    /// An item whose native form is one text: a RIFF `INFO` entry.
+    case text(String)
 }

@@ -154,6 +154,7 @@ extension MetadataKeyTable {
         case .quickTimeMetadata: definition(quickTimeKey: identifier.key)
         case .quickTimeUserData: identifier.fourCC.flatMap { definition(userData: $0) }
         case .threeGPP: identifier.fourCC.flatMap { definition(threeGPP: $0) }
+        case .riffInfo: identifier.fourCC.flatMap { definition(riffInfo: $0) }
         case .id3:
             switch identifier.id3Parts {
             case ("TXXX", let description?): definition(id3: .userText(description))

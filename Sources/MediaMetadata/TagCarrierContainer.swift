@@ -49,6 +49,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
         carrierOptions.mirrorID3v1 = true
         carrierOptions.removeID3v1 = store.cleared
         carrierOptions.allowInPlace = options.allowInPlace
+        if store.info != store.originalInfo { carrierOptions.info = store.info ?? RIFFInfoList() }
         return carrierOptions
     }
 
@@ -85,12 +86,10 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
 
     private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
         let inPlace = outcome.method == .inPlace
-        var summary = inPlace ? "the ID3v2 tag fits the old tag's space and is written over it"
-            : "the file is written anew with the new ID3v2 tag and \(CarrierSaveOptions().padding) bytes of padding, then renamed over the original"
-        if let output { summary = "wrote \(output) (a copy of \(path) with the new tag)" }
-        let writes = outcome.ranges.map { range in
-            SavePlan.Write(range: range, what: !inPlace ? "whole file" : range.count == 128 && range.lowerBound > 0 ? "ID3v1 tag" : "ID3v2 tag")
-        }
+        var summary = inPlace ? "the tags fit their old space and are written over it; no other byte moves"
+            : "the file is written anew with the new tags and \(CarrierSaveOptions().padding) bytes of padding after the ID3v2 frames, verified, then renamed over the original"
+        if let output { summary = "wrote \(output) (a copy of \(path) with the new tags)" }
+        let writes = outcome.ranges.map { SavePlan.Write(range: $0.range, what: $0.what) }
         return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
     }
 

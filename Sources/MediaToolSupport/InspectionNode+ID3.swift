@@ -65,7 +65,7 @@ public enum ID3Inspection {
             if let frames = format.frameCount { fields.append(("frameCount", .uint(UInt64(frames)))) }
             summary = "\(format.channels) ch, \(AtomFieldValue.number(format.sampleRate).summaryText) Hz, \(format.bitsPerSample) bits"
         }
-        if let entry = file.infoEntries.first(where: { $0.id == chunk.id }), path.contains("LIST") {
+        if let entry = file.info?.entries.first(where: { $0.id == chunk.id }), path.contains("LIST") {
             fields.append(("value", .string(entry.value)))
             summary = "\"\(entry.value)\""
         }

@@ -112,6 +112,8 @@ public enum TagReport {
             case .id3Frame(let version, let bytes):
                 object.append(("id3Version", .int(Int64(version))))
                 object.append(("frame", .string(Base64.encode(bytes))))
+            case .text(let text):
+                object.append(("text", .string(text)))
             }
             return .object(object)
         }
@@ -173,8 +175,11 @@ public enum TagReport {
                     items.append((identifier, .userData(try bytes(entry["payload"], "payload"))))
                 } else if entry["frame"] != nil {
                     items.append((identifier, .id3Frame(version: UInt8(clamping: entry["id3Version"]?.intValue ?? 4), bytes: try bytes(entry["frame"], "frame"))))
+                } else if let text = entry["text"] {
+                    guard let text = text.stringValue else { throw ImportError(message: "native[\(index)].text: expected a string") }
+                    items.append((identifier, .text(text)))
                 } else {
-                    throw ImportError(message: "native[\(index)]: expected values, payload or frame")
+                    throw ImportError(message: "native[\(index)]: expected values, payload, frame or text")
                 }
             }
             document.native = items.map { ($0.0, $0.1) }

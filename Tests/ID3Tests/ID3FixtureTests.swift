@@ -153,8 +153,8 @@ let id3Fixtures = [
         #expect(text(aiff.id3Tag, "TIT2") == ["AIFF Title"])
         let wav = try IFFChunkFile(source: FileByteSource(path: TestFixtures.path("wav-id3-info.wav")))
         #expect(text(wav.id3Tag, "TIT2") == ["WAV ID3 Title"])
-        #expect(wav.infoEntries.first { $0.id == "INAM" }?.value == "WAV INFO Title")
-        #expect(wav.infoEntries.first { $0.id == "ITRK" }?.value == "7")
+        #expect(wav.info?.entries.first { $0.id == "INAM" }?.value == "WAV INFO Title")
+        #expect(wav.info?.entries.first { $0.id == "ITRK" }?.value == "7")
     }
 
     @Test func untaggedAndV1OnlyFiles() throws {

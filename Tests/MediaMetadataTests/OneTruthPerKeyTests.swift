@@ -208,3 +208,68 @@ import Testing
         #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Edited"])
     }
 }
+
+/// The ID3 chunk and the `LIST`/`INFO` chunk of a WAV file hold one key together: ffprobe reads
+/// INFO, exiftool and TagLib read the ID3 tag, and they must agree after every edit.
+@Suite(.enabled(if: OtherReaders.areAvailable, "ffprobe, exiftool and mutagen are not installed (.ci/run installs them)"))
+struct WAVInfoInStepTests {
+    @Test func settingATitleChangesTheInfoTitleToo() async throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["Brand-New"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(try reread.values("riff/INAM") == ["Brand-New"])
+        #expect(try reread.values("id3/TIT2") == ["Brand-New"])
+        #expect(try await OtherReaders.ffprobeTags(path)["title"] == "Brand-New")
+        #expect(try await OtherReaders.exiftoolTags(path, ["Title"])["Title"] == "Brand-New")
+        #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Brand-New"])
+        // The other INFO entries are kept as they were.
+        #expect(try await OtherReaders.ffprobeTags(path)["artist"] == "WAV INFO Artist")
+    }
+
+    @Test func aShorterInfoListIsWrittenInPlaceWithAJunkChunk() async throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["Short"])
+        let plan = try file.save()
+        #expect(plan.method == .inPlace)
+        #expect(plan.writes.map(\.what) == ["ID3v2 tag", "INFO list"])
+        let chunks = try IFFChunkFile(source: FileByteSource(path: path)).root.children.map(\.id.description)
+        #expect(chunks.contains("JUNK"))
+        #expect(try await OtherReaders.ffprobeTags(path)["title"] == "Short")
+    }
+
+    @Test func removingATitleRemovesTheInfoTitleToo() async throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        var file = try MediaFile(path: path)
+        try file.remove("TITLE")
+        try file.save()
+        #expect(try MediaFile(path: path).values("riff/INAM") == nil)
+        #expect(try await OtherReaders.ffprobeTags(path)["title"] == nil)
+        #expect(try await OtherReaders.exiftoolTags(path, ["Title"])["Title"] == nil)
+    }
+
+    @Test func clearingRemovesTheInfoList() async throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        var file = try MediaFile(path: path)
+        file.removeAll()
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags.isEmpty)
+        #expect(reread.items.isEmpty)
+        #expect(try await OtherReaders.ffprobeTags(path).isEmpty)
+    }
+
+    @Test func aWAVWithoutInfoGetsNoneFromAnEdit() throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        var file = try MediaFile(path: path)
+        file.removeAll()
+        try file.save()
+        file = try MediaFile(path: path)
+        try file.set("TITLE", ["Only ID3"])
+        try file.save()
+        #expect(try IFFChunkFile(source: FileByteSource(path: path)).info == nil)
+        #expect(try MediaFile(path: path).tags["TITLE"] == ["Only ID3"])
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The other programs that read what this package writes: ffprobe (ffmpeg), exiftool and
+/// mutagen, from Debian's `ffmpeg`, `libimage-exiftool-perl` and `python3-mutagen`, which
+/// `.ci/run` installs. Tests that use them run wherever they are installed and are required
+/// in CI (`CI` set), so a missing install step fails there instead of skipping.
+public enum OtherReaders {
+    public static let ffprobe = "/usr/bin/ffprobe"
+    public static let exiftool = "/usr/bin/exiftool"
+    public static let python = "/usr/bin/python3"
+
+    public static let isRequired = ProcessInfo.processInfo.environment["CI"] != nil
+    public static var hasFFprobe: Bool { FileManager.default.isExecutableFile(atPath: ffprobe) }
+    public static var hasExiftool: Bool { FileManager.default.isExecutableFile(atPath: exiftool) }
+    public static var hasMutagen: Bool { FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/mutagen") }
+    /// All three are there (or CI requires them).
+    public static var areAvailable: Bool { isRequired || (hasFFprobe && hasExiftool && hasMutagen) }
+
+    /// The container-level tags ffprobe reports (`format.tags`), keys lowercased.
+    public static func ffprobeTags(_ path: String) async throws -> [String: String] {
+        let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_entries", "format_tags", "-of", "json", path])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any] else {
+            throw ReaderFailure(reader: "ffprobe", message: result.standardError)
+        }
+        let tags = (object["format"] as? [String: Any])?["tags"] as? [String: String] ?? [:]
+        return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What exiftool reports for `tags` (its tag names, such as `Title`), by tag name; a tag
+    /// it does not find is absent.
+    public static func exiftoolTags(_ path: String, _ tags: [String]) async throws -> [String: String] {
+        let result = try await ToolRunner.runProgram(exiftool, ["-json", "-charset", "UTF8"] + tags.map { "-" + $0 } + [path])
+        guard let list = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]], let first = list.first else {
+            throw ReaderFailure(reader: "exiftool", message: result.standardError)
+        }
+        var values: [String: String] = [:]
+        for (key, value) in first where key != "SourceFile" { values[key] = "\(value)" }
+        return values
+    }
+
+    /// The tags mutagen reads (`mutagen.File(path)`), each key with its values as text.
+    public static func mutagenTags(_ path: String) async throws -> [String: [String]] {
+        let script = """
+            import json, sys, mutagen
+            f = mutagen.File(sys.argv[1])
+            out = {}
+            for key, value in (f.tags.items() if f is not None and f.tags is not None else []):
+                values = value if isinstance(value, list) else [value]
+                out[str(key)] = [str(v) for v in (getattr(value, 'text', None) or values)]
+            print(json.dumps(out))
+            """
+        let result = try await ToolRunner.runProgram(python, ["-c", script, path])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: [String]] else {
+            throw ReaderFailure(reader: "mutagen", message: result.standardError)
+        }
+        return object
+    }
+
+    public struct ReaderFailure: Error, CustomStringConvertible {
+        public var reader: String
+        public var message: String
+        public var description: String { "\(reader) failed: \(message)" }
+    }
+}
