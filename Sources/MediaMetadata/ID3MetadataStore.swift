@@ -125,8 +125,8 @@ struct ID3MetadataStore: MetadataStore {
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
                                       dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
         case .picture(_, let mime, let type, let description, let data):
-            return NativeMetadataItem(identifier(frame, MediaPicture.typeName(type)), key: nil, dataType: mime,
-                                      values: ["\(MediaPicture.typeName(type)), \(data.count) bytes" + (description.isEmpty ? "" : ", \"\(description)\"")])
+            return NativeMetadataItem(identifier(frame, MediaPicture.typeName(type)), key: nil, dataType: mime, values: [],
+                                      pictures: [PictureSummary(type: type, mimeType: mime, description: description, size: data.count)])
         case .uniqueFileID(let owner, let identifier):
             let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
             let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
@@ -224,7 +224,7 @@ struct ID3MetadataStore: MetadataStore {
         switch target {
         case .uniform(let row):
             guard let form = row.id3Form(version: version) else {
-                throw MetadataError(.notRepresentable, message: "\(row.key) has no ID3 form (see `tagedit keys`)")
+                throw MetadataError(.notRepresentable, message: "\(row.key) has no ID3 form (the key table lists each key's forms)")
             }
             let place = tag.frames.firstIndex { frame in [row.id3, row.id3v23].compactMap({ $0 }).contains { $0.frameID == frame.id } }
             for old in [row.id3, row.id3v23].compactMap({ $0 }) { remove(old, row: row) }

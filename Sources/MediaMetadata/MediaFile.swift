@@ -121,15 +121,12 @@ public struct MediaFile: Sendable {
 
     /// The values of `key` (a uniform key, an alias, a custom key such as `COMMENT:NOTIZ`, or
     /// an identifier); nil when the file has none. For an identifier, the values of every item
-    /// it names.
+    /// it names. A picture key has no text values (nil): read `pictures`.
     public func values(_ key: String) throws(MetadataError) -> [String]? {
         switch try resolve(key) {
         case .uniform(let row):
-            if row.kind == .picture {
-                let pictures = try pictures
-                return pictures.isEmpty ? nil : pictures.map { "\($0.typeName), \($0.mimeType), \($0.data.count) bytes" }
-            }
-            return tags[row.key]
+            // Pictures are not text: `pictures` has them.
+            return row.kind == .picture ? nil : tags[row.key]
         case .custom(let key, _):
             return tags[key]
         case .identifier(let identifier):
@@ -158,7 +155,7 @@ public struct MediaFile: Sendable {
             let native = item.identifier.id3Parts.qualifier ?? item.identifier.freeformParts?.name ?? key
             return .custom(key: upper, nativeName: native)
         }
-        throw MetadataError(.unknownKey, path: path, message: "unknown key \"\(key)\": not a uniform key (see `tagedit keys`), an identifier such as id3/TXXX:\(key) or itlk/com.apple.iTunes:\(key), nor a custom key the file has")
+        throw MetadataError(.unknownKey, path: path, message: "unknown key \"\(key)\": not a uniform key of the key table, an identifier such as id3/TXXX:\(key) or itlk/com.apple.iTunes:\(key), nor a custom key the file has")
     }
 
     /// Replaces the values of `key` (an empty list removes it). Values are checked against the
@@ -191,7 +188,7 @@ public struct MediaFile: Sendable {
     public mutating func add(_ key: String, _ values: [String]) throws(MetadataError) {
         let existing = try self.values(key) ?? []
         if case .uniform(let row) = try resolve(key), row.kind == .picture {
-            throw MetadataError(.badValue, path: path, message: "\(row.key): pictures are added with `tagedit picture add`")
+            throw MetadataError(.badValue, path: path, message: "\(row.key) holds pictures, not text: add a picture instead")
         }
         try set(key, existing + values)
     }

@@ -13,16 +13,21 @@ public struct NativeMetadataItem: Sendable, Hashable {
     public var values: [String]
     /// What this item adds to `tags` (a `TIPL` frame adds one key per role).
     public internal(set) var contributions: [TagContribution]
-    /// False for items that can be read but not written (ID3v1 fields, RIFF INFO entries).
+    /// False for items that can be read but not written (ID3v1 fields, which mirror the ID3v2 tag).
     public var isWritable: Bool
+    /// The pictures a picture item holds (an `APIC` frame, a `covr` item), described without
+    /// their bytes; `values` has none of them. Empty for other items.
+    public var pictures: [PictureSummary]
 
-    init(_ identifier: MetadataIdentifier, key: String?, dataType: String, values: [String], contributions: [TagContribution]? = nil, isWritable: Bool = true) {
+    init(_ identifier: MetadataIdentifier, key: String?, dataType: String, values: [String], contributions: [TagContribution]? = nil,
+         isWritable: Bool = true, pictures: [PictureSummary] = []) {
         self.identifier = identifier
         self.key = key
         self.dataType = dataType
         self.values = values
         self.contributions = contributions ?? key.map { [TagContribution(key: $0, values: values)] } ?? []
         self.isWritable = isWritable
+        self.pictures = pictures
     }
 
     public var keySpace: MetadataIdentifier.KeySpace { identifier.keySpace }
@@ -34,6 +39,23 @@ public struct NativeMetadataItem: Sendable, Hashable {
 public struct TagContribution: Sendable, Hashable {
     public var key: String
     public var values: [String]
+}
+
+/// What a picture item holds, without the image bytes.
+public struct PictureSummary: Sendable, Hashable {
+    /// The ID3 `APIC` picture type (3, front cover, for MP4 cover art).
+    public var type: UInt8
+    public var mimeType: String
+    public var description: String
+    /// The image's size in bytes.
+    public var size: Int
+
+    public init(type: UInt8, mimeType: String, description: String, size: Int) {
+        self.type = type
+        self.mimeType = mimeType
+        self.description = description
+        self.size = size
+    }
 }
 
 /// An embedded picture.

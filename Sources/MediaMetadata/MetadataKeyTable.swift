@@ -169,6 +169,6 @@ public enum MetadataKeyTable {
         Row("TVSEASON", .integer, iTunes: [.item("tvsn")]),
         // Pictures: listed for their native forms; they are edited with the picture commands.
         Row("PICTURE", .picture, aliases: ["common/artwork"], iTunes: [.item("covr")], quickTime: "com.apple.quicktime.artwork", id3: .frame("APIC"),
-            note: "Not a text key (TagLib 1.13 has none either): `tags` never holds it; `tagedit picture` edits pictures and `get` lists them."),
+            note: "Not a text key (TagLib 1.13 has none either): `tags` never holds it; pictures are read, added and removed as pictures (`MediaFile.pictures`, `addPicture`, `removePictures`)."),
     ]
 }

@@ -44,7 +44,7 @@ enum MetadataValueConversion {
             guard isDate(value) else { throw bad("expected an ISO 8601 date: yyyy, yyyy-MM, yyyy-MM-dd, yyyy-MM-ddTHH:mm[:ss]") }
             return value
         case .picture:
-            throw MetadataError(.badValue, message: "\(key): pictures are set with `tagedit picture add`, not as text")
+            throw MetadataError(.badValue, message: "\(key) holds pictures, not text: add a picture instead")
         }
     }
 

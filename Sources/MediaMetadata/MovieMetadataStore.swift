@@ -37,8 +37,11 @@ struct MovieMetadataStore: MetadataStore {
         }
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
-            let (values, type) = Self.render(item.values, type: nil, row: row)
-            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row), dataType: type, values: values)))
+            let images = item.values.filter { $0.imageMIMEType != nil }
+            let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, row: row)
+            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row),
+                                                  dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
+                                                  pictures: images.map(Self.summary))))
         }
         for item in scope.userData {
             if let asset = item.asset {
@@ -66,13 +69,20 @@ struct MovieMetadataStore: MetadataStore {
     static func view(_ item: MetadataItem) -> NativeMetadataItem {
         let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
         let row = MetadataKeyTable.definition(iTunes: form)
-        let (values, type) = render(item.values, type: item.type, row: row)
+        let images = item.values.filter { $0.imageMIMEType != nil }
+        let (values, type) = render(item.values.filter { $0.imageMIMEType == nil }, type: item.type, row: row)
         // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
         // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
         var key = textKey(row)
         if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
         if type.hasPrefix("binary") { key = nil }
-        return NativeMetadataItem(form.identifier, key: key, dataType: item.isOpaque ? "unreadable" : type, values: values)
+        let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
+        return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: values, pictures: images.map(Self.summary))
+    }
+
+    /// A cover-art value described without its bytes (MP4 cover art is a front cover).
+    static func summary(_ value: ItemValue) -> PictureSummary {
+        PictureSummary(type: 3, mimeType: value.imageMIMEType ?? "application/octet-stream", description: "", size: value.data.count)
     }
 
     /// The values of an item as text, and the name of their data type.
@@ -89,8 +99,6 @@ struct MovieMetadataStore: MetadataStore {
                 let code = Int64(value.data[0]) << 8 | Int64(value.data[1])
                 texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
                 typeName = "genre code"
-            } else if let mime = value.imageMIMEType {
-                texts.append("\(mime), \(value.data.count) bytes")
             } else if let text = value.text {
                 texts.append(text)
             } else if let number = value.integer {
@@ -191,7 +199,7 @@ struct MovieMetadataStore: MetadataStore {
             notes += try setAsset(type, values: values)
         }
         if row.iTunes.isEmpty && row.quickTimeKey == nil && row.userData == nil {
-            throw MetadataError(.notRepresentable, message: "\(row.key) has no MP4 form (see `tagedit keys`)")
+            throw MetadataError(.notRepresentable, message: "\(row.key) has no MP4 form (the key table lists each key's forms)")
         }
         return notes
     }
@@ -301,7 +309,7 @@ struct MovieMetadataStore: MetadataStore {
                 throw MetadataError(.unknownKey, message: "\(identifier) is not an iTunes item identifier")
             }
             let row = MetadataKeyTable.definition(iTunes: form)
-            if row?.kind == .picture { throw MetadataError(.badValue, message: "\(identifier): pictures are set with `tagedit picture add`") }
+            if row?.kind == .picture { throw MetadataError(.badValue, message: "\(identifier) holds pictures, not text: add a picture instead") }
             remove(form)
             scope.setItem(try Self.item(form, row: row, values: values, notes: &notes))
         case .quickTimeMetadata:

@@ -21,7 +21,7 @@ public enum TagReport {
             JSONValue.object([
                 ("identifier", .string(item.identifier.description)), ("keySpace", .string(item.keySpace.rawValue)),
                 ("nativeKey", .string(item.nativeKey)), ("key", item.key.map(JSONValue.string) ?? .null),
-                ("dataType", .string(item.dataType)), ("value", .array(item.values.map(JSONValue.string))),
+                ("dataType", .string(item.dataType)), ("value", .array(displayValues(item).map(JSONValue.string))),
             ])
         }
         let pictures = try file.pictures.map { picture in
@@ -41,6 +41,17 @@ public enum TagReport {
             ("items", .array(items)), ("pictures", .array(pictures)), ("chapters", .array(chapters)),
             ("diagnostics", .array(diagnostics)),
         ]
+    }
+
+    /// An item's values as `show` lists them: its text values, then each picture it holds as
+    /// `front-cover, image/jpeg, 2048 bytes` (and its description, quoted).
+    public static func displayValues(_ item: NativeMetadataItem) -> [String] {
+        item.values + item.pictures.map(describe)
+    }
+
+    /// A picture in one line: type, MIME type, size and description.
+    public static func describe(_ picture: PictureSummary) -> String {
+        "\(MediaPicture.typeName(picture.type)), \(picture.mimeType), \(picture.size) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"")
     }
 
     /// A diagnostic in `show --json`: severity, byte offset, place in the structure, message.
@@ -77,7 +88,7 @@ public enum TagReport {
         if native {
             out += "  native items:\n"
             for item in file.items {
-                let values = item.values.map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
+                let values = displayValues(item).map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
                 out += "    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n"
             }
         }

@@ -69,9 +69,10 @@ struct CorpusTests {
                 #expect(error.code == .notISOBMFF || error.code == .io, "\(file): \(error)")
                 #expect(!error.message.isEmpty)
             }
-            // A guard against hangs, not a benchmark: CPU time of this thread, so other tests
-            // running in parallel on a small machine do not count.
-            #expect(threadCPUSeconds() - start < 1, "\(file) took too long")
+            // A hang guard, not a benchmark: CPU time of this thread (other tests running in
+            // parallel do not count), with room for a debug build on a loaded 2-core machine,
+            // where the largest file takes about one second.
+            #expect(threadCPUSeconds() - start < 10, "\(file) hangs (over 10 s of CPU)")
         }
         #expect(parsed >= 70)
     }

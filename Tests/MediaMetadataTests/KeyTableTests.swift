@@ -30,10 +30,6 @@ import Testing
         #expect(forms.filter { $0.value.count > 1 }.isEmpty)
     }
 
-    @Test func referenceDocumentIsGeneratedFromTheTable() throws {
-        let document = try String(contentsOfFile: TestFixtures.packageRoot + "/Documentation/KeySpace.md", encoding: .utf8)
-        #expect(document == MetadataKeyTable.markdown(), "run `swift run tagedit keys --markdown > Documentation/KeySpace.md`")
-    }
 
     /// A value of `kind` for round trips.
     static func sample(_ row: Row) -> [String] {

@@ -50,7 +50,15 @@ extension TagEdit {
                 let media = try MediaFile(path: file)
                 var run = FileRun(total: 1)
                 try FileRun.reportProblems(media, strict: strict, clearing: &run)
-                values = try media.values(key)
+                if MetadataKeyTable.definition(key)?.kind == .picture {
+                    // Pictures are not text: one line describing each.
+                    let pictures = try media.pictures
+                    values = pictures.isEmpty ? nil : pictures.map {
+                        TagReport.describe(PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count))
+                    }
+                } else {
+                    values = try media.values(key)
+                }
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))
@@ -299,7 +307,7 @@ extension TagEdit {
 
         func run() throws {
             if markdown {
-                print(MetadataKeyTable.markdown(), terminator: "")
+                print(KeySpaceReference.markdown(), terminator: "")
                 return
             }
             for row in MetadataKeyTable.rows {
