@@ -51,11 +51,14 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
     public var code: Code
     /// The byte offset of the problem in the file, when it is about the file's bytes.
     public var offset: UInt64?
+    /// Where in the structure (`ID3v2/TIT2`, `RIFF`), when known.
+    public var place: String?
     public var message: String
 
-    public init(_ code: Code, offset: UInt64? = nil, message: String = "") {
+    public init(_ code: Code, offset: UInt64? = nil, place: String? = nil, message: String = "") {
         self.code = code
         self.offset = offset
+        self.place = place
         self.message = message
     }
 
@@ -63,7 +66,8 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
 
     public var description: String {
         let text = message.isEmpty ? code.description : message
-        return offset.map { "at byte offset \($0): \(text)" } ?? text
+        let place = self.place.map { " (\($0))" } ?? ""
+        return offset.map { "at byte offset \($0)\(place): \(text)" } ?? text
     }
 }
 
@@ -100,10 +104,13 @@ public struct CarrierDiagnostic: Sendable, Hashable, CustomStringConvertible {
                   area: "ID3v2", offset: diagnostic.offset, element: diagnostic.frame, message: diagnostic.message)
     }
 
+    /// Where in the structure: the area and the element in it (`ID3v2/TIT2`, `RIFF`).
+    public var place: String { element.map { area + "/" + $0 } ?? area }
+
     /// True for a warning or an error (a note is an observation, not a problem).
     public var isProblem: Bool { severity != .note }
 
     public var description: String {
-        "\(severity.rawValue): \(area)\(element.map { "/" + $0 } ?? "") at byte offset \(offset): \(message)"
+        "\(severity.rawValue): \(place) at byte offset \(offset): \(message)"
     }
 }

@@ -18,7 +18,7 @@ extension IFFChunkFile {
         let source = try CarrierSaving.open(path, options: options)
         let file = try IFFChunkFile(source: source)
         if let problem = file.diagnostics.first(where: { $0.severity != .note }) {
-            throw CarrierError(.notWritable, offset: problem.offset, message: "\(path): \(problem.message); not writing to a file that is not understood")
+            throw CarrierError(.notWritable, offset: problem.offset, place: problem.place, message: "\(path): \(problem.message); not writing to a file that is not understood")
         }
         let littleEndian = file.kind == .wav
         let old = file.root.children.first { $0.id == "ID3 " || $0.id == "id3 " }

@@ -79,7 +79,7 @@ extension MPEGStreamFile {
         }
         let old = layout.leadingTags.first
         if let problem = layout.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
-            throw CarrierError(.notWritable, offset: problem.offset,
+            throw CarrierError(.notWritable, offset: problem.offset, place: problem.place,
                            message: "\(path): \(problem.message); not writing to a file that is not fully understood")
         }
         if let old, old.offset != 0 {

@@ -10,16 +10,25 @@ import Darwin
 public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// The system's error number (`errno`) when a system call failed, so that callers can tell
+    /// a permission problem (`EACCES`, `EPERM`, `EROFS`) from a full disk without reading text.
+    public var errorNumber: Int32?
 
-    public init(path: String, reason: String) {
+    public init(path: String, reason: String, errorNumber: Int32? = nil) {
         self.path = path
         self.reason = reason
+        self.errorNumber = errorNumber
     }
 
     public var description: String { "\(path): \(reason)" }
 
+    /// True when the file system refused the write for want of permission or because it is
+    /// mounted read-only.
+    public var isPermissionProblem: Bool { errorNumber.map { $0 == EACCES || $0 == EPERM || $0 == EROFS } ?? false }
+
     static func errno(_ path: String, _ action: String) -> FileWriteError {
-        FileWriteError(path: path, reason: "\(action): \(String(cString: strerror(Glibc_errno())))")
+        let number = Glibc_errno()
+        return FileWriteError(path: path, reason: "\(action): \(String(cString: strerror(number)))", errorNumber: number)
     }
 }
 

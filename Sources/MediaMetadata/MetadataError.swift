@@ -1,3 +1,4 @@
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
@@ -105,9 +106,20 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
             if error.message.hasPrefix(path + ": ") { error.message.removeFirst(path.count + 2) }
             return MetadataError(code, path: path, offset: error.offset, message: error.description)
         }
+        if let error = error as? CarrierError {
+            let code: Code = switch error.code {
+            case .verificationFailed: .verificationFailed
+            case .notWritable: .notWritable
+            case .io: .io
+            case .unrecognized: .unsupportedFormat
+            default: .malformed
+            }
+            var message = error.message
+            if message.hasPrefix(path + ": ") { message.removeFirst(path.count + 2) }
+            return MetadataError(code, path: path, offset: error.offset, message: CarrierError(error.code, offset: error.offset, place: error.place, message: message).description)
+        }
         if let error = error as? FileWriteError {
-            let permission = error.reason.contains("Permission denied") || error.reason.contains("Read-only file system")
-            return MetadataError(permission ? .permissionDenied : .io, path: path, message: error.description)
+            return MetadataError(error.isPermissionProblem ? .permissionDenied : .io, path: path, message: error.description)
         }
         return MetadataError(.io, path: path, message: "\(error)")
     }

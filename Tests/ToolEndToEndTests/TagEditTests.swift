@@ -72,6 +72,17 @@ import Testing
         #expect((diagnostic["message"] as? String)?.contains("TIT2") == true)
     }
 
+    @Test func aDamagedMP3IsRefusedForWritingWithItsOffsetAndPlace() async throws {
+        var frame = ID3Builder.frame("TIT2", ID3Builder.text(["Title"]))
+        frame[7] = 0x7F
+        let bytes = ID3Builder.tag(frames: [ID3Builder.frame("TPE1", ID3Builder.text(["Artist"])), frame]) + ID3Builder.mp3Frame() + ID3Builder.mp3Frame()
+        let path = try TemporaryFile.write(bytes, name: "broken.mp3")
+        let result = try await tagedit("set", path, "TITLE=New")
+        #expect(result.status == 68)
+        #expect(result.standardError.contains("\(path): at byte offset 27 (ID3v2/TIT2): frame TIT2 declares"))
+        #expect(try TemporaryFile.read(path) == bytes)
+    }
+
     @Test func setThenGetAndRemove() async throws {
         let path = try copy("id3v23-utf16.mp3")
         var result = try await tagedit("set", path, "TITLE=Über", "ARTIST=A", "ARTIST=B", "TRACKNUMBER=2/9")
