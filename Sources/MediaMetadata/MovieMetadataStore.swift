@@ -91,10 +91,11 @@ struct MovieMetadataStore: MetadataStore {
         var typeName = ""
         for value in values {
             typeName = value.dataType.description
-            if type == "trkn" || type == "disk", let pair = value.pair {
+            let stored = type.map(ItemListValueKind.of) ?? .text
+            if stored.isPair, let pair = value.pair {
                 texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
                 typeName = "pair"
-            } else if type == "gnre", value.data.count == 2 {
+            } else if stored.isGenreCode, value.data.count == 2 {
                 // A 16-bit genre code, whatever data type the writer gave it.
                 let code = Int64(value.data[0]) << 8 | Int64(value.data[1])
                 texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
@@ -213,28 +214,31 @@ struct MovieMetadataStore: MetadataStore {
             if values.count > 1 { notes.append("\(key): only the first of \(values.count) values is kept (\(form) holds one)") }
             return values.first ?? ""
         }
-        switch (form, kind) {
-        case (.item("gnre"), _):
+        // How the item stores its value: ItemListValueKind's table, for items of the key table
+        // and items set by identifier alike.
+        // Freeform items hold text whatever the key's kind.
+        let stored: ItemListValueKind = if case .item(let type) = form { .of(type) } else { .text }
+        let isItem: Bool = if case .item = form { true } else { false }
+        if stored.isGenreCode {
             // The numeric genre: the ID3v1 index plus one.
             guard let index = ID3Genres.index(of: first()) else {
                 throw MetadataError(.notRepresentable, message: "\(key): \(values.first ?? "") is not an ID3v1 genre name; set GENRE (©gen) for free text")
             }
             itemValues = [ItemValue(dataType: .implicit, data: [UInt8((index + 1) >> 8), UInt8((index + 1) & 0xFF)])]
-        case (.item(let type), .text) where row == nil && Self.integerAtomWidths[type] != nil:
-            guard let number = Int64(first()) else { throw MetadataError(.badValue, message: "\(key): expected a whole number") }
-            itemValues = [.integer(number, width: Self.integerAtomWidths[type]!)]
-        case (.item(let type), .pair):
+        } else if stored.isPair {
             guard let pair = MetadataValueConversion.pair(first()) else { throw MetadataError(.badValue, message: "\(key): expected n or n/m") }
-            itemValues = [.pair(index: UInt16(pair.index), total: UInt16(pair.total), trailingPad: type == "trkn")]
-        case (.item, .boolean):
+            itemValues = [.pair(index: UInt16(pair.index), total: UInt16(pair.total), trailingPad: stored.hasTrailingPad)]
+        } else if stored.isFlag || (isItem && kind == .boolean) {
             itemValues = [.flag(MetadataValueConversion.boolean(first()) ?? false)]
-        case (.item(let type), .integer):
+        } else if let width = stored.integerWidth {
             guard let number = Int64(first()) else { throw MetadataError(.badValue, message: "\(key): expected a whole number") }
-            let width = ["tves", "tvsn"].contains(type) ? 4 : type == "shwm" ? 1 : 2
-            let limit: Int64 = width == 4 ? Int64(Int32.max) : width == 1 ? 127 : Int64(Int16.max)
+            let limit: Int64 = width >= 8 ? Int64.max : (1 << (8 * width - 1)) - 1
             guard (-limit - 1...limit).contains(number) else { throw MetadataError(.badValue, message: "\(key): \(number) does not fit \(form)") }
             itemValues = [.integer(number, width: width)]
-        default:
+        } else if isItem && kind == .integer {
+            guard let number = Int64(first()) else { throw MetadataError(.badValue, message: "\(key): expected a whole number") }
+            itemValues = [.integer(number)]
+        } else {
             itemValues = values.map(ItemValue.text)
         }
         switch form {
@@ -242,9 +246,6 @@ struct MovieMetadataStore: MetadataStore {
         case .freeform(let mean, let name): return .freeform(mean: mean, name: name, values: itemValues)
         }
     }
-
-    /// iTunes items that hold a number although the table has no key for them.
-    static let integerAtomWidths: [FourCC: Int] = ["stik": 1, "hdvd": 1, "rtng": 1, "akID": 1, "cnID": 4, "atID": 4, "geID": 4, "sfID": 4, "cmID": 4, "plID": 8]
 
     private mutating func setQuickTimeKey(_ key: String, values: [String]) {
         var items = scope.quickTimeMetadata ?? []

@@ -113,6 +113,37 @@ import Testing
         }
     }
 
+    @Test func everyITunesItemOfTheTableIsStoredAsItsKindSays() {
+        for row in MetadataKeyTable.rows {
+            for case .item(let type) in row.iTunes {
+                let stored = ItemListValueKind.of(type)
+                switch row.kind {
+                case .integer: #expect(stored.integerWidth != nil, "\(row.key) \(type)")
+                case .boolean: #expect(stored.isFlag, "\(row.key) \(type)")
+                case .pair: #expect(stored.isPair, "\(row.key) \(type)")
+                case .picture: #expect(stored.isImage, "\(row.key) \(type)")
+                case .text, .date, .binary: #expect(stored.isText || stored.isGenreCode, "\(row.key) \(type)")
+                }
+            }
+        }
+    }
+
+    @Test func itemsAreWrittenAtTheWidthsOfTheItemTable() throws {
+        var notes: [String] = []
+        for (type, kind) in ItemListValueKind.table {
+            guard let width = kind.integerWidth else { continue }
+            let item = try MovieMetadataStore.item(.item(type), row: nil, values: ["1"], notes: &notes)
+            #expect(item.values.first?.data.count == width, "\(type)")
+        }
+        // hdvd is a number (0, 1, 2), as the inspector reads it too.
+        let hdvd = try MovieMetadataStore.item(.item("hdvd"), row: nil, values: ["2"], notes: &notes)
+        #expect(hdvd.values.first?.data == [2])
+        let trkn = try MovieMetadataStore.item(.item("trkn"), row: MetadataKeyTable.definition("TRACKNUMBER"), values: ["3/12"], notes: &notes)
+        #expect(trkn.values.first?.data == [0, 0, 0, 3, 0, 12, 0, 0])
+        let disk = try MovieMetadataStore.item(.item("disk"), row: MetadataKeyTable.definition("DISCNUMBER"), values: ["1/2"], notes: &notes)
+        #expect(disk.values.first?.data == [0, 0, 0, 1, 0, 2])
+    }
+
     @Test func riffInfoEntriesReadAsTheirKeys() {
         for row in MetadataKeyTable.rows {
             guard let id = row.riffInfo else { continue }

@@ -71,7 +71,7 @@ public struct ItemValue: Sendable, Hashable {
         ItemValue(dataType: dataType, data: bigEndian(UInt64(bitPattern: value), width: width))
     }
 
-    /// A boolean flag (`cpil`, `pgap`, `pcst`, `hdvd`): one byte, type 21.
+    /// A boolean flag (`cpil`, `pgap`, `pcst`, `shwm`): one byte, type 21.
     public static func flag(_ value: Bool) -> ItemValue {
         ItemValue(dataType: .signedInteger, data: [value ? 1 : 0])
     }

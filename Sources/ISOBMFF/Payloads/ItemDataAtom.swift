@@ -64,27 +64,10 @@ public struct ItemDataAtom: AtomPayload, Hashable {
         }
     }
 
-    /// Implicit values follow each item's own convention.
+    /// Implicit values follow each item's own convention (`ItemListValueKind`).
     private var implicitValue: AtomFieldValue {
-        var reader = ByteReader(value)
-        switch itemType {
-        case "trkn", "disk":
-            guard value.count >= 6, let index = try? reader.getUInt16(at: 2), let total = try? reader.getUInt16(at: 4)
-            else { return .bytes(value) }
-            return .record([AtomField("index", index), AtomField("total", total)])
-        case "gnre":
-            guard value.count == 2, let genre = try? reader.readUInt16() else { return .bytes(value) }
-            return .record([AtomField("genreID", genre)])
-        case "cpil", "pgap", "pcst", "hdvd":
-            guard value.count == 1 else { return .bytes(value) }
-            return .boolean(value[0] != 0)
-        case "tmpo", "rtng", "stik", "akID", "sfID", "cnID", "atID", "plID", "geID", "cmID", "tves", "tvsn", "shwm":
-            guard [1, 2, 4, 8].contains(value.count), let number = try? reader.readUInt(width: value.count)
-            else { return .bytes(value) }
-            return .unsigned(number)
-        default:
-            return .bytes(value)
-        }
+        guard let itemType else { return .bytes(value) }
+        return ItemListValueKind.of(itemType).implicitValue(value)
     }
 
     /// MIME type of an image value.
