@@ -17,7 +17,9 @@ import MediaBytes
 ///   `id3/POPM:EMAIL`, `id3/CHAP:ELEMENT`, `id3/CTOC:ELEMENT`, `id3/APIC:PICTURETYPE`
 ///   (`id3/COMM` alone is the comment without description).
 /// - `udta/TYPE` is a QuickTime user-data item, `3gpp/TYPE` a 3GPP asset in user data,
-///   `id3v1/FIELD` a field of an ID3v1 tag (read only), `riff/ID` a RIFF `INFO` entry (read only).
+///   `id3v1/FIELD` a field of an ID3v1 tag (read only: it mirrors the ID3v2 tag), `riff/ID` a
+///   RIFF `INFO` entry, `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
+///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only).
 public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var keySpace: KeySpace
     /// The key, unescaped (`©nam` as the ISO-8859-1 reading of its bytes).
@@ -48,10 +50,15 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         public static let id3 = KeySpace(rawValue: "id3")
         /// ID3v1 fields (read only).
         public static let id3v1 = KeySpace(rawValue: "id3v1")
-        /// RIFF `INFO` list entries of a WAV file (read only).
+        /// RIFF `INFO` list entries of a WAV file.
         public static let riffInfo = KeySpace(rawValue: "riff")
+        /// ID3v2 frames of the tag in an MP4 file's `ID32` box (`meta` with handler `ID32`),
+        /// named as in `id3/`.
+        public static let id32 = KeySpace(rawValue: "id32")
+        /// The XMP packet of an MP4 file (`xmp/uuid`: the top-level `uuid` atom); read only.
+        public static let xmp = KeySpace(rawValue: "xmp")
 
-        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo]
+        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp]
 
         /// True for the spaces whose keys are four-character codes.
         var hasFourCharacterKeys: Bool { self == .iTunes || self == .quickTimeUserData || self == .threeGPP || self == .riffInfo }
@@ -76,7 +83,7 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         return (String(key[..<colon]), String(key[key.index(after: colon)...]))
     }
 
-    /// The frame identifier and qualifier of an `id3` identifier (`TXXX`, `CATALOGNUMBER`).
+    /// The frame identifier and qualifier of an `id3` or `id32` identifier (`TXXX`, `CATALOGNUMBER`).
     public var id3Parts: (frame: String, qualifier: String?) {
         guard let colon = key.firstIndex(of: ":") else { return (key, nil) }
         return (String(key[..<colon]), String(key[key.index(after: colon)...]))

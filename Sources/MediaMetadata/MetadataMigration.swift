@@ -155,7 +155,7 @@ extension MetadataKeyTable {
         case .quickTimeUserData: identifier.fourCC.flatMap { definition(userData: $0) }
         case .threeGPP: identifier.fourCC.flatMap { definition(threeGPP: $0) }
         case .riffInfo: identifier.fourCC.flatMap { definition(riffInfo: $0) }
-        case .id3:
+        case .id3, .id32:
             switch identifier.id3Parts {
             case ("TXXX", let description?): definition(id3: .userText(description))
             case ("COMM", let description): definition(id3: .comment(description ?? ""))

@@ -17,7 +17,7 @@ struct MovieContainer: MetadataContainer {
             throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
         }
         self.path = path
-        store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree))
+        store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree), xmp: movie.metadata.xmp)
     }
 
     private static func duration(of tree: AtomTree) -> Double? {

@@ -13,10 +13,44 @@ struct MovieMetadataStore: MetadataStore {
     /// The movie's duration in seconds, for the end of the last chapter.
     let duration: Double?
 
-    init(scope: MetadataScope, duration: Double?) {
+    /// The file's XMP packet (a top-level `uuid` atom), listed as a read-only item.
+    let xmp: [UInt8]?
+
+    init(scope: MetadataScope, duration: Double?, xmp: [UInt8]? = nil) {
         self.scope = scope
         original = scope
         self.duration = duration
+        self.xmp = xmp
+    }
+
+    // MARK: - The ID3v2 tag of an `ID32` box
+
+    /// The ID3 store of the `index`th `ID32` tag, or nil when its bytes are not a tag.
+    private func id32Store(_ index: Int) -> ID3MetadataStore? {
+        guard index < scope.id3Tags.count, let tag = try? ID3v2Tag(parsing: scope.id3Tags[index].tag) else { return nil }
+        return ID3MetadataStore(tag: tag, id3v1: nil, info: nil)
+    }
+
+    /// Edits the `ID32` tags through the ID3 layer: `edit` runs on each tag that reads (all of
+    /// them when `index` is nil) and the tag is written back in its version when it changed.
+    private mutating func editID32(_ index: Int? = nil, _ edit: (inout ID3MetadataStore) throws(MetadataError) -> Void) throws(MetadataError) {
+        for position in scope.id3Tags.indices where index == nil || index == position {
+            guard var store = id32Store(position) else { continue }
+            try edit(&store)
+            guard store.hasChanges else { continue }
+            let version = store.tag.majorVersion == 2 ? 4 : store.tag.majorVersion
+            do {
+                scope.id3Tags[position].tag = Array(try store.tag.serialized(version: version, padding: 0).bytes)
+            } catch {
+                throw MetadataError(.badValue, message: "the ID32 tag cannot be written: \(error.description)")
+            }
+        }
+    }
+
+    /// The same target in the ID3 store of an `ID32` tag (`id32/X` becomes `id3/X`).
+    private static func id3Target(_ target: KeyTarget) -> KeyTarget {
+        if case .identifier(let identifier) = target, identifier.keySpace == .id32 { return .identifier(MetadataIdentifier(.id3, identifier.key)) }
+        return target
     }
 
     var hasChanges: Bool { scope != original }
@@ -28,7 +62,7 @@ struct MovieMetadataStore: MetadataStore {
 
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
         var result: [(Int, NativeMetadataItem)] = []
-        // As in TagLib, the first item of a name gives the tag; later ones are listed only.
+    // As in TagLib, the first item of a name gives the tag; later ones are listed only.
         var seen: Set<String> = []
         for item in scope.itemList ?? [] {
             var view = Self.view(item)
@@ -56,6 +90,23 @@ struct MovieMetadataStore: MetadataStore {
                 result.append((2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
                                                       values: [Base64.encode(item.payload)])))
             }
+        }
+        // The ID3v2 tag of an `ID32` box, read through the ID3 layer, after every other area.
+        for index in scope.id3Tags.indices {
+            if let store = id32Store(index) {
+                for (_, item) in store.rankedItems {
+                    var item = item
+                    item.identifier = MetadataIdentifier(.id32, item.identifier.key)
+                    result.append((4, item))
+                }
+            } else {
+                result.append((4, NativeMetadataItem(MetadataIdentifier(.id32, "ID32"), key: nil, dataType: "unreadable ID3 tag",
+                                                      values: [Base64.encode(scope.id3Tags[index].tag)], isWritable: false)))
+            }
+        }
+        if let xmp {
+            result.append((5, NativeMetadataItem(MetadataIdentifier(.xmp, "uuid"), key: nil, dataType: "XMP packet",
+                                                  values: [String(decoding: xmp, as: UTF8.self)], isWritable: false)))
         }
         return result
     }
@@ -141,7 +192,21 @@ struct MovieMetadataStore: MetadataStore {
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
         switch target {
         case .uniform(let row):
-            return try set(row, values: values)
+            let notes = try set(row, values: values)
+            // An ID32 tag that has the key takes the new values too.
+            try editID32 { (store: inout ID3MetadataStore) throws(MetadataError) in
+                if store.rankedItems.contains(where: { $0.item.contributions.contains { $0.key == row.key } }) {
+                    _ = try store.set(target, values: values)
+                }
+            }
+            return notes
+        case .identifier(let identifier) where identifier.keySpace == .id32:
+            guard !scope.id3Tags.isEmpty else {
+                throw MetadataError(.notRepresentable, message: "\(identifier): the file has no ID32 tag")
+            }
+            var notes: [String] = []
+            try editID32(0) { (store: inout ID3MetadataStore) throws(MetadataError) in notes = try store.set(Self.id3Target(target), values: values) }
+            return notes
         case .custom(let key, let name):
             guard !key.contains(":"), key != "URL" else {
                 throw MetadataError(.notRepresentable, message: "\(key) has no place in MP4 metadata (it is an ID3 frame form)")
@@ -345,12 +410,24 @@ struct MovieMetadataStore: MetadataStore {
         switch target {
         case .uniform(let row) where row.iTunes.isEmpty && row.quickTimeKey == nil && row.userData == nil && row.threeGPP == nil:
             throw MetadataError(.notRepresentable, message: "\(row.key) has no form in MP4 / QuickTime files")
-        case .identifier(let identifier) where ![.iTunes, .iTunesLong, .quickTimeMetadata, .quickTimeUserData, .threeGPP].contains(identifier.keySpace):
+        case .identifier(let identifier) where identifier.keySpace == .xmp:
+            throw MetadataError(.notRepresentable, message: "\(identifier) is read only")
+        case .identifier(let identifier) where ![.iTunes, .iTunesLong, .quickTimeMetadata, .quickTimeUserData, .threeGPP, .id32].contains(identifier.keySpace):
             throw MetadataError(.notRepresentable, message: "\(identifier) has no place in an MP4 / QuickTime file")
         default:
             break
         }
         let before = scope
+        // The ID32 tag, through the ID3 layer: an id32 identifier, and every uniform key.
+        switch target {
+        case .identifier(let identifier) where identifier.keySpace == .id32:
+            try editID32 { (store: inout ID3MetadataStore) throws(MetadataError) in _ = try store.remove(Self.id3Target(target)) }
+            return scope != before
+        case .uniform:
+            try editID32 { (store: inout ID3MetadataStore) throws(MetadataError) in _ = try? store.remove(target) }
+        default:
+            break
+        }
         switch target {
         case .uniform(let row):
             for form in row.iTunes { remove(form) }
@@ -381,6 +458,7 @@ struct MovieMetadataStore: MetadataStore {
         if scope.itemList != nil { scope.itemList = [] }
         scope.quickTimeMetadata = nil
         scope.userData = []
+        scope.id3Tags = []
     }
 
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
@@ -418,6 +496,10 @@ struct MovieMetadataStore: MetadataStore {
         for item in scope.userData {
             result.append((MetadataIdentifier(item.asset != nil ? .threeGPP : .quickTimeUserData, item.type), .userData(item.payload)))
         }
+        // An ID32 tag travels whole: its language and the tag's bytes.
+        for tag in scope.id3Tags {
+            result.append((MetadataIdentifier(.id32, "ID32"), .userData([UInt8(tag.languageCode >> 8), UInt8(tag.languageCode & 0xFF)] + tag.tag)))
+        }
         return result
     }
 
@@ -436,6 +518,8 @@ struct MovieMetadataStore: MetadataStore {
             scope.itemList = (scope.itemList ?? []) + [item]
         case (.quickTimeMetadata, .itemValues(let values, _)):
             scope.quickTimeMetadata = (scope.quickTimeMetadata ?? []) + [QuickTimeMetadataItem(key: identifier.key, values: values)]
+        case (.id32, .userData(let payload)) where payload.count >= 2:
+            scope.id3Tags.append(ID3TagAtom(tag: Array(payload.dropFirst(2)), languageCode: UInt16(payload[0]) << 8 | UInt16(payload[1])))
         case (.quickTimeUserData, .userData(let payload)), (.threeGPP, .userData(let payload)):
             guard let type = identifier.fourCC else { throw MetadataError(.badValue, message: "\(identifier) has no four-character type") }
             scope.userData.append(UserDataItem(type: type, payload: payload))

@@ -273,3 +273,77 @@ struct WAVInfoInStepTests {
         #expect(try MediaFile(path: path).tags["TITLE"] == ["Only ID3"])
     }
 }
+
+/// The ID3v2 tag in an MP4 `ID32` box and the file's XMP packet reach `MediaFile` as items; the
+/// ID32 tag is edited through the ID3 layer and kept in step with the other areas.
+@Suite struct ID32AndXMPItemTests {
+    static let xmpPacket = "<x:xmpmeta xmlns:x=\"adobe:ns:meta/\"><rdf:RDF/></x:xmpmeta>"
+
+    /// An M4A with an iTunes title, a `moov/meta` (handler `ID32`) holding an ID3v2.4 tag with a
+    /// title and an artist, and a top-level XMP `uuid` atom.
+    static func movie() throws -> String {
+        let tag = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["ID3 Title"])), ID3Builder.frame("TPE1", ID3Builder.text(["ID3 Artist"]))])
+        let handler = AtomBuilder.fullBox("hdlr", [0, 0, 0, 0] + Array("ID32".utf8) + [UInt8](repeating: 0, count: 13))
+        let id32 = AtomBuilder.fullBox("ID32", [0x15, 0xC7] + tag)  // language "eng"
+        var builder = MovieBuilder()
+        builder.userData = [MovieBuilder.itemListMeta([MovieBuilder.textItem("©nam", "iTunes Title")], padding: 128)]
+        builder.movieExtras = [AtomBuilder.fullBox("meta", handler + id32)]
+        let xmp = AtomBuilder.atom("uuid", MovieMetadata.xmpUUID + Array(xmpPacket.utf8))
+        return try TemporaryFile.write(builder.build() + xmp, name: "id32.m4a")
+    }
+
+    @Test func id32FramesAndTheXMPPacketAreItems() throws {
+        let file = try MediaFile(path: Self.movie())
+        let names = file.items.map(\.identifier.description)
+        #expect(names.contains("id32/TIT2") && names.contains("id32/TPE1") && names.contains("xmp/uuid"))
+        #expect(try file.values("id32/TPE1") == ["ID3 Artist"])
+        #expect(try file.values("xmp/uuid") == [Self.xmpPacket])
+        // The iTunes item list comes first; the ID32 tag gives what the others do not have.
+        #expect(file.tags["TITLE"] == ["iTunes Title"])
+        #expect(file.tags["ARTIST"] == ["ID3 Artist"])
+    }
+
+    @Test func settingAKeyKeepsTheID32TagInStep() throws {
+        let path = try Self.movie()
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["New Title"])
+        try file.set("id32/TPE1", ["New Artist"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(try reread.values("itsk/%A9nam") == ["New Title"])
+        #expect(try reread.values("id32/TIT2") == ["New Title"])
+        #expect(try reread.values("id32/TPE1") == ["New Artist"])
+        #expect(reread.tags["ARTIST"] == ["New Artist"])
+    }
+
+    @Test func removingAKeyRemovesItFromTheID32Tag() throws {
+        let path = try Self.movie()
+        var file = try MediaFile(path: path)
+        #expect(try file.remove("TITLE"))
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TITLE"] == nil)
+        #expect(try reread.values("id32/TIT2") == nil)
+        #expect(try reread.values("id32/TPE1") == ["ID3 Artist"])
+    }
+
+    @Test func theXMPPacketIsReadOnly() throws {
+        var file = try MediaFile(path: Self.movie())
+        #expect(throws: MetadataError(.notRepresentable)) { try file.remove("xmp/uuid") }
+    }
+
+    @Test func clearAndImportRestoreTheID32Tag() throws {
+        let path = try Self.movie()
+        let native = try MediaFile(path: path).nativeItems()
+        var file = try MediaFile(path: path)
+        file.removeAll()
+        try file.save()
+        #expect(try MediaFile(path: path).values("id32/TIT2") == nil)
+        file = try MediaFile(path: path)
+        try file.replaceAll(with: native)
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(try reread.values("id32/TIT2") == ["ID3 Title"])
+        #expect(reread.tags["TITLE"] == ["iTunes Title"])
+    }
+}
