@@ -137,9 +137,13 @@ public struct MediaFile: Sendable {
 
     // MARK: - Editing
 
+    /// The prefix that names a custom item: `CUSTOM:Session`.
+    public static let customPrefix = "CUSTOM:"
+
     /// What `key` names: a row of the table (by key or alias), an identifier, a structured
-    /// custom key (`COMMENT:X`, `LYRICS:X`, `URL`, `URL:X`, `PERFORMER:X`), or a custom key the
-    /// file already has.
+    /// custom key (`COMMENT:X`, `LYRICS:X`, `URL`, `URL:X`, `PERFORMER:X`, `CUSTOM:X`), or a
+    /// custom key the file already has. `set`, `import` and `copy` judge keys by this one rule
+    /// (`import` and `copy` also accept the custom keys of the file they read from).
     func resolve(_ key: String) throws(MetadataError) -> KeyTarget {
         if key.hasSuffix(":*") {
             throw MetadataError(.unknownKey, path: path, message: "\(key): a pattern names items to remove; a value is set on one key or identifier")
@@ -150,12 +154,18 @@ public struct MediaFile: Sendable {
         for prefix in ["COMMENT:", "LYRICS:", "URL:", "PERFORMER:"] where upper.hasPrefix(prefix) && upper.count > prefix.count {
             return .custom(key: upper, nativeName: key)
         }
+        // `CUSTOM:NAME`: the format's own custom item named NAME (ID3 `TXXX:NAME`, iTunes
+        // `----:com.apple.iTunes:NAME`), read back as the key `NAME`.
+        if upper.hasPrefix(Self.customPrefix), upper.count > Self.customPrefix.count {
+            let name = String(key.dropFirst(Self.customPrefix.count))
+            return .custom(key: name.uppercased(), nativeName: name)
+        }
         if upper == "URL" { return .custom(key: "URL", nativeName: "") }
         for item in items where item.contributions.contains(where: { $0.key == upper }) {
             let native = item.identifier.id3Parts.qualifier ?? item.identifier.freeformParts?.name ?? key
             return .custom(key: upper, nativeName: native)
         }
-        throw MetadataError(.unknownKey, path: path, message: "unknown key \"\(key)\": not a uniform key of the key table, an identifier such as id3/TXXX:\(key) or itlk/com.apple.iTunes:\(key), nor a custom key the file has")
+        throw MetadataError(.unknownKey, path: path, message: "unknown key \"\(key)\": not a uniform key of the key table, CUSTOM:\(key) for a custom item, an identifier such as id3/TXXX:\(key) or itlk/com.apple.iTunes:\(key), nor a custom key the file has")
     }
 
     /// Replaces the values of `key` (an empty list removes it). Values are checked against the

@@ -67,21 +67,40 @@ extension MediaFile {
 
     /// Sets `tags` (from a document, such as an export of a file of the other family) and, when
     /// there are any, replaces the pictures; what the format cannot hold is reported, not thrown.
-    public mutating func importTags(_ tags: [(key: String, values: [String])], pictures: [MediaPicture]) -> MigrationReport {
+    ///
+    /// Keys are judged as `set` judges them; `customKeys` are the custom keys the document's
+    /// source file had (an export lists them among its items), each with its native spelling,
+    /// which are written as this format's custom items.
+    ///
+    /// - Throws: `.unknownKey` for a key `set` would refuse, before anything is changed.
+    public mutating func importTags(_ tags: [(key: String, values: [String])], pictures: [MediaPicture], customKeys: [String: String] = [:]) throws(MetadataError) -> MigrationReport {
+        for (key, _) in tags where customKeys[key.uppercased()] == nil { _ = try resolve(key) }
         var report = MigrationReport()
-        applyTags(tags.map { ($0.key, $0.values, nil) }, sameFamily: false, to: &report)
+        applyTags(tags.map { ($0.key, $0.values, nil) }, sameFamily: false, customKeys: customKeys, to: &report)
         if !pictures.isEmpty { applyPictures(pictures, to: &report) }
         return report
     }
 
-    private mutating func applyTags(_ tags: [(key: String, values: [String], from: MetadataIdentifier?)], sameFamily: Bool, to report: inout MigrationReport) {
+    private mutating func applyTags(_ tags: [(key: String, values: [String], from: MetadataIdentifier?)], sameFamily: Bool, customKeys: [String: String] = [:],
+                                    to report: inout MigrationReport) {
         for (key, values, from) in tags {
             let row = MetadataKeyTable.definition(key)
             // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`),
             // and `COMMENT:Note` the case of its description.
-            let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? key
+            let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? customKeys[key.uppercased()] ?? key
             let structured = key.firstIndex(of: ":").map { String(key[...$0]) + nativeName }
-            let target: KeyTarget = row.map { .uniform($0) } ?? .custom(key: key.uppercased(), nativeName: structured ?? nativeName)
+            let target: KeyTarget
+            if let row {
+                target = .uniform(row)
+            } else if from != nil || customKeys[key.uppercased()] != nil {
+                // A custom key of the file read from.
+                target = .custom(key: key.uppercased(), nativeName: structured ?? nativeName)
+            } else if let resolved = try? resolve(key) {
+                target = resolved
+            } else {
+                report.entries.append(.init(key: key, outcome: .notRepresentable, detail: "unknown key; not copied"))
+                continue
+            }
             do {
                 let before = notes.count
                 try set(target, values: values, key: key)

@@ -136,6 +136,10 @@ public enum TagReport {
     public struct ImportDocument: Sendable {
         public var format: String?
         public var tags: [(key: String, values: [String])]
+        /// The custom keys of the document's source file, each with its native spelling: the
+        /// keys of its `items` that are not uniform keys (a `TXXX:foo` is `FOO`, spelled `foo`),
+        /// which `import` writes as custom items.
+        public var customKeys: [String: String] = [:]
         public var native: [(identifier: MetadataIdentifier, data: NativeItemData)]?
         public var pictures: [MediaPicture]
     }
@@ -158,6 +162,19 @@ public enum TagReport {
             } else {
                 throw ImportError(message: "tags.\(key): expected a string or a list of strings")
             }
+        }
+        // The source's custom items: a key outside the table held by a TXXX frame, an iTunes
+        // freeform item or an APE item.
+        for item in json["items"]?.arrayValue ?? [] {
+            guard let key = item["key"]?.stringValue, MetadataKeyTable.definition(key) == nil,
+                let text = item["identifier"]?.stringValue, let identifier = MetadataIdentifier(parsing: text)
+            else { continue }
+            let name: String? = switch identifier.keySpace {
+            case .id3 where identifier.id3Parts.frame == "TXXX": identifier.id3Parts.qualifier
+            case .iTunesLong: identifier.freeformParts?.name
+            default: nil
+            }
+            if let name { document.customKeys[key.uppercased()] = name }
         }
         if let native = json["native"], native.arrayValue == nil { throw ImportError(message: "native: expected a list") }
         if let pictures = json["pictures"], pictures.arrayValue == nil { throw ImportError(message: "pictures: expected a list") }

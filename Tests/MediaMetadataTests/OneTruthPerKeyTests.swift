@@ -347,3 +347,43 @@ struct WAVInfoInStepTests {
         #expect(reread.tags["TITLE"] == ["iTunes Title"])
     }
 }
+
+/// `set`, `import` and `copy` judge keys by one rule.
+@Suite struct KeyJudgementTests {
+    @Test func anUnknownKeyIsTheSameErrorForSetAndImport() throws {
+        let path = try copyOfFixture("id3v24-full.mp3")
+        var file = try MediaFile(path: path)
+        #expect(throws: MetadataError(.unknownKey)) { try file.set("TITEL", ["x"]) }
+        #expect(throws: MetadataError(.unknownKey)) { try file.importTags([("TITLE", ["ok"]), ("TITEL", ["x"])], pictures: []) }
+        // Nothing was changed by the refused import.
+        #expect(!file.hasChanges)
+    }
+
+    @Test func customPrefixWritesTheFormatsCustomItem() throws {
+        let mp3 = try copyOfFixture("no-tags.mp3")
+        var file = try MediaFile(path: mp3)
+        try file.set("CUSTOM:Session", ["Take 3"])
+        #expect(file.items.map(\.identifier.description) == ["id3/TXXX:Session"])
+        #expect(file.tags["SESSION"] == ["Take 3"])
+        let m4a = try copyOfFixture("moov-before-mdat.m4a")
+        var movie = try MediaFile(path: m4a)
+        _ = try movie.importTags([("CUSTOM:Session", ["Take 4"])], pictures: [])
+        #expect(movie.items.contains { $0.identifier.description == "itlk/com.apple.iTunes:Session" })
+        #expect(movie.tags["SESSION"] == ["Take 4"])
+    }
+
+    @Test func importWritesTheCustomKeysOfTheDocumentsSource() throws {
+        let m4a = try copyOfFixture("moov-before-mdat.m4a")
+        var movie = try MediaFile(path: m4a)
+        _ = try movie.importTags([("SESSION", ["Take 5"])], pictures: [], customKeys: ["SESSION": "Session"])
+        #expect(movie.tags["SESSION"] == ["Take 5"])
+        #expect(movie.items.contains { $0.identifier.description == "itlk/com.apple.iTunes:Session" })
+    }
+
+    @Test func anIdentifierInAnImportedDocumentNamesThatItem() throws {
+        let path = try copyOfFixture("no-tags.mp3")
+        var file = try MediaFile(path: path)
+        _ = try file.importTags([("id3/TXXX:Mixed", ["yes"])], pictures: [])
+        #expect(file.items.map(\.identifier.description) == ["id3/TXXX:Mixed"])
+    }
+}

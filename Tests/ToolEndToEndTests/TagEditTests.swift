@@ -83,6 +83,33 @@ import Testing
         #expect(try TemporaryFile.read(path) == bytes)
     }
 
+    @Test func setAndImportRefuseAnUnknownKeyAlike() async throws {
+        let path = try copy("id3v24-full.mp3")
+        let before = try TemporaryFile.read(path)
+        var result = try await tagedit("set", path, "TITEL=x")
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("unknown key \"TITEL\""))
+        let document = try TemporaryFile.write(Array(#"{"tags": {"TITLE": ["ok"], "TITEL": ["x"]}}"#.utf8), name: "doc.json")
+        result = try await tagedit("import", path, document)
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("unknown key \"TITEL\""))
+        #expect(try TemporaryFile.read(path) == before)
+    }
+
+    @Test func customKeysMigrateThroughExportAndImport() async throws {
+        let mp3 = try copy("no-tags.mp3")
+        var result = try await tagedit("set", mp3, "CUSTOM:Session=Take 3")
+        #expect(result.status == 0, "\(result.standardError)")
+        let document = try TemporaryFile.makeDirectory() + "/export.json"
+        result = try await tagedit("export", mp3, "--output", document)
+        #expect(result.status == 0)
+        let m4a = try copy("moov-before-mdat.m4a")
+        result = try await tagedit("import", m4a, document)
+        #expect(result.status == 0, "\(result.standardError)")
+        result = try await tagedit("get", m4a, "itlk/com.apple.iTunes:Session")
+        #expect(result.standardOutput == "Take 3\n")
+    }
+
     @Test func setThenGetAndRemove() async throws {
         let path = try copy("id3v23-utf16.mp3")
         var result = try await tagedit("set", path, "TITLE=Über", "ARTIST=A", "ARTIST=B", "TRACKNUMBER=2/9")
