@@ -31,9 +31,7 @@ import Testing
         "beetbox__mediafile/test/rsrc/full.wav": "TagLib ignores the v2.3 frame TORY written into this v2.4 tag; it reads as ORIGINALDATE here",
     ]
     /// Corpus files this project reads worse than TagLib: known limitations (README).
-    static let knownLimitations: [String: String] = [
-        "Borewit__music-metadata/test/samples/mp3/issue-795.mp3": "a v2.3 tag holding v2.2 three-character frames (TP1...): the frames are not read",
-    ]
+    static let knownLimitations: [String: String] = [:]
 
     /// The differences between `ours` and TagLib's map of `path`, after the documented rules;
     /// nil when the file is out of scope (TagLib cannot read it, or it has an APE tag TagLib
