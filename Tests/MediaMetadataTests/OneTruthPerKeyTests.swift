@@ -387,3 +387,69 @@ struct WAVInfoInStepTests {
         #expect(file.items.map(\.identifier.description) == ["id3/TXXX:Mixed"])
     }
 }
+
+/// The rule for every pair of areas that can hold one key: after `set K=v` every item that reads
+/// as K holds v (in memory and after saving), and after `remove K` none is left.
+@Suite struct WriteConsistencyMatrixTests {
+    typealias Case = (name: String, key: String, areas: Set<String>, make: @Sendable () throws -> String)
+
+    static func movie(_ userData: [[UInt8]], extras: [[UInt8]] = []) throws -> String {
+        var builder = MovieBuilder()
+        builder.userData = userData
+        builder.movieExtras = extras
+        return try TemporaryFile.write(builder.build(), name: "matrix.m4a")
+    }
+
+    static let iTunesTitle = MovieBuilder.itemListMeta([MovieBuilder.textItem("©nam", "iTunes")], padding: 128)
+
+    static let cases: [Case] = [
+        ("iTunes item + QuickTime key", "TITLE", ["itsk", "mdta"], {
+            try movie([iTunesTitle, QuickTimeKeysFromOtherWritersTests.quickTimeMeta([("com.apple.quicktime.title", "mdta")])])
+        }),
+        ("iTunes item + QuickTime user data", "TITLE", ["itsk", "udta"], {
+            try movie([iTunesTitle, AtomBuilder.atom("©nam", UserDataItem.text("©nam", [.init("udta")]).payload)])
+        }),
+        ("iTunes item + 3GPP asset", "TITLE", ["itsk", "3gpp"], {
+            try movie([iTunesTitle, AtomBuilder.atom("titl", UserDataItem(asset: ThreeGPPAsset(type: "titl", text: "3gpp")).payload)])
+        }),
+        ("iTunes item + freeform item", "TRACKNUMBER", ["itsk", "itlk"], {
+            let trkn = AtomBuilder.atom("trkn", AtomBuilder.atom("data", [0, 0, 0, 0, 0, 0, 0, 0] + [0, 0, 0, 2, 0, 9, 0, 0]))
+            return try movie([MovieBuilder.itemListMeta([trkn, OneTruthPerKeyTests.freeform("TRACKNUMBER", "2")], padding: 128)])
+        }),
+        ("iTunes item + ID32 tag", "TITLE", ["itsk", "id32"], { try ID32AndXMPItemTests.movie() }),
+        ("two QuickTime key spellings", "TITLE", ["mdta"], {
+            try movie([QuickTimeKeysFromOtherWritersTests.quickTimeMeta([("title", "bare"), ("com.apple.quicktime.title", "full")])])
+        }),
+        ("ID3 frame + TXXX", "TRACKNUMBER", ["id3"], {
+            try OneTruthPerKeyTests.mp3([ID3Builder.frame("TRCK", ID3Builder.text(["2"])), OneTruthPerKeyTests.userText("TRACKNUMBER", "2")])
+        }),
+        ("ID3v2 tag + ID3v1 tag", "TITLE", ["id3", "id3v1"], { try copyOfFixture("id3v24-full.mp3") }),
+        ("ID3 chunk + RIFF INFO", "TITLE", ["id3", "riff"], { try copyOfFixture("wav-id3-info.wav") }),
+    ]
+
+    /// The items of `file` that read as `key` (whatever their rank).
+    static func holders(_ file: MediaFile, _ key: String) -> [NativeMetadataItem] {
+        file.items.filter { $0.contributions.contains { $0.key == key } || ($0.key == key && !$0.values.isEmpty) }
+    }
+
+    @Test(arguments: 0..<cases.count)
+    func setReachesEveryAreaAndRemoveLeavesNone(_ index: Int) throws {
+        let (name, key, areas, make) = Self.cases[index]
+        let path = try make()
+        var file = try MediaFile(path: path)
+        #expect(Set(Self.holders(file, key).map(\.keySpace.rawValue)) == areas, "\(name): the file does not hold the key in every area")
+        let value = key == "TRACKNUMBER" ? "7" : "One Truth"
+        try file.set(key, [value])
+        try file.save()
+        var reread = try MediaFile(path: path)
+        let afterSet = Self.holders(reread, key)
+        #expect(!afterSet.isEmpty, "\(name)")
+        for item in afterSet { #expect(item.values == [value], "\(name): \(item.identifier) still reads \(item.values)") }
+        #expect(reread.tags[key] == [value], "\(name)")
+        #expect(try reread.remove(key), "\(name)")
+        try reread.save()
+        let afterRemove = try MediaFile(path: path)
+        #expect(Self.holders(afterRemove, key).isEmpty, "\(name): \(Self.holders(afterRemove, key).map(\.identifier)) left")
+        #expect(afterRemove.tags[key] == nil, "\(name)")
+    }
+}
