@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "MediaBytes", targets: ["MediaBytes"]),
         .library(name: "ISOBMFF", targets: ["ISOBMFF"]),
         .library(name: "ID3", targets: ["ID3"]),
+        .library(name: "APEv2", targets: ["APEv2"]),
         .library(name: "Carriers", targets: ["Carriers"]),
         .library(name: "MediaMetadata", targets: ["MediaMetadata"]),
         .executable(name: "atominspect", targets: ["atominspect"]),
@@ -22,9 +23,11 @@ let package = Package(
         .target(name: "ISOBMFF", dependencies: ["MediaBytes"]),
         // Layer 2': tag formats: ID3v2 and ID3v1 tags.
         .target(name: "ID3", dependencies: ["MediaBytes"]),
+        // Layer 2': tag formats: APEv1/APEv2 tags.
+        .target(name: "APEv2", dependencies: ["MediaBytes"]),
         // Layer 2'': carriers, the file layouts that hold tags (MPEG audio / ADTS streams,
         // AIFF and WAV chunks); each holds tag formats of the layer below.
-        .target(name: "Carriers", dependencies: ["MediaBytes", "ID3"]),
+        .target(name: "Carriers", dependencies: ["MediaBytes", "ID3", "APEv2"]),
         // Layer 3: uniform metadata keys, format detection, file-level facade.
         .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
@@ -62,6 +65,7 @@ let package = Package(
         .target(name: "TagLibOracle", dependencies: ["CTagLibShim"], path: "Tests/TagLibOracle"),
         .testTarget(name: "ID3Tests", dependencies: ["ID3", "Carriers", "MediaBytes", "MediaToolSupport", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
+        .testTarget(name: "APEv2Tests", dependencies: ["APEv2", "MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "ISOBMFF", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
