@@ -1,3 +1,4 @@
+import APEv2
 import ID3
 import MediaBytes
 
@@ -22,8 +23,11 @@ public struct MPEGStreamFile: Sendable {
     public var adtsHeader: ADTSFrameHeader?
     /// An ID3v2 tag appended at the end (found by its footer).
     public var appendedTag: ID3v2Tag?
-    /// An APEv2 block (detected and preserved, not edited).
+    /// Where the APE tag is (header to footer).
     public var apeBlock: Range<UInt64>?
+    /// The APE tag (APEv1 or APEv2) at the end of the file, before a Lyrics3v2 block and an
+    /// ID3v1 tag.
+    public var apeTag: APETag?
     /// A Lyrics3v2 block (detected and preserved, not edited).
     public var lyrics3Block: Range<UInt64>?
     public var id3v1: ID3v1Tag?
@@ -70,9 +74,10 @@ public struct MPEGStreamFile: Sendable {
         var moved = true
         while moved {
             moved = false
-            if let ape = try Self.apeBlock(source, endingAt: end, floor: position) {
-                apeBlock = ape
-                end = ape.lowerBound
+            if apeTag == nil, let ape = Self.apeTag(source, endingAt: end, floor: position, diagnostics: &diagnostics) {
+                apeTag = ape.tag
+                apeBlock = ape.range
+                end = ape.range.lowerBound
                 moved = true
             }
             if let lyrics = try Self.lyrics3Block(source, endingAt: end, floor: position) {
@@ -188,17 +193,19 @@ public struct MPEGStreamFile: Sendable {
         return nil
     }
 
-    /// An APEv2 block whose footer ends at `end`.
-    static func apeBlock(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> Range<UInt64>? {
-        guard end >= floor + 32 else { return nil }
-        let footer = try read(source, at: end - 32, count: 32)
-        guard footer.starts(with: Array("APETAGEX".utf8)) else { return nil }
-        let size = UInt64(footer[12]) | UInt64(footer[13]) << 8 | UInt64(footer[14]) << 16 | UInt64(footer[15]) << 24
-        let flags = UInt32(footer[20]) | UInt32(footer[21]) << 8 | UInt32(footer[22]) << 16 | UInt32(footer[23]) << 24
-        let total = size + (flags & 0x8000_0000 != 0 ? 32 : 0)
-        // The footer is the one whose "this is the header" bit (29) is clear.
-        guard flags & 0x2000_0000 == 0, size >= 32, total <= end - floor else { return nil }
-        return end - total..<end
+    /// The APE tag whose footer ends at `end`, its problems added to `diagnostics`; nil when
+    /// there is none (or its footer's size does not fit, which is a warning).
+    static func apeTag(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64, diagnostics: inout [CarrierDiagnostic]) -> (tag: APETag, range: Range<UInt64>)? {
+        do {
+            guard let found = try APETag.read(from: source, endingAt: end, floor: floor) else { return nil }
+            for problem in found.tag.diagnostics {
+                diagnostics.append(CarrierDiagnostic(.warning, .tag, area: "APEv2", offset: problem.offset, element: problem.key, message: problem.message))
+            }
+            return found
+        } catch {
+            diagnostics.append(CarrierDiagnostic(.warning, error.code == .io ? .truncated : .tag, area: "APEv2", offset: error.offset ?? end, message: error.message))
+            return nil
+        }
     }
 
     /// A Lyrics3v2 block (`LYRICSBEGIN` ... six size digits, `LYRICS200`) ending at `end`.

@@ -1,3 +1,4 @@
+import APEv2
 import ID3
 import MediaBytes
 
@@ -8,13 +9,16 @@ public struct CarriedTags: Sendable {
     public var id3v2: ID3v2Tag?
     /// An ID3v1 tag at the end of an MP3 or ADTS stream.
     public var id3v1: ID3v1Tag?
+    /// An APE tag at the end of an MP3 or ADTS stream.
+    public var ape: APETag?
     /// A WAV file's `LIST`/`INFO` entries, in order (an empty list for a WAV file without
     /// one); nil for a carrier that cannot hold an `INFO` list.
     public var info: RIFFInfoList?
 
-    public init(id3v2: ID3v2Tag? = nil, id3v1: ID3v1Tag? = nil, info: RIFFInfoList? = nil) {
+    public init(id3v2: ID3v2Tag? = nil, id3v1: ID3v1Tag? = nil, ape: APETag? = nil, info: RIFFInfoList? = nil) {
         self.id3v2 = id3v2
         self.id3v1 = id3v1
+        self.ape = ape
         self.info = info
     }
 }
@@ -39,7 +43,7 @@ public protocol TagCarrierFile: Sendable {
 
 extension MPEGStreamFile: TagCarrierFile {
     public static let formatNames = ["mp3", "aac"]
-    public var carriedTags: CarriedTags { CarriedTags(id3v2: primaryTag, id3v1: id3v1) }
+    public var carriedTags: CarriedTags { CarriedTags(id3v2: primaryTag, id3v1: id3v1, ape: apeTag) }
 }
 
 extension IFFChunkFile: TagCarrierFile {
