@@ -71,6 +71,18 @@ public struct APEItem: Sendable, Hashable {
         APETag.littleEndian(UInt32(value.count)) + APETag.littleEndian(flags) + Array(key.utf8) + [0] + value
     }
 
+    /// Reads one item as `encoded` writes it; nil when the bytes are not exactly one item.
+    public init?(encoded bytes: [UInt8]) {
+        guard bytes.count >= 11 else { return nil }
+        let slice = bytes[...]
+        let size = Int(APETag.readLittleEndian(slice, at: 0))
+        let flags = APETag.readLittleEndian(slice, at: 4)
+        guard let nul = bytes[8...].firstIndex(of: 0), bytes.count - (nul + 1) == size else { return nil }
+        let key = String(decoding: bytes[8..<nul], as: UTF8.self)
+        guard Self.isValidKey(key) else { return nil }
+        self.init(key: key, flags: flags, value: Array(bytes[(nul + 1)...]))
+    }
+
     /// True for a key the specification allows: 2 to 255 characters 0x20-0x7E, not `ID3`,
     /// `TAG`, `OggS` or `MP+`.
     public static func isValidKey(_ key: String) -> Bool {

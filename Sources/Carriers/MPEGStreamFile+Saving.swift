@@ -1,3 +1,4 @@
+import APEv2
 import ID3
 import MediaBytes
 
@@ -22,6 +23,9 @@ public struct CarrierSaveOptions: Sendable {
     /// AIFF/WAV: the `LIST`/`INFO` entries to write instead of the file's (an empty list
     /// removes the chunk); nil keeps the file's as they are.
     public var info: RIFFInfoList?
+    /// MP3/ADTS: the APE tag to write instead of the file's (a tag without items removes it);
+    /// nil keeps the file's as it is.
+    public var ape: APETag?
 
     public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version
@@ -60,8 +64,10 @@ extension MPEGStreamFile {
     /// Writes `tag` as the file's leading ID3v2 tag (replacing the first one, if any) in the MP3
     /// or ADTS file at `path`.
     ///
-    /// The audio bytes, any further leading tags, APEv2 and Lyrics3 blocks and an appended tag
-    /// are kept exactly. When the new tag fits the old one's space it is written in place;
+    /// The audio bytes, any further leading tags, the Lyrics3 block and an appended tag are kept
+    /// exactly, and so is the APE tag unless `options.ape` replaces it (a new one goes before a
+    /// Lyrics3 block and the ID3v1 tag). When the new tags fit their old space they are written
+    /// in place;
     /// otherwise the file is written anew with `options.padding` through
     /// `FileReplacement.replace`, and read back and compared (tag frames, and every audio byte)
     /// before it replaces the original.
@@ -97,16 +103,30 @@ extension MPEGStreamFile {
         var notes = serialization.notes
         if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
 
-        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize {
+        // The APE tag: replaced where it is (or, new, put before Lyrics3 and ID3v1) when it changes.
+        let newAPE = options.ape.flatMap { ($0.items.isEmpty && layout.apeTag == nil) || Self.sameItems($0, layout.apeTag) ? nil : $0 }
+        let apeBytes = newAPE.map { $0.items.isEmpty ? [] : $0.serialized() }
+        let apeRange = layout.apeBlock ?? {
+            let at = layout.lyrics3Block?.lowerBound ?? v1Offset
+            return at..<at
+        }()
+        let expectedAPE = newAPE.map { $0.items.isEmpty ? nil : $0 } ?? layout.apeTag
+        func verifyTags(_ reread: MPEGStreamFile) -> Bool {
+            reread.leadingTags.first?.frames == expected && Self.sameItems(reread.apeTag, expectedAPE)
+                && !reread.diagnostics.contains(where: { $0.severity != .note })
+        }
+
+        let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
+        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
-            var ranges: [(offset: UInt64, bytes: [UInt8])] = [(0, serialization.bytes)]
-            if let v1 { ranges.append((v1Offset, v1)) }
-            let written = zip(ranges, ["ID3v2 tag", "ID3v1 tag"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
+            var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = [(0, serialization.bytes, "ID3v2 tag")]
+            if let apeBytes { ranges.append((apeRange.lowerBound, apeBytes, "APE tag")) }
+            if let v1 { ranges.append((v1Offset, v1, "ID3v1 tag")) }
+            let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $0.what) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
-            try CarrierSaving.patch(path, ranges: ranges, newSize: dropV1 ? v1Offset : nil, original: source) { written in
-                let reread = try MPEGStreamFile(source: written)
-                guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the tag written in place does not read back as intended; the old bytes were put back")
+            try CarrierSaving.patch(path, ranges: ranges.map { ($0.offset, $0.bytes) }, newSize: dropV1 ? v1Offset : nil, original: source) { written in
+                guard verifyTags(try MPEGStreamFile(source: written)) else {
+                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended; the old bytes were put back")
                 }
             }
             return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
@@ -114,21 +134,30 @@ extension MPEGStreamFile {
 
         serialization = try tag.serialized(version: version, padding: options.padding)
         let newTag = serialization.bytes
-        let rest = oldSize..<v1Offset
-        let newSize = UInt64(newTag.count) + UInt64(rest.count) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
+        // What is copied: everything between the tags, around the APE tag when it is replaced.
+        let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<v1Offset] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<v1Offset]
+        let keptSize = kept.reduce(UInt64(0)) { $0 + UInt64($1.count) }
+        let newSize = UInt64(newTag.count) + keptSize + UInt64(apeBytes?.count ?? 0) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
-                try source.copy(from: rest.lowerBound, count: UInt64(rest.count), to: &sink)
+                for (index, range) in kept.enumerated() {
+                    if index == 1, let apeBytes { try sink.write(apeBytes) }
+                    try source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
+                }
                 if let v1 { try sink.write(v1) } else if layout.id3v1 != nil && !dropV1 { try source.copy(from: v1Offset, count: 128, to: &sink) }
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
-                let reread = try MPEGStreamFile(source: written)
-                guard reread.leadingTags.first?.frames == expected, !reread.diagnostics.contains(where: { $0.severity != .note }) else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the written tag does not read back as intended; the original is unchanged")
+                guard verifyTags(try MPEGStreamFile(source: written)) else {
+                    throw CarrierError(.verificationFailed, message: "\(path): the written tags do not read back as intended; the original is unchanged")
                 }
-                try CarrierSaving.compare(source, rest, written, at: UInt64(newTag.count), path: path)
+                var at = UInt64(newTag.count)
+                for (index, range) in kept.enumerated() {
+                    if index == 1 { at += UInt64(apeBytes?.count ?? 0) }
+                    try CarrierSaving.compare(source, range, written, at: at, path: path)
+                    at += UInt64(range.count)
+                }
                 try source.checkUnchanged()
             })
         } catch let error as CarrierError {
@@ -137,5 +166,12 @@ extension MPEGStreamFile {
             throw CarrierError(.io, message: "\(error)")
         }
         return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")])
+    }
+
+    /// True when both tags hold the same items (keys, flags and values; where they were read
+    /// from does not count), or neither is there.
+    static func sameItems(_ a: APETag?, _ b: APETag?) -> Bool {
+        func strip(_ tag: APETag?) -> [APEItem]? { tag?.items.map { APEItem(key: $0.key, flags: $0.flags, value: $0.value) } }
+        return strip(a) == strip(b)
     }
 }

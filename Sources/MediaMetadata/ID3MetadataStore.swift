@@ -1,3 +1,4 @@
+import APEv2
 import Carriers
 import ID3
 import MediaBytes
@@ -18,10 +19,16 @@ struct ID3MetadataStore: MetadataStore {
     private(set) var info: RIFFInfoList?
     let originalInfo: RIFFInfoList?
 
-    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, info: RIFFInfoList?) {
+    /// The APE tag of an MP3/ADTS file as edited; nil when the file has none.
+    private(set) var ape: APETag?
+    let originalAPE: APETag?
+
+    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, ape: APETag? = nil, info: RIFFInfoList?) {
         self.id3v1 = id3v1
         self.info = info
         originalInfo = info
+        self.ape = ape
+        originalAPE = ape
         // A file without a tag gets a new v2.4 one (written only if something is set), holding
         // what the ID3v1 tag or the INFO entries say, so that setting one key keeps the others.
         self.tag = tag ?? ID3v2Tag(majorVersion: 4)
@@ -29,18 +36,21 @@ struct ID3MetadataStore: MetadataStore {
         seeded = tag != nil
     }
 
-    /// Before the first edit of a file without an ID3v2 tag, the new tag takes what the ID3v1
-    /// tag or the INFO entries say, so that setting one key keeps the others visible.
+    /// Before the first edit of a file without an ID3v2 tag, the new tag takes what the tag
+    /// `tags` shows says (the APE tag, the INFO entries or the ID3v1 tag), so that setting one
+    /// key keeps the others visible.
     private mutating func seedIfNeeded() {
         guard !seeded else { return }
         seeded = true
-        for contribution in rankedItems.filter({ $0.rank == 1 }).flatMap(\.item.contributions) {
+        let ranked = rankedItems
+        guard let shown = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return }
+        for contribution in ranked.filter({ $0.rank == shown }).flatMap(\.item.contributions) {
             guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
             _ = try? add(form, row: row, values: contribution.values)
         }
     }
 
-    var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) || info != originalInfo }
+    var hasChanges: Bool { tag.frames != original.frames || tag.frames.map(\.id) != original.frames.map(\.id) || info != originalInfo || ape != originalAPE }
     var mergesAreasPerKey: Bool { false }
 
     /// The version the tag will be written as, when it is not the tag's own (`--id3v2-version`).
@@ -52,24 +62,61 @@ struct ID3MetadataStore: MetadataStore {
 
     // MARK: - Reading
 
+    /// The precedence of the areas for `tags`, as TagLib's: the ID3v2 tag, then the APE tag or
+    /// the INFO entries, then the ID3v1 tag; the first that gives any tag gives all of them.
+    enum Rank {
+        static let id3v2 = 0, apeOrInfo = 1, id3v1 = 2
+    }
+
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
-        var result: [(Int, NativeMetadataItem)] = tag.frames.map { (0, view($0)) }
+        var result: [(Int, NativeMetadataItem)] = tag.frames.map { (Rank.id3v2, view($0)) }
+        for item in ape?.items ?? [] { result.append((Rank.apeOrInfo, Self.view(item))) }
         if let v1 = id3v1 {
             let fields: [(String, String, String?)] = [
                 ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
                 ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),
             ]
             for (name, value, key) in fields where !value.isEmpty && value != "0" {
-                result.append((1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false)))
+                result.append((Rank.id3v1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false)))
             }
         }
         for entry in info?.entries ?? [] {
             let row = MetadataKeyTable.definition(riffInfo: entry.id)
             var value = entry.value
             if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
-            result.append((1, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value])))
+            result.append((Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value])))
         }
         return result
+    }
+
+    /// An APE item as the key space sees it: a text item is its key's values (the table's key,
+    /// or a custom key named by the APE key, as TagLib maps them); a cover-art item a picture;
+    /// other binary items Base64 without a key.
+    static func view(_ item: APEItem) -> NativeMetadataItem {
+        let identifier = MetadataIdentifier(.ape, item.key)
+        if let texts = item.texts {
+            let key = MetadataKeyTable.definition(apeKey: item.key)?.key ?? item.key.uppercased()
+            return NativeMetadataItem(identifier, key: key, dataType: item.kind == .text ? "APE text" : "APE link", values: texts)
+        }
+        if let cover = item.coverArt {
+            let summary = PictureSummary(type: apePictureType(item.key) ?? 0, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
+                                         description: cover.description, size: cover.data.count)
+            return NativeMetadataItem(identifier, key: nil, dataType: "APE cover art", values: [], pictures: [summary])
+        }
+        return NativeMetadataItem(identifier, key: nil, dataType: "APE \(item.kind)", values: [Base64.encode(item.value)])
+    }
+
+    /// The picture type of an APE cover-art key (`Cover Art (Front)` is 3), as the ID3 `APIC`
+    /// types are named there.
+    static func apePictureType(_ key: String) -> UInt8? {
+        let names: [String: UInt8] = [
+            "other": 0, "png icon": 1, "icon": 2, "front": 3, "back": 4, "leaflet": 5, "media": 6, "lead artist": 7, "artist": 8,
+            "conductor": 9, "band": 10, "composer": 11, "lyricist": 12, "recording location": 13, "during recording": 14,
+            "during performance": 15, "video capture": 16, "a bright coloured fish": 17, "illustration": 18, "band logotype": 19, "publisher logotype": 20,
+        ]
+        let lower = key.lowercased()
+        guard lower.hasPrefix("cover art ("), lower.hasSuffix(")") else { return nil }
+        return names[String(lower.dropFirst("cover art (".count).dropLast())]
     }
 
     /// The uniform key of a described frame: `BASE` without (or with its own name as)
@@ -170,6 +217,12 @@ struct ID3MetadataStore: MetadataStore {
                     throw MetadataError(.io, offset: frame.offset, message: "cannot read the picture of frame APIC: \(error.description)")
                 }
             }
+            // Then the APE tag's cover art.
+            for item in ape?.items ?? [] {
+                guard let cover = item.coverArt else { continue }
+                result.append(MediaPicture(type: Self.apePictureType(item.key) ?? 0, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
+                                           description: cover.description, data: cover.data))
+            }
             return result
         }
     }
@@ -196,10 +249,50 @@ struct ID3MetadataStore: MetadataStore {
             setInfo(id, values)
             return []
         }
+        if case .identifier(let identifier) = target, identifier.keySpace == .ape {
+            guard ape != nil else { throw MetadataError(.notRepresentable, message: "\(identifier): the file has no APE tag") }
+            guard APEItem.isValidKey(identifier.key) else { throw MetadataError(.badValue, message: "\(identifier): an APE key is 2 to 255 printable ASCII characters") }
+            setAPE(identifier.key, values)
+            return []
+        }
         let notes = try setInID3(target, values: values)
-        // A file that uses an INFO list keeps it in step with the ID3v2 tag.
+        // A file that uses an INFO list or an APE tag keeps it in step with the ID3v2 tag.
         if case .uniform(let row) = target, let id = row.riffInfo, info?.entries.isEmpty == false { setInfo(id, values) }
+        if ape?.items.isEmpty == false {
+            switch target {
+            case .uniform(let row): setAPE(apeKey(for: row), values, replacing: { MetadataKeyTable.definition(apeKey: $0)?.key == row.key })
+            case .custom(let key, let name) where !key.contains(":"): setAPE(name, values, replacing: { $0.uppercased() == key })
+            default: break
+            }
+        }
         return notes
+    }
+
+    /// The APE key a row is written as in this file: the spelling an item of the row already
+    /// has, else the table's.
+    private func apeKey(for row: MetadataKeyDefinition) -> String {
+        ape?.items.first { MetadataKeyTable.definition(apeKey: $0.key)?.key == row.key }?.key ?? row.ape ?? row.key
+    }
+
+    /// Sets the APE text item `key` (and removes the other items `replacing` names), where the
+    /// first of them stood or at the end.
+    private mutating func setAPE(_ key: String, _ values: [String], replacing: ((String) -> Bool)? = nil) {
+        var items = ape?.items ?? []
+        let matches: (APEItem) -> Bool = { item in item.key.uppercased() == key.uppercased() || (replacing?(item.key) ?? false) }
+        let place = items.firstIndex(where: matches) ?? items.count
+        let flags = place < items.count ? items[place].flags & ~UInt32(6) : 0
+        items.removeAll(where: matches)
+        var item = APEItem.text(key, values)
+        item.flags = flags
+        items.insert(item, at: min(place, items.count))
+        ape?.items = items
+    }
+
+    /// Removes the APE items whose key `matches`; true when there were any.
+    private mutating func removeAPE(where matches: (String) -> Bool) -> Bool {
+        guard let items = ape?.items, items.contains(where: { matches($0.key) }) else { return false }
+        ape?.items = items.filter { !matches($0.key) }
+        return true
     }
 
     /// Sets the `INFO` entry `id` (one value: several are joined with " / "), where the first
@@ -385,12 +478,18 @@ struct ID3MetadataStore: MetadataStore {
             throw MetadataError(.notRepresentable, message: "\(row.key) has no form in ID3 tags")
         case .identifier(let identifier) where identifier.keySpace == .riffInfo:
             return identifier.fourCC.map { removeInfo($0) } ?? false
+        case .identifier(let identifier) where identifier.keySpace == .ape:
+            return removeAPE { $0.uppercased() == identifier.key.uppercased() }
         case .identifier(let identifier) where identifier.keySpace != .id3:
             let readOnly = identifier.keySpace == .id3v1
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag)" : ""))
         case .uniform(let row):
             let removedInfo = row.riffInfo.map { removeInfo($0) } ?? false
-            return try removeFromID3(target) || removedInfo
+            let removedAPE = removeAPE { MetadataKeyTable.definition(apeKey: $0)?.key == row.key }
+            return try removeFromID3(target) || removedInfo || removedAPE
+        case .custom(let key, _) where !key.contains(":"):
+            let removedAPE = removeAPE { $0.uppercased() == key }
+            return try removeFromID3(target) || removedAPE
         default:
             break
         }
@@ -398,7 +497,7 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     private mutating func removeFromID3(_ target: KeyTarget) throws(MetadataError) -> Bool {
-        let hadFallback = !seeded && rankedItems.contains { $0.rank == 1 }
+        let hadFallback = !seeded && rankedItems.contains { $0.rank > Rank.id3v2 }
         seedIfNeeded()
         let before = hadFallback ? -1 : tag.frames.count
         let beforeFrames = tag.frames
@@ -427,6 +526,7 @@ struct ID3MetadataStore: MetadataStore {
         cleared = true
         tag.frames = []
         if info != nil { info = RIFFInfoList() }
+        if ape != nil { ape?.items = [] }
     }
 
     /// Set by `removeAll`: the save also removes the ID3v1 tag.
@@ -459,7 +559,9 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     mutating func removePictures(type: UInt8?) -> Int {
-        let before = tag.frames.count
+        let apeCovers = ape?.items.filter { $0.coverArt != nil && (type == nil || Self.apePictureType($0.key) == type) }.count ?? 0
+        if apeCovers > 0 { ape?.items.removeAll { $0.coverArt != nil && (type == nil || Self.apePictureType($0.key) == type) } }
+        let before = tag.frames.count + apeCovers
         tag.frames.removeAll { frame in
             if case .picture(_, _, let t, _, _) = frame.content { return type == nil || t == type }
             return false
@@ -482,10 +584,18 @@ struct ID3MetadataStore: MetadataStore {
             }
         }
         for entry in info?.entries ?? [] { result.append((MetadataIdentifier(.riffInfo, entry.id), .text(entry.value))) }
+        // APE items as stored (size, flags, key, value).
+        for item in ape?.items ?? [] { result.append((MetadataIdentifier(.ape, item.key), .userData(item.encoded))) }
         return result
     }
 
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+        if identifier.keySpace == .ape, case .userData(let bytes) = data {
+            guard let item = APEItem(encoded: bytes) else { throw MetadataError(.badValue, message: "\(identifier): not an APE item") }
+            // Restored into the APE tag of a file that has one (a new one is not made).
+            if ape != nil { ape?.items.append(item) }
+            return
+        }
         if identifier.keySpace == .riffInfo, case .text(let text) = data, let id = identifier.fourCC {
             // Restored into a WAV file's INFO list (AIFF and MP3 files cannot hold one).
             if info != nil { info = RIFFInfoList((info?.entries ?? []) + [RIFFInfoList.Entry(id, text)]) }

@@ -19,7 +19,8 @@ import MediaBytes
 /// - `udta/TYPE` is a QuickTime user-data item, `3gpp/TYPE` a 3GPP asset in user data,
 ///   `id3v1/FIELD` a field of an ID3v1 tag (read only: it mirrors the ID3v2 tag), `riff/ID` a
 ///   RIFF `INFO` entry, `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
-///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only).
+///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only), `ape/KEY` an item of an APE
+///   tag (`ape/Cover Art (Front)`).
 public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var keySpace: KeySpace
     /// The key, unescaped (`©nam` as the ISO-8859-1 reading of its bytes).
@@ -57,8 +58,10 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         public static let id32 = KeySpace(rawValue: "id32")
         /// The XMP packet of an MP4 file (`xmp/uuid`: the top-level `uuid` atom); read only.
         public static let xmp = KeySpace(rawValue: "xmp")
+        /// Items of an APE tag (`ape/Title`, `ape/Cover Art (Front)`), keys as stored.
+        public static let ape = KeySpace(rawValue: "ape")
 
-        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp]
+        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp, .ape]
 
         /// True for the spaces whose keys are four-character codes.
         var hasFourCharacterKeys: Bool { self == .iTunes || self == .quickTimeUserData || self == .threeGPP || self == .riffInfo }

@@ -24,6 +24,9 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
     public var id3v23: ID3Form?
     /// RIFF `INFO` entry (read from WAV files).
     public var riffInfo: FourCC?
+    /// The APE item key the key is written as in an APE tag (read without regard to case);
+    /// nil where it is the uniform key itself, as TagLib writes it.
+    public var ape: String?
     /// Why a mapping is as it is, where it is disputed or differs from TagLib.
     public var note: String?
 
@@ -100,7 +103,8 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
 
     init(
         _ key: String, _ kind: MetadataValueKind = .text, aliases: [String] = [], iTunes: [ITunesForm] = [], userData: FourCC? = nil,
-        quickTime: String? = nil, threeGPP: FourCC? = nil, id3: ID3Form? = nil, id3v23: ID3Form? = nil, info: FourCC? = nil, note: String? = nil
+        quickTime: String? = nil, threeGPP: FourCC? = nil, id3: ID3Form? = nil, id3v23: ID3Form? = nil, info: FourCC? = nil, ape: String? = nil,
+        note: String? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -112,6 +116,7 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
         self.id3 = id3
         self.id3v23 = id3v23
         riffInfo = info
+        self.ape = ape
         self.note = note
     }
 }

@@ -45,6 +45,13 @@ extension MetadataKeyTable {
     private static let byQuickTimeKey: [String: Row] = Dictionary(rows.compactMap { row in row.quickTimeKey.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
     static func definition(riffInfo id: FourCC) -> Row? { byInfo[id] }
+    /// The row of an APE item key (compared without regard to case): the row whose `ape`
+    /// spelling it is, or the row it names (`TITLE`), as TagLib maps APE keys.
+    static func definition(apeKey key: String) -> Row? {
+        let upper = key.uppercased()
+        return byAPE[upper] ?? definition(upper).flatMap { $0.ape == nil || $0.key == upper ? $0 : nil }
+    }
+    private static let byAPE: [String: Row] = Dictionary(rows.compactMap { row in row.ape.map { ($0.uppercased(), row) } }, uniquingKeysWith: { a, _ in a })
     private static let byInfo: [FourCC: Row] = Dictionary(rows.compactMap { row in row.riffInfo.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
     /// The row of an ID3 form in either version (`TXXX` descriptions and `TIPL` roles matched

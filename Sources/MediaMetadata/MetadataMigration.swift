@@ -174,6 +174,7 @@ extension MetadataKeyTable {
         case .quickTimeUserData: identifier.fourCC.flatMap { definition(userData: $0) }
         case .threeGPP: identifier.fourCC.flatMap { definition(threeGPP: $0) }
         case .riffInfo: identifier.fourCC.flatMap { definition(riffInfo: $0) }
+        case .ape: definition(apeKey: identifier.key)
         case .id3, .id32:
             switch identifier.id3Parts {
             case ("TXXX", let description?): definition(id3: .userText(description))

@@ -27,7 +27,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
         self.source = source
         self.path = path
         let tags = file.carriedTags
-        store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, info: tags.info)
+        store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
         diagnostics = file.diagnostics.map { diagnostic in
             MetadataDiagnostic(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
                                place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
@@ -50,6 +50,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
         carrierOptions.removeID3v1 = store.cleared
         carrierOptions.allowInPlace = options.allowInPlace
         if store.info != store.originalInfo { carrierOptions.info = store.info ?? RIFFInfoList() }
+        if store.ape != store.originalAPE { carrierOptions.ape = store.ape }
         return carrierOptions
     }
 

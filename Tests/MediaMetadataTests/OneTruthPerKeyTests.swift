@@ -425,6 +425,10 @@ struct WAVInfoInStepTests {
         }),
         ("ID3v2 tag + ID3v1 tag", "TITLE", ["id3", "id3v1"], { try copyOfFixture("id3v24-full.mp3") }),
         ("ID3 chunk + RIFF INFO", "TITLE", ["id3", "riff"], { try copyOfFixture("wav-id3-info.wav") }),
+        ("ID3v2 tag + APE tag", "TITLE", ["id3", "ape"], {
+            try APEInMP3Tests.mp3(id3: [ID3Builder.frame("TIT2", ID3Builder.text(["ID3"]))], ape: [.text("Title", ["APE"])])
+        }),
+        ("APE tag + ID3v1 tag", "TITLE", ["ape", "id3v1"], { try APEInMP3Tests.mp3(id3: nil, ape: [.text("Title", ["APE"])], v1: true) }),
     ]
 
     /// The items of `file` that read as `key` (whatever their rank).

@@ -40,11 +40,6 @@ import Testing
         guard let taglib = TagLibReading.read(path) else { return nil }
         let file: MediaFile
         do { file = try MediaFile(path: path) } catch { return taglib.properties.isEmpty ? [] : ["this project cannot read it: \(error)"] }
-        if file.format == .mp3 || file.format == .aac, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)),
-            stream.apeBlock != nil, stream.leadingTags.isEmpty && stream.appendedTag == nil
-        {
-            return nil
-        }
         var ours = file.tags
         var theirs = taglib.properties
         let items = file.items
