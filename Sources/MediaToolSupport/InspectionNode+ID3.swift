@@ -1,3 +1,4 @@
+import APEv2
 import Carriers
 import ID3
 import ISOBMFF
@@ -20,11 +21,8 @@ public enum ID3Inspection {
         if file.kind != nil {
             nodes.append((file.audio.lowerBound, file.kind == .aac ? "adts" : "mpeg", { path in streamNode(file, path: path) }))
         }
-        if let ape = file.apeBlock {
-            nodes.append((ape.lowerBound, "APEv2", { path in
-                InspectionNode(type: "APEv2", offset: ape.lowerBound, size: UInt64(ape.count), headerSize: 32, path: path,
-                               summary: "APEv2 block, preserved as is")
-            }))
+        if let range = file.apeBlock, let tag = file.apeTag {
+            nodes.append((range.lowerBound, "APEv2", { path in apeNode(tag, range: range, path: path) }))
         }
         if let lyrics = file.lyrics3Block {
             nodes.append((lyrics.lowerBound, "Lyrics3v2", { path in
@@ -38,6 +36,32 @@ public enum ID3Inspection {
         nodes.sort { $0.0 < $1.0 }
         let indexes = InspectionPath.siblingIndexes(nodes.map(\.1))
         return nodes.enumerated().map { i, entry in entry.2(component(entry.1, indexes[i])) }
+    }
+
+    /// An APE tag and its items (key, kind, flags and value).
+    static func apeNode(_ tag: APETag, range: Range<UInt64>, path: String) -> InspectionNode {
+        let indexes = InspectionPath.siblingIndexes(tag.items.map(\.key))
+        let children = tag.items.enumerated().map { index, item -> InspectionNode in
+            let start = item.offset ?? range.lowerBound
+            var fields: [(String, JSONValue)] = [("key", .string(item.key)), ("kind", .string(item.kind.description)), ("readOnly", .bool(item.isReadOnly))]
+            let summary: String
+            if let texts = item.texts {
+                fields.append(("values", .array(texts.map(JSONValue.string))))
+                summary = texts.map(quoted).joined(separator: ", ")
+            } else if let cover = item.coverArt {
+                fields += [("description", .string(cover.description)), ("imageSize", .uint(UInt64(cover.data.count)))]
+                summary = "cover \(quoted(cover.description)), \(cover.data.count) bytes"
+            } else {
+                fields.append(("size", .uint(UInt64(item.value.count))))
+                summary = "\(item.kind), \(item.value.count) bytes"
+            }
+            return InspectionNode(type: item.key, offset: start, size: UInt64(item.encoded.count), headerSize: 9 + item.key.utf8.count,
+                                  path: path + "/" + component(item.key, indexes[index]), fields: fields, summary: summary)
+        }
+        let version = tag.version >= 2000 ? "APEv2" : "APEv1"
+        return InspectionNode(type: "APEv2", offset: range.lowerBound, size: UInt64(range.count), headerSize: tag.hasHeader ? 32 : 0, path: path,
+                              fields: [("version", .uint(UInt64(tag.version))), ("items", .uint(UInt64(tag.items.count))), ("readOnly", .bool(tag.isReadOnly))],
+                              summary: "\(version), \(tag.items.count) items", children: children)
     }
 
     /// The chunk tree of an AIFF or WAV file, with the ID3 tag inside its chunk.

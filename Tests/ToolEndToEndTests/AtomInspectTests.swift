@@ -25,6 +25,14 @@ import Testing
         #expect(lines.contains { $0.contains("data @") && $0.contains("utf8 \"Fixture Title\"") })
     }
 
+    @Test func anAPETagIsShownWithItsItems() async throws {
+        let result = try await atominspect(TestFixtures.path("ape-lyrics3-id3v1.mp3"))
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("APEv2 @2499 size=541  APEv2, 10 items\n"))
+        #expect(result.standardOutput.contains("  Artist @2554 size=44  \"APE Artist One\", \"APE Artist Two\"\n"))
+        #expect(result.standardOutput.contains("  Cover Art (Front) @2783 size=225  cover \"cover.png\", 189 bytes\n"))
+    }
+
     @Test func jsonFollowsThePinnedShape() async throws {
         let result = try await atominspect(fixture, "--json")
         #expect(result.status == 0)
