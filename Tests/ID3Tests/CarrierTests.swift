@@ -176,3 +176,39 @@ struct ID3CorpusTests {
         #expect(format.channels == 1)
     }
 }
+
+/// Every APE tag in the corpus reads to a tag or a diagnostic, and an unchanged tag read
+/// without problems serializes to the bytes it was read from.
+@Suite(.enabled(if: FileManager.default.fileExists(atPath: TestFixtures.corpusDirectory + "/MANIFEST.md"), "../shared/corpus is not beside the project"))
+struct CorpusAPETagTests {
+    @Test func everyAPETagReadsAndWritesBackItsBytes() throws {
+        let files = try FileManager.default.subpathsOfDirectory(atPath: TestFixtures.corpusDirectory).sorted()
+            .filter { ["mp3", "aac"].contains(($0 as NSString).pathExtension.lowercased()) && !$0.hasPrefix("oracles") }
+        var withTag = 0, roundTripped = 0, withProblems = 0
+        for file in files {
+            let path = TestFixtures.corpusDirectory + "/" + file
+            let bytes = try TemporaryFile.read(path)
+            // APE tags sit at the end: look for the preamble in the last 256 KiB.
+            let tail = bytes.suffix(256 << 10)
+            let preamble = Array("APETAGEX".utf8)
+            guard tail.count >= 32, (tail.startIndex...(tail.endIndex - 8)).contains(where: { tail[$0] == 0x41 && tail[$0..<$0 + 8].elementsEqual(preamble) }) else { continue }
+            let stream = try MPEGStreamFile(source: FileByteSource(path: path))
+            let apeProblems = stream.diagnostics.filter { $0.area == "APEv2" }
+            guard let tag = stream.apeTag, let range = stream.apeBlock else {
+                // The bytes are an APE preamble the reader could not place: it says so, or the
+                // preamble is not at the end of the stream (inside audio or another tag).
+                if !apeProblems.isEmpty { withProblems += 1 }
+                continue
+            }
+            withTag += 1
+            if apeProblems.isEmpty {
+                #expect(tag.serialized() == Array(bytes[Int(range.lowerBound)..<Int(range.upperBound)]), "\(file)")
+                roundTripped += 1
+            } else {
+                withProblems += 1
+            }
+        }
+        print("APE tags in the corpus: \(withTag) read, \(roundTripped) written back byte for byte, \(withProblems) with problems reported")
+        #expect(withTag >= 5)
+    }
+}
