@@ -20,6 +20,11 @@ import Testing
         ID3Builder.frame("TXXX", [3] + Array(description.utf8) + [0] + Array(value.utf8))
     }
 
+    /// A `COMM` frame (UTF-8, English) with `description`.
+    static func comment(_ description: String, _ text: String) -> [UInt8] {
+        ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
+    }
+
     static func freeform(_ name: String, _ value: String) -> [UInt8] {
         AtomBuilder.atom("----", AtomBuilder.fullBox("mean", Array("com.apple.iTunes".utf8)) + AtomBuilder.fullBox("name", Array(name.utf8))
             + AtomBuilder.atom("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
@@ -81,10 +86,7 @@ import Testing
     }
 
     @Test func removingCommentRemovesDescribedCommentsToo() throws {
-        func comment(_ description: String, _ text: String) -> [UInt8] {
-            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
-        }
-        let path = try Self.mp3([comment("", "plain"), comment("Note", "described"), ID3Builder.frame("TIT2", ID3Builder.text(["T"]))])
+        let path = try Self.mp3([Self.comment("", "plain"), Self.comment("Note", "described"), ID3Builder.frame("TIT2", ID3Builder.text(["T"]))])
         var file = try MediaFile(path: path)
         #expect(file.tags["COMMENT:NOTE"] == ["described"])
         #expect(try file.remove("COMMENT"))
@@ -93,10 +95,7 @@ import Testing
     }
 
     @Test func removingOnlyOneDescribedCommentNamesIt() throws {
-        func comment(_ description: String, _ text: String) -> [UInt8] {
-            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
-        }
-        let path = try Self.mp3([comment("", "plain"), comment("Note", "described")])
+        let path = try Self.mp3([Self.comment("", "plain"), Self.comment("Note", "described")])
         var file = try MediaFile(path: path)
         #expect(try file.remove("COMMENT:Note"))
         #expect(file.tags["COMMENT"] == ["plain"])
@@ -104,10 +103,7 @@ import Testing
     }
 
     @Test func anIdentifierPatternRemovesEveryItemItNames() throws {
-        func comment(_ description: String, _ text: String) -> [UInt8] {
-            ID3Builder.frame("COMM", [3] + Array("eng".utf8) + Array(description.utf8) + [0] + Array(text.utf8))
-        }
-        let path = try Self.mp3([comment("", "plain"), comment("A", "a"), comment("B", "b"), Self.userText("X", "x")])
+        let path = try Self.mp3([Self.comment("", "plain"), Self.comment("A", "a"), Self.comment("B", "b"), Self.userText("X", "x")])
         var file = try MediaFile(path: path)
         #expect(try file.remove("id3/COMM:*"))
         #expect(file.items.map(\.identifier.description) == ["id3/TXXX:X"])
