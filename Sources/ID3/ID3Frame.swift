@@ -95,7 +95,7 @@ public struct ID3Frame: Sendable, Hashable {
 
     /// The text values of a text frame (`T***`, `TXXX`), or nil.
     public var textValues: [String]? {
-        switch content {
+        switch content.storage {
         case .text(_, let values), .userText(_, _, let values): values
         default: nil
         }

@@ -43,7 +43,7 @@ extension ID3FrameContent {
             return e.encode(list.joined(separator: "/"), terminated: false)
         }
 
-        switch self {
+        switch storage {
         case .text(let preferred, let list):
             let e = ID3TextEncoding.forWriting(list, version: version, preferred: preferred)
             return [e.rawValue] + values(list, e)

@@ -139,7 +139,7 @@ enum ID3TagReading {
         func moved(_ frame: ID3Frame, by amount: Int) -> ID3Frame {
             var frame = frame
             frame.offset += UInt64(amount)
-            switch frame.content {
+            switch frame.content.storage {
             case .chapter(let id, let start, let end, let startOffset, let endOffset, let subframes):
                 frame.content = .chapter(elementID: id, startTime: start, endTime: end, startOffset: startOffset, endOffset: endOffset,
                                          subframes: subframes.map { moved($0, by: amount) })
@@ -169,7 +169,7 @@ enum ID3TagReading {
             var frame = tag.frames[i]
             // The payload starts after the frame's fields, which lie in the bytes kept.
             let fieldsLength: Int
-            switch frame.content {
+            switch frame.content.storage {
             case .picture(_, _, _, _, let data), .object(_, _, _, _, let data):
                 fieldsLength = frame.body.count - data.count
             default:
@@ -177,7 +177,7 @@ enum ID3TagReading {
             }
             guard fieldsLength >= 0, fieldsLength < headRoom else { return nil }
             let payload = ID3Payload(deferredFrom: original, offset: frameOffset + 10 + UInt64(fieldsLength), count: removal.frameSize - fieldsLength)
-            switch frame.content {
+            switch frame.content.storage {
             case .picture(let e, let mime, let type, let description, _):
                 frame.content = .picture(encoding: e, mimeType: mime, pictureType: type, description: description, data: payload)
             case .object(let e, let mime, let filename, let description, _):

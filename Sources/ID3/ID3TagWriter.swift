@@ -103,7 +103,7 @@ enum ID3VersionConversion {
     }
 
     static func text(_ id: String, _ values: [String], like frame: ID3Frame? = nil) -> ID3Frame {
-        let encoding: ID3TextEncoding = if case .text(let e, _)? = frame?.content { e } else { .latin1 }
+        let encoding: ID3TextEncoding = if case .text(let e, _)? = frame?.content.storage { e } else { .latin1 }
         return ID3Frame(id: id, content: .text(encoding: encoding, values: values))
     }
 
@@ -130,7 +130,7 @@ enum ID3VersionConversion {
                 if (frame.textValues?.count ?? 0) > 1 && frame.id == "TMCL" {
                     notes.append("TMCL: musician credits become v2.3 involved people (IPLS)")
                 }
-                if let index = result.firstIndex(where: { $0.id == "IPLS" }), case .text(let encoding, let existing) = result[index].content {
+                if let index = result.firstIndex(where: { $0.id == "IPLS" }), case .text(let encoding, let existing) = result[index].content.storage {
                     // v2.3 has one involved-people list: the credits and musicians share it.
                     result[index].content = .text(encoding: encoding, values: existing + (frame.textValues ?? []))
                 } else {
@@ -141,7 +141,7 @@ enum ID3VersionConversion {
             case _ where v24Only.contains(frame.id):
                 notes.append("\(frame.id) dropped: ID3v2.4 only")
             default:
-                if case .text(_, let values) = frame.content, values.count > 1 {
+                if case .text(_, let values) = frame.content.storage, values.count > 1 {
                     notes.append("\(frame.id): \(values.count) values joined with \"/\" (v2.3 has one string per frame)")
                 }
                 result.append(frame)

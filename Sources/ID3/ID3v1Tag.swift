@@ -67,7 +67,7 @@ public struct ID3v1Tag: Sendable, Hashable {
         if let value = first("TALB") { album = value }
         if let value = first("TDRC", "TYER") { year = String(value.prefix(4)) }
         for frame in tag.frames("COMM") {
-            if case .comment(_, _, "", let text) = frame.content { comment = text; break }
+            if case .comment(_, _, "", let text) = frame.content.storage { comment = text; break }
         }
         if let value = first("TRCK"), let number = UInt8(value.split(separator: "/").first ?? "") { track = number == 0 ? nil : number }
         let genres = tag.frames("TCON").first?.textValues?.flatMap(ID3Genres.parse) ?? []

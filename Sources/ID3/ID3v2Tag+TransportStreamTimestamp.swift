@@ -8,7 +8,7 @@ extension ID3v2Tag {
     /// The 33-bit timestamp in 90 kHz units, when the tag has one.
     public var transportStreamTimestamp: UInt64? {
         for frame in frames {
-            guard case .privateData(let owner, let data) = frame.content, owner == Self.transportStreamTimestampOwner,
+            guard case .privateData(let owner, let data) = frame.content.storage, owner == Self.transportStreamTimestampOwner,
                 data.count == 8
             else { continue }
             return data.reduce(0) { $0 << 8 | UInt64($1) } & ((1 << 33) - 1)

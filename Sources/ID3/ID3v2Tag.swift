@@ -361,18 +361,17 @@ struct FrameReader {
             decompressionBudget = subframeReader.decompressionBudget
             diagnostics += nested
         }
-        if case .binary = content, Self.typedIDs.contains(id) || id.hasPrefix("T") || id.hasPrefix("W") {
+        if case .binary = content.storage, ID3FrameKind.of(frameID: id).isTyped {
             diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
                                              message: "frame \(storedID) does not follow its layout; kept as bytes"))
         }
-        if case .text(let encoding, _) = content, encoding.rawValue > 1, version < 4 {
+        if case .text(let encoding, _) = content.storage, encoding.rawValue > 1, version < 4 {
             diagnostics.append(ID3Diagnostic(.note, .invalidText, offset: offset, frame: storedID,
                                              message: "frame \(storedID) uses a v2.4 text encoding (\(encoding)) in a v2.\(version) tag"))
         }
         return ID3Frame(id: id, storedID: storedID, flags: flags, content: content, offset: offset, storedSize: storedSize, body: body)
     }
 
-    static let typedIDs: Set<String> = ["COMM", "USLT", "SYLT", "APIC", "GEOB", "PRIV", "UFID", "POPM", "PCNT", "CHAP", "CTOC", "RVA2"]
 
     /// v2.2 `PIC`: encoding, a 3-character image format, picture type, description, data.
     static func decodeV22Picture(_ body: ArraySlice<UInt8>) -> ID3FrameContent {

@@ -130,8 +130,10 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     func view(_ frame: ID3Frame) -> NativeMetadataItem {
-        switch frame.content {
-        case .text(_, let values):
+        let content = frame.content
+        switch content.kind {
+        case .text:
+            let (_, values) = content.text!
             if frame.id == "TIPL" || frame.id == "IPLS" || frame.id == "TMCL" {
                 var contributions: [TagContribution] = []
                 var index = 0
@@ -159,48 +161,65 @@ struct ID3MetadataStore: MetadataStore {
             let row = MetadataKeyTable.definition(id3: .frame(frame.id))
             let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
             return NativeMetadataItem(identifier(frame, nil), key: row?.key, dataType: "text frame", values: shown)
-        case .userText(_, let description, let values):
+        case .userText:
+            let (_, description, values) = content.userText!
             let row = MetadataKeyTable.definition(id3: .userText(description))
             let key = row?.key ?? (description.isEmpty ? nil : description.uppercased())
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: key, dataType: "user text", values: values)
-        case .url(let url):
+        case .url:
+            let url = content.url!
             return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.definition(id3: .frame(frame.id))?.key, dataType: "URL", values: [url])
-        case .userURL(_, let description, let url):
+        case .userURL:
+            let (_, description, url) = content.userURL!
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
-        case .comment(_, let language, let description, let text):
+        case .comment:
+            let (_, language, description, text) = content.comment!
             let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
                                       dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
-        case .picture(_, let mime, let type, let description, let data):
+        case .picture:
+            let (_, mime, type, description, data) = content.picture!
             return NativeMetadataItem(identifier(frame, MediaPicture.typeName(type)), key: nil, dataType: mime, values: [],
                                       pictures: [PictureSummary(type: type, mimeType: mime, description: description, size: data.count)])
-        case .uniqueFileID(let owner, let identifier):
+        case .uniqueFileID:
+            let (owner, identifier) = content.uniqueFileID!
             let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
             let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
             return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
                                       values: [text ?? Base64.encode(identifier)])
-        case .privateData(let owner, let data):
+        case .privateData:
+            let (owner, data) = content.privateData!
             return NativeMetadataItem(identifier(frame, owner), key: nil, dataType: "private data", values: [Base64.encode(data)])
-        case .popularimeter(let email, let rating, let counter):
+        case .popularimeter:
+            let (email, rating, counter) = content.popularimeter!
             return NativeMetadataItem(identifier(frame, email), key: nil, dataType: "popularimeter",
                                       values: ["rating \(rating)" + (counter.map { ", played \($0) times" } ?? "")])
-        case .playCounter(let count):
+        case .playCounter:
+            let count = content.playCounter!
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "play counter", values: [String(count)])
-        case .chapter(let element, let start, let end, _, _, let subframes):
+        case .chapter:
+            let (element, start, end, _, _, subframes) = content.chapter!
             let title = subframes.first { $0.id == "TIT2" }?.textValues?.first ?? ""
             return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"])
-        case .tableOfContents(let element, _, _, let children, _):
+        case .tableOfContents:
+            let (element, _, _, children, _) = content.tableOfContents!
             return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children)
-        case .object(_, let mime, let filename, let description, let data):
+        case .object:
+            let (_, mime, filename, description, data) = content.object!
             return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])
-        case .syncedLyrics(_, let language, _, _, let description, let lines):
+        case .syncedLyrics:
+            let (_, language, _, _, description, lines) = content.syncedLyrics!
             return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "synchronised lyrics (\(language))", values: lines.map(\.text))
-        case .musicCDIdentifier(let bytes):
+        case .musicCDIdentifier:
+            let bytes = content.musicCDIdentifier!
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
-        case .relativeVolume(let identification, let channels):
+        case .relativeVolume:
+            let (identification, channels) = content.relativeVolume!
             return NativeMetadataItem(identifier(frame, identification), key: nil, dataType: "relative volume",
                                       values: channels.map { "channel \($0.channel): \($0.adjustment) dB" })
-        case .binary(let bytes):
+        default:
+            // Binary frames, and any frame family this layer does not know yet, as their bytes.
+            let bytes = content.binary ?? []
             if frame.id == "PCST" { return NativeMetadataItem(identifier(frame, nil), key: "PODCAST", dataType: "podcast flag", values: ["1"]) }
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
         }
@@ -210,7 +229,7 @@ struct ID3MetadataStore: MetadataStore {
         get throws(MetadataError) {
             var result: [MediaPicture] = []
             for frame in tag.frames {
-                guard case .picture(_, let mime, let type, let description, let data) = frame.content else { continue }
+                guard case (_, let mime, let type, let description, let data)? = frame.content.picture else { continue }
                 do {
                     result.append(MediaPicture(type: type, mimeType: mime, description: description, data: Array(try data.bytes())))
                 } catch {
@@ -229,7 +248,7 @@ struct ID3MetadataStore: MetadataStore {
 
     var chapters: [MediaChapter] {
         tag.frames.compactMap { frame in
-            guard case .chapter(_, let start, let end, _, _, let subframes) = frame.content else { return nil }
+            guard case (_, let start, let end, _, _, let subframes)? = frame.content.chapter else { return nil }
             return MediaChapter(start: Double(start) / 1000, end: Double(end) / 1000, title: subframes.first { $0.id == "TIT2" }?.textValues?.first ?? "")
         }
     }
@@ -430,23 +449,23 @@ struct ID3MetadataStore: MetadataStore {
             tag.frames.removeAll { $0.id == id }
         case .userText(let description):
             tag.frames.removeAll { frame in
-                if case .userText(_, let d, _) = frame.content { return d.uppercased() == description.uppercased() }
+                if case (_, let d, _)? = frame.content.userText { return d.uppercased() == description.uppercased() }
                 return false
             }
         case .comment(let description), .lyrics(let description):
             let id = form.frameID
             tag.frames.removeAll { frame in
-                guard frame.id == id, case .comment(_, _, let d, _) = frame.content else { return false }
+                guard frame.id == id, case (_, _, let d, _)? = frame.content.comment else { return false }
                 return d.uppercased() == description.uppercased() || (description.isEmpty && d.uppercased() == (id == "COMM" ? "COMMENT" : "LYRICS"))
             }
         case .uniqueFileID(let owner):
             tag.frames.removeAll { frame in
-                if case .uniqueFileID(let o, _) = frame.content { return o == owner }
+                if case (let o, _)? = frame.content.uniqueFileID { return o == owner }
                 return false
             }
         case .userURL(let description):
             tag.frames.removeAll { frame in
-                guard case .userURL(_, let d, _) = frame.content else { return false }
+                guard case (_, let d, _)? = frame.content.userURL else { return false }
                 return d.uppercased() == description.uppercased() || (description.isEmpty && d.uppercased() == "URL")
             }
         case .involvedPerson(let list, let role):
@@ -463,7 +482,7 @@ struct ID3MetadataStore: MetadataStore {
                 if kept == values { continue }
                 if kept.isEmpty {
                     tag.frames.remove(at: index)
-                } else if case .text(let e, _) = tag.frames[index].content {
+                } else if case (let e, _)? = tag.frames[index].content.text {
                     tag.frames[index].content = .text(encoding: e, values: kept)
                 }
             }
@@ -550,7 +569,7 @@ struct ID3MetadataStore: MetadataStore {
         seedIfNeeded()
         // ID3 allows one picture per type and description.
         tag.frames.removeAll { frame in
-            if case .picture(_, _, let type, let description, _) = frame.content { return type == picture.type && description == picture.description }
+            if case (_, _, let type, let description, _)? = frame.content.picture { return type == picture.type && description == picture.description }
             return false
         }
         tag.frames.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [picture.description]), mimeType: picture.mimeType,
@@ -563,7 +582,7 @@ struct ID3MetadataStore: MetadataStore {
         if apeCovers > 0 { ape?.items.removeAll { $0.coverArt != nil && (type == nil || Self.apePictureType($0.key) == type) } }
         let before = tag.frames.count + apeCovers
         tag.frames.removeAll { frame in
-            if case .picture(_, _, let t, _, _) = frame.content { return type == nil || t == type }
+            if case (_, _, let t, _, _)? = frame.content.picture { return type == nil || t == type }
             return false
         }
         return before - tag.frames.count

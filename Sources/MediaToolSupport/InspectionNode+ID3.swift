@@ -144,11 +144,8 @@ public enum ID3Inspection {
                 if let total { fields.append(("total", .int(Int64(total)))) }
             }
             var children: [InspectionNode] = []
-            switch frame.content {
-            case .chapter(_, _, _, _, _, let subframes), .tableOfContents(_, _, _, _, let subframes):
+            if let subframes = frame.content.chapter?.subframes ?? frame.content.tableOfContents?.subframes {
                 children = frameNodes(subframes, parentPath: path, version: version)
-            default:
-                break
             }
             return InspectionNode(type: frame.storedID, offset: frame.offset, size: UInt64(frame.storedSize), headerSize: version == 2 ? 6 : 10,
                                   path: path, fields: fields, summary: summary, children: children)
@@ -183,33 +180,42 @@ public enum ID3Inspection {
     /// Fields and a one-line summary for a frame's content.
     static func describe(_ content: ID3FrameContent) -> ([(String, JSONValue)], String) {
         func encoding(_ e: ID3TextEncoding) -> (String, JSONValue) { ("encoding", .string("\(e)")) }
-        switch content {
-        case .text(let e, let values):
+        switch content.kind {
+        case .text:
+            let (e, values) = content.text!
             return ([encoding(e), ("values", .array(values.map { .string($0) }))], values.map(quoted).joined(separator: "; "))
-        case .userText(let e, let description, let values):
+        case .userText:
+            let (e, description, values) = content.userText!
             return ([encoding(e), ("description", .string(description)), ("values", .array(values.map { .string($0) }))],
                     "\(quoted(description)): " + values.map(quoted).joined(separator: "; "))
-        case .url(let url):
+        case .url:
+            let url = content.url!
             return ([("url", .string(url))], url)
-        case .userURL(let e, let description, let url):
+        case .userURL:
+            let (e, description, url) = content.userURL!
             return ([encoding(e), ("description", .string(description)), ("url", .string(url))], "\(quoted(description)): \(url)")
-        case .comment(let e, let language, let description, let text):
+        case .comment:
+            let (e, language, description, text) = content.comment!
             return ([encoding(e), ("language", .string(language)), ("description", .string(description)), ("text", .string(text))],
                     "[\(language)] \(quoted(description)): \(quoted(text))")
-        case .syncedLyrics(let e, let language, let format, let type, let description, let lines):
+        case .syncedLyrics:
+            let (e, language, format, type, description, lines) = content.syncedLyrics!
             return ([encoding(e), ("language", .string(language)), ("timestampFormat", .uint(UInt64(format))),
                      ("contentType", .uint(UInt64(type))), ("description", .string(description)),
                      ("lines", .array(lines.map { .object([("time", .uint(UInt64($0.time))), ("text", .string($0.text))]) }))],
                     "[\(language)] \(lines.count) lines")
-        case .picture(let e, let mime, let type, let description, let data):
+        case .picture:
+            let (e, mime, type, description, data) = content.picture!
             let typeName = Int(type) < pictureTypes.count ? pictureTypes[Int(type)] : "type \(type)"
             return ([encoding(e), ("mimeType", .string(mime)), ("pictureType", .uint(UInt64(type))), ("pictureTypeName", .string(typeName)),
                      ("description", .string(description)), ("size", .int(Int64(data.count)))],
                     "\(typeName) \(mime) \(data.count) bytes" + (description.isEmpty ? "" : " \(quoted(description))"))
-        case .object(let e, let mime, let filename, let description, let data):
+        case .object:
+            let (e, mime, filename, description, data) = content.object!
             return ([encoding(e), ("mimeType", .string(mime)), ("filename", .string(filename)), ("description", .string(description)),
                      ("size", .int(Int64(data.count)))], "\(mime) \(quoted(filename)) \(data.count) bytes")
-        case .privateData(let owner, let data):
+        case .privateData:
+            let (owner, data) = content.privateData!
             var fields: [(String, JSONValue)] = [("owner", .string(owner))] + bytesField(data)
             var summary = "\(owner) \(data.count) bytes"
             if owner == ID3v2Tag.transportStreamTimestampOwner, data.count == 8 {
@@ -218,30 +224,39 @@ public enum ID3Inspection {
                 summary = "MPEG-2 TS timestamp \(value) (\(Double(value) / 90000) s)"
             }
             return (fields, summary)
-        case .uniqueFileID(let owner, let identifier):
+        case .uniqueFileID:
+            let (owner, identifier) = content.uniqueFileID!
             let text = String(validating: identifier, as: UTF8.self)
             return ([("owner", .string(owner)), ("identifier", .string(text ?? identifier.hexString))], "\(owner): \(text ?? identifier.hexString)")
-        case .popularimeter(let email, let rating, let counter):
+        case .popularimeter:
+            let (email, rating, counter) = content.popularimeter!
             var fields: [(String, JSONValue)] = [("email", .string(email)), ("rating", .uint(UInt64(rating)))]
             if let counter { fields.append(("counter", .uint(counter))) }
             return (fields, "\(email) rating \(rating)" + (counter.map { " played \($0)" } ?? ""))
-        case .playCounter(let count):
+        case .playCounter:
+            let count = content.playCounter!
             return ([("count", .uint(count))], "played \(count)")
-        case .chapter(let id, let start, let end, let startOffset, let endOffset, _):
+        case .chapter:
+            let (id, start, end, startOffset, endOffset, _) = content.chapter!
             return ([("elementID", .string(id)), ("startTime", .uint(UInt64(start))), ("endTime", .uint(UInt64(end))),
                      ("startOffset", .uint(UInt64(startOffset))), ("endOffset", .uint(UInt64(endOffset)))],
                     "\(id) \(start)-\(end) ms")
-        case .tableOfContents(let id, let top, let ordered, let children, _):
+        case .tableOfContents:
+            let (id, top, ordered, children, _) = content.tableOfContents!
             return ([("elementID", .string(id)), ("isTopLevel", .bool(top)), ("isOrdered", .bool(ordered)),
                      ("children", .array(children.map { .string($0) }))], "\(id): \(children.joined(separator: ", "))")
-        case .musicCDIdentifier(let data):
+        case .musicCDIdentifier:
+            let data = content.musicCDIdentifier!
             return (bytesField(data), "\(data.count) bytes")
-        case .relativeVolume(let identification, let channels):
+        case .relativeVolume:
+            let (identification, channels) = content.relativeVolume!
             return ([("identification", .string(identification)),
                      ("channels", .array(channels.map { .object([("channel", .uint(UInt64($0.channel))), ("adjustment", .double($0.adjustment)),
                                                                   ("peakBits", .uint(UInt64($0.peakBits)))]) }))],
                     "\(identification): " + channels.map { "\($0.adjustment) dB" }.joined(separator: ", "))
-        case .binary(let data):
+        default:
+            // Binary frames, and any frame family this tool does not describe yet, as bytes.
+            let data = content.binary ?? []
             return (bytesField(data), "\(data.count) bytes")
         }
     }

@@ -30,7 +30,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         #expect(tag.diagnostics.isEmpty)
         #expect(tag.frames.map(\.id) == ["TIT2", "APIC", "TPE1"])
         #expect(tag.frames("TPE1").first?.textValues == ["After The Cover"])
-        guard case .picture(_, "image/jpeg", 3, "Front", let data) = tag.frames("APIC").first?.content else {
+        guard case (_, "image/jpeg", 3, "Front", let data)? = tag.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -63,7 +63,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         longer.frames[0].content = .text(encoding: .utf8, values: [String(repeating: "Longer ", count: 200)])
         #expect(try MPEGStreamFile.save(longer, to: path).method == .rewritten)
         let saved = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
-        guard case .picture(_, _, _, _, let data) = saved.frames("APIC").first?.content else {
+        guard case (_, _, _, _, let data)? = saved.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -100,7 +100,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         #expect(read.diagnostics.isEmpty)
         #expect(read.frames("TIT2").first?.textValues == ["After"])
         #expect(read.totalSize == UInt64(tag.count))
-        guard case .picture(_, _, _, _, let data) = read.frames("APIC").first?.content else {
+        guard case (_, _, _, _, let data)? = read.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -117,7 +117,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         let path = try TemporaryFile.write(I.tag(frames, padding: 16) + (try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))), name: "plain.mp3")
         let read = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
         #expect(read.frames.map(\.id) == ["APIC", "TIT2"])
-        guard case .picture(_, _, _, _, let data) = read.frames("APIC").first?.content else {
+        guard case (_, _, _, _, let data)? = read.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -144,7 +144,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         #expect(try MPEGStreamFile.save(shorter, to: path).method == .inPlace)
         // `shorter` still points into the file as it was: reading or saving it again must
         // fail, not return or write shifted bytes.
-        guard case .picture(_, _, _, _, let stale) = shorter.frames("APIC").first?.content else {
+        guard case (_, _, _, _, let stale)? = shorter.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -154,7 +154,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         #expect(try TemporaryFile.read(path) == before)
         // Read again, the cover is right.
         let fresh = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
-        guard case .picture(_, _, _, _, let data) = fresh.frames("APIC").first?.content else {
+        guard case (_, _, _, _, let data)? = fresh.frames("APIC").first?.content.picture else {
             Issue.record("no APIC")
             return
         }
@@ -175,7 +175,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
             #expect(Array(bytes[expected..<expected + 4]) == Array(frame.id.utf8))
             expected += raw.count
         }
-        guard case .object(_, _, "f.bin", _, let object) = tag.frames("GEOB").first?.content else {
+        guard case (_, _, "f.bin", _, let object)? = tag.frames("GEOB").first?.content.object else {
             Issue.record("no GEOB")
             return
         }
@@ -192,7 +192,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         let path = try write([chap, bigFrame("APIC", 3, count: 80_000)], name: "chap-compressed.mp3")
         let tag = try #require(try MPEGStreamFile(source: FileByteSource(path: path)).primaryTag)
         #expect(tag.diagnostics.isEmpty)
-        guard case .chapter(_, _, _, _, _, let subframes) = tag.frames("CHAP").first?.content else {
+        guard case (_, _, _, _, _, let subframes)? = tag.frames("CHAP").first?.content.chapter else {
             Issue.record("no CHAP")
             return
         }

@@ -31,7 +31,7 @@ let id3Fixtures = [
         #expect(text(tag, "TDRC") == ["2021-06-01"])
         #expect(tag.frames("COMM").count == 2)
         #expect(tag.frames("APIC").count == 2)
-        guard case .chapter(let id, let start, let end, _, _, let subframes) = tag.frames("CHAP").last?.content else {
+        guard case (let id, let start, let end, _, _, let subframes)? = tag.frames("CHAP").last?.content.chapter else {
             Issue.record("no CHAP")
             return
         }
@@ -39,12 +39,12 @@ let id3Fixtures = [
         #expect(subframes.first?.id == "TIT2")
         // Embedded frames carry their own file offsets: CHAP at 761, header 10, "chp1\0", 16 bytes of times.
         #expect(subframes.first?.offset == 761 + 10 + 5 + 16)
-        guard case .tableOfContents(_, true, true, let children, _) = tag.frames("CTOC").first?.content else {
+        guard case (_, true, true, let children, _)? = tag.frames("CTOC").first?.content.tableOfContents else {
             Issue.record("no CTOC")
             return
         }
         #expect(children == ["chp0", "chp1"])
-        guard case .relativeVolume(_, let channels) = tag.frames("RVA2").first?.content else {
+        guard case (_, let channels)? = tag.frames("RVA2").first?.content.relativeVolume else {
             Issue.record("no RVA2")
             return
         }
@@ -72,7 +72,7 @@ let id3Fixtures = [
         #expect(tag.frames.map(\.storedID).contains("TT2"))
         #expect(text(tag, "TIT2") == ["v2.2 Títle"])
         #expect(text(tag, "TRCK") == ["7/9"])
-        guard case .picture(_, let mime, 3, "Cover", let data) = tag.frames("APIC").first?.content else {
+        guard case (_, let mime, 3, "Cover", let data)? = tag.frames("APIC").first?.content.picture else {
             Issue.record("no PIC")
             return
         }
@@ -91,7 +91,7 @@ let id3Fixtures = [
         #expect(tag.diagnostics.isEmpty)
         let lyrics = try #require(tag.frames("USLT").first)
         #expect(lyrics.flags.compressed)
-        guard case .comment(_, _, _, let text) = lyrics.content else {
+        guard case (_, _, _, let text)? = lyrics.content.comment else {
             Issue.record("no USLT")
             return
         }
@@ -106,12 +106,12 @@ let id3Fixtures = [
 
     @Test func plainSizesInV24AreTolerated() throws {
         let tag = try #require(try fixtureStream("id3v24-nonsyncsafe-sizes.mp3").primaryTag)
-        guard case .userText(_, "Long Value", let values) = tag.frames("TXXX").first?.content else {
+        guard case (_, "Long Value", let values)? = tag.frames("TXXX").first?.content.userText else {
             Issue.record("no TXXX")
             return
         }
         #expect(values == [String(repeating: "x", count: 188)])
-        guard case .comment(_, _, "Long", let comment) = tag.frames("COMM").first?.content else {
+        guard case (_, _, "Long", let comment)? = tag.frames("COMM").first?.content.comment else {
             Issue.record("no COMM")
             return
         }

@@ -35,7 +35,7 @@ import Testing
         #expect(tag.frames.map(\.id) == ["TPE1", "TALB", "COMM", "TIT2"])
         #expect(tag.frames[0].textValues == ["Artist"])
         #expect(tag.frames[1].textValues == ["Album"])
-        guard case .comment(_, let language, _, let text) = tag.frames[2].content else {
+        guard case (_, let language, _, let text)? = tag.frames[2].content.comment else {
             Issue.record("COM\\0 is not read as a comment")
             return
         }

@@ -67,8 +67,10 @@ func crossCheck(_ path: String, requireTagLib: Bool = false) throws -> [String] 
         {
             continue  // BOM-less UTF-16
         }
-        switch frame.content {
-        case .text(_, let values):
+        let content = frame.content
+        switch content.kind {
+        case .text:
+            let (_, values) = content.text!
             let expected = theirs["values"] as? [String] ?? []
             if id == "TCON" {
                 let ourGenres = values.flatMap(ID3Genres.parse)
@@ -83,31 +85,37 @@ func crossCheck(_ path: String, requireTagLib: Bool = false) throws -> [String] 
             } else if values != expected {
                 differences.append("\(place): \(values) vs TagLib \(expected)")
             }
-        case .userText(_, let description, let values):
+        case .userText:
+            let (_, description, values) = content.userText!
             if description != theirs["description"] as? String || values != theirs["values"] as? [String] {
                 differences.append("\(place): \(description)=\(values) vs TagLib \(theirs["description"] ?? "")=\(theirs["values"] ?? "")")
             }
-        case .comment(_, let language, let description, let text):
+        case .comment:
+            let (_, language, description, text) = content.comment!
             if language != theirs["language"] as? String || description != theirs["description"] as? String || text != theirs["text"] as? String {
                 differences.append("\(place): [\(language)] \(description): \(text) vs TagLib [\(theirs["language"] ?? "")] \(theirs["description"] ?? ""): \(theirs["text"] ?? "")")
             }
-        case .picture(_, let mime, let type, let description, let data):
+        case .picture:
+            let (_, mime, type, description, data) = content.picture!
             let theirType = theirs["pictureType"] as? Int
             if mime != theirs["mimeType"] as? String || (theirType != -1 && Int(type) != theirType)
                 || description != theirs["description"] as? String || data.count != theirs["size"] as? Int
             {
                 differences.append("\(place): picture \(mime) \(type) \(description) \(data.count) vs TagLib \(theirs)")
             }
-        case .uniqueFileID(let owner, let identifier):
+        case .uniqueFileID:
+            let (owner, identifier) = content.uniqueFileID!
             if owner != theirs["owner"] as? String || identifier.count != theirs["size"] as? Int {
                 differences.append("\(place): UFID \(owner) vs TagLib \(theirs)")
             }
-        case .privateData(let owner, let data):
+        case .privateData:
+            let (owner, data) = content.privateData!
             let unterminated = data.isEmpty && theirs["size"] as? Int == owner.utf8.count
             if owner != theirs["owner"] as? String || (data.count != theirs["size"] as? Int && !unterminated) {
                 differences.append("\(place): PRIV \(owner) vs TagLib \(theirs)")
             }
-        case .url(let url):
+        case .url:
+            let url = content.url!
             if url != theirs["url"] as? String { differences.append("\(place): \(url) vs TagLib \(theirs["url"] ?? "")") }
         default:
             break
