@@ -25,10 +25,11 @@ public enum KeySpaceReference {
             Columns: iTunes item list (the first form is written, all are read), QuickTime user data, \
             QuickTime metadata key, 3GPP asset, ID3v2.4 frame, ID3v2.3 frame where it differs, RIFF \
             INFO (written only where a WAV file already has an `INFO` list, kept in step with the \
-            ID3 tag).
+            ID3 tag), APE item key where it is not the key itself (APE keys are read without regard \
+            to case; a key without an APE spelling is written as the key, as TagLib does).
 
-            | Key | Kind | Aliases | iTunes | QuickTime udta | QuickTime mdta | 3GPP | ID3v2.4 | ID3v2.3 | RIFF INFO |
-            |---|---|---|---|---|---|---|---|---|---|
+            | Key | Kind | Aliases | iTunes | QuickTime udta | QuickTime mdta | 3GPP | ID3v2.4 | ID3v2.3 | RIFF INFO | APE |
+            |---|---|---|---|---|---|---|---|---|---|---|
 
             """
         for row in rows {
@@ -36,7 +37,7 @@ public enum KeySpaceReference {
                 "`\(row.key)`", row.kind.rawValue, row.aliases.map { code($0) }.joined(separator: " "),
                 row.iTunes.map { code($0.description) }.joined(separator: " "), code(row.userData?.description),
                 code(row.quickTimeKey), code(row.threeGPP?.description), code(row.id3?.description), code(row.id3v23?.description),
-                code(row.riffInfo?.description),
+                code(row.riffInfo?.description), code(row.ape),
             ]
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
