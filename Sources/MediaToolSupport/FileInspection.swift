@@ -13,14 +13,19 @@ public struct InspectionFailure: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// A file opened for `atominspect`: its format, the nodes to show, and its diagnostics.
-/// ISO-BMFF/QuickTime files show atoms; MP3 and ADTS files their tags, stream header and
-/// trailing blocks; AIFF and WAV files their chunks.
+/// A file opened for `atominspect`: its format, its top-level nodes, and the diagnostics met
+/// reading its structure. ISO-BMFF/QuickTime files show atoms; MP3 and ADTS files their tags,
+/// stream header and trailing blocks; AIFF and WAV files their chunks.
+///
+/// Opening reads headers only (for atoms, the tree of atom headers); what lies below the top
+/// level is produced when asked for, so a 5 GiB file or a million-sample movie opens at once.
 public struct FileInspection: Sendable {
     public let path: String
     public let source: any ByteSource
     public let format: MediaFormat?
+    /// The top-level nodes, in file order.
     public let nodes: [InspectionNode]
+    /// Problems met reading the structure (those met decoding a node are in its details).
     public let diagnostics: [InspectionDiagnostic]
     /// The atom tree, for atom-based files.
     public let atomTree: AtomTree?
@@ -61,9 +66,8 @@ public struct FileInspection: Sendable {
         } catch {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
         }
-        let (atoms, decodeDiagnostics) = AtomInspector(tree: tree, options: fieldOptions).inspect()
-        return FileInspection(path: path, source: source, format: format, nodes: atoms.map(InspectionNode.init),
-                              diagnostics: (tree.diagnostics + decodeDiagnostics).map(InspectionDiagnostic.init), atomTree: tree)
+        return FileInspection(path: path, source: source, format: format, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
+                              diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree)
     }
 
     private static func openStream(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
@@ -100,6 +104,33 @@ public struct FileInspection: Sendable {
     public func node(at path: String) -> InspectionNode? {
         guard let components = InspectionPath.parse(path) else { return nil }
         return InspectionPath.find(components, in: nodes)
+    }
+
+    /// The innermost node whose bytes contain `offset`, and the nodes on the way to it (outermost
+    /// first); empty when no node holds the offset. Only the nodes on the way are produced.
+    public func nodes(containing offset: UInt64) -> [InspectionNode] {
+        var chain: [InspectionNode] = []
+        var level = nodes
+        while let next = level.first(where: { $0.range.contains(offset) }) {
+            chain.append(next)
+            // Past the header, look inside; a header byte belongs to the node itself.
+            guard next.hasChildren, offset >= next.payloadRange.lowerBound else { break }
+            level = next.children
+        }
+        return chain
+    }
+
+    /// Every problem met reading the file and decoding every node (a whole walk).
+    public func allDiagnostics() -> [InspectionDiagnostic] {
+        var found = diagnostics
+        func visit(_ nodes: [InspectionNode]) {
+            for node in nodes {
+                visit(node.children)
+                found += node.details.diagnostics
+            }
+        }
+        visit(nodes)
+        return found
     }
 
     /// What `atominspect check` reports: every problem (not notes), and for atom-based files the

@@ -1,10 +1,39 @@
 import ISOBMFF
 import MediaBytes
 
-extension InspectionNode {
-    /// The node for an inspected atom and its children.
-    public init(_ inspected: InspectedAtom) {
-        let atom = inspected.atom
+/// Inspection nodes for an atom tree, produced on demand: a node's children are the atoms of
+/// the tree below it (their headers are already parsed); its details decode its payload when
+/// asked for, and its table reads entries a page at a time.
+struct AtomNodes: Sendable {
+    let inspector: AtomInspector
+    /// The path of each track of the first `moov`, by track ID (for `tref` references).
+    let trackPaths: [UInt32: String]
+
+    init(tree: AtomTree, options: AtomFieldOptions) {
+        inspector = AtomInspector(tree: tree, options: options)
+        var tracks: [UInt32: String] = [:]
+        let movies = tree.atoms.filter { $0.type == "moov" }
+        if let moov = movies.first {
+            let traks = moov.children.filter { $0.type == "trak" }
+            for (i, trak) in traks.enumerated() {
+                guard let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24,
+                    let head = try? tree.bytes(at: tkhd.payloadOffset, count: 24)
+                else { continue }
+                let bytes = Array(head)
+                let at = bytes[0] == 1 ? 20 : 12
+                let id = bytes[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                tracks[id] = "moov" + (movies.count > 1 ? "[0]" : "") + "/trak" + (traks.count > 1 ? "[\(i)]" : "")
+            }
+        }
+        trackPaths = tracks
+    }
+
+    var tree: AtomTree { inspector.tree }
+
+    func topLevel() -> [InspectionNode] { inspector.topLevel().map(node) }
+
+    func node(_ context: AtomDecodingContext) -> InspectionNode {
+        let atom = context.atom
         var notes: [String] = []
         var extra: [(String, JSONValue)] = []
         if let uuid = atom.header.extendedType {
@@ -22,11 +51,235 @@ extension InspectionNode {
             break
         }
         if atom.isTruncated { notes.append("declares \(atom.header.declaredSize): truncated") }
-        self.init(
-            type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
-            path: inspected.path.description, notes: notes, extra: extra,
-            fields: inspected.fields.map { ($0.name, Self.json($0.value)) }, summary: inspected.summary,
-            children: inspected.children.map(InspectionNode.init))
+        return InspectionNode(
+            kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
+            path: context.path.description, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
+            children: { [self] in inspector.children(of: context).map(node) },
+            details: { [self] in details(context) })
+    }
+
+    func details(_ context: AtomDecodingContext) -> InspectionDetails {
+        let inspected = inspector.inspect(context)
+        let atom = context.atom
+        var fields = inspected.fields.map { InspectionField($0.name, Self.json($0.value)) }
+        assignRanges(&fields, atom: atom, payload: inspected.payload)
+        var references: [InspectionReference] = []
+        var table: InspectionTable?
+        switch inspected.payload {
+        case let box as ItemLocationBox:
+            for item in box.items where item.constructionMethod == 0 {
+                for (k, extent) in item.extents.enumerated() {
+                    let (start, overflow) = item.baseOffset.addingReportingOverflow(extent.offset)
+                    guard !overflow, let range = Self.span(start, extent.length) else { continue }
+                    references.append(InspectionReference("item \(item.itemID) extent \(k + 1)", .bytes(range)))
+                }
+            }
+        case let run as TrackRunBox:
+            table = trackRunTable(run, context: context)
+        default:
+            break
+        }
+        if context.parent == "tref", let index = fields.firstIndex(where: { $0.name == "trackIDs" }), case .array(let ids) = fields[index].value {
+            for case .uint(let id) in ids {
+                if let path = trackPaths[UInt32(truncatingIfNeeded: id)] { references.append(InspectionReference("track \(id)", .node(path))) }
+            }
+            fields[index].reference = references.first
+        }
+        if context.parent == "ilst", let data = inspector.children(of: context).first(where: { $0.atom.type == "data" }) {
+            references.append(InspectionReference("value", .node(data.path.description)))
+        }
+        if table == nil { table = sampleTable(context) }
+        if let first = table?.rows(0..<1).first?.reference, references.isEmpty { references.append(first) }
+        return InspectionDetails(fields: fields, summary: inspected.summary, references: references,
+                                 diagnostics: inspected.diagnostics.map(InspectionDiagnostic.init), table: table)
+    }
+
+    /// Byte ranges of the fields whose place in the payload is fixed.
+    func assignRanges(_ fields: inout [InspectionField], atom: Atom, payload: (any AtomPayload)?) {
+        let start = atom.payloadOffset
+        let end = atom.endOffset
+        func at(_ lower: UInt64, _ upper: UInt64?) -> Range<UInt64>? {
+            let low = start &+ lower
+            let high = upper.map { start &+ $0 } ?? end
+            return low <= high && high <= end ? low..<high : nil
+        }
+        var layout: [String: (UInt64, UInt64?)] = [:]
+        if fields.count >= 2, fields[0].name == "version", fields[1].name == "flags" {
+            layout["version"] = (0, 1)
+            layout["flags"] = (1, 4)
+        }
+        switch atom.type {
+        case "ftyp", "styp": layout = ["majorBrand": (0, 4), "minorVersion": (4, 8), "compatibleBrands": (8, nil)]
+        case "hdlr": layout.merge(["componentType": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "name": (24, nil)]) { $1 }
+        case "data" where payload is ItemDataAtom:
+            layout = ["typeSet": (0, 1), "typeIndicator": (1, 4), "typeName": (0, 4), "country": (4, 6), "language": (6, 8),
+                      "value": (8, nil), "mimeType": (0, 4), "imageSize": (8, nil)]
+        case "mvhd", "mdhd":
+            let wide = fields.first?.value == .uint(1)
+            layout.merge(wide ? ["creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "language": (32, 34)]
+                              : ["creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "language": (20, 22)]) { $1 }
+        case "stsz":
+            layout.merge(["sampleSize": (4, 8), "sampleCount": (8, 12), "entryCount": (8, 12), "entries": (12, nil)]) { $1 }
+        case "stco", "co64", "stts", "ctts", "stss", "stps", "stsc":
+            layout.merge(["entryCount": (4, 8), "entries": (8, nil)]) { $1 }
+        default:
+            if atom.type.bytes[0] != 0xA9, fields.first?.name == "trackIDs" { layout["trackIDs"] = (0, nil) }
+        }
+        for i in fields.indices {
+            if let (lower, upper) = layout[fields[i].name] { fields[i].range = at(lower, upper) }
+        }
+    }
+
+    // MARK: Tables
+
+    /// The track that holds the atom at `path` (a `trak` or something inside one), or nil.
+    func track(holding context: AtomDecodingContext) -> Atom? {
+        guard let index = context.path.components.lastIndex(where: { $0.type == "trak" }) else { return nil }
+        return tree.atom(at: AtomPath(Array(context.path.components[...index])))
+    }
+
+    /// The table of a track (its samples), of its sample sizes or chunk offsets, or of a run
+    /// table (`stts`, `ctts`, `stss`, `stsc`): entries read from the file a page at a time.
+    func sampleTable(_ context: AtomDecodingContext) -> InspectionTable? {
+        let atom = context.atom
+        let source = tree.source
+        switch atom.type {
+        case "trak":
+            guard let locator = TrackSampleLocator(trak: atom, tree: tree) else { return nil }
+            return InspectionTable(title: "samples", columns: ["sample", "decodeTime", "compositionOffset", "offset", "size", "sync"],
+                                   rowCount: locator.sampleCount) { range in
+                locator.samples(range).map { sample in
+                    InspectionRow(index: sample.number - 1, values: [
+                        .uint(UInt64(sample.number)), sample.decodeTime.map(JSONValue.uint) ?? .null,
+                        sample.compositionOffset.map(JSONValue.int) ?? .null, sample.offset.map(JSONValue.uint) ?? .null,
+                        sample.size.map { .uint(UInt64($0)) } ?? .null, .bool(sample.isSync),
+                    ], reference: Self.sampleReference(sample))
+                }
+            }
+        case "stsz", "stz2":
+            guard let trak = track(holding: context), let locator = TrackSampleLocator(trak: trak, tree: tree) else { return nil }
+            let width: UInt64? = atom.type == "stsz" ? 4 : nil
+            return InspectionTable(title: "sample sizes", columns: ["sample", "size", "offset"], rowCount: locator.sampleCount) { range in
+                locator.samples(range).map { sample in
+                    let entry = width.map { w in atom.payloadOffset + 12 + UInt64(sample.number - 1) * w }
+                    return InspectionRow(index: sample.number - 1, values: [
+                        .uint(UInt64(sample.number)), sample.size.map { .uint(UInt64($0)) } ?? .null, sample.offset.map(JSONValue.uint) ?? .null,
+                    ], range: entry.map { $0..<$0 + width! }, reference: Self.sampleReference(sample))
+                }
+            }
+        case "stco", "co64":
+            let width = atom.type == "co64" ? 8 : 4
+            let locator = track(holding: context).flatMap { TrackSampleLocator(trak: $0, tree: tree) }
+            return fixedTable(atom, title: "chunk offsets", columns: ["chunk", "offset"], width: width, source: source) { index, bytes in
+                let offset = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let extent = locator?.chunkExtent(index) ?? offset..<offset
+                return ([.uint(UInt64(index + 1)), .uint(offset)], InspectionReference("chunk \(index + 1)", .bytes(extent)))
+            }
+        case "stts", "ctts":
+            let signed = atom.type == "ctts"
+            return fixedTable(atom, title: atom.type == "stts" ? "time to sample" : "composition offsets",
+                              columns: ["entry", "sampleCount", signed ? "offset" : "delta"], width: 8, source: source) { index, bytes in
+                let count = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let raw = bytes[4..<8].reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                let value: JSONValue = signed && bytes.count == 8 ? .int(Int64(Int32(bitPattern: raw))) : .uint(UInt64(raw))
+                return ([.uint(UInt64(index + 1)), .uint(count), value], nil)
+            }
+        case "stss", "stps":
+            return fixedTable(atom, title: "sync samples", columns: ["entry", "sample"], width: 4, source: source) { index, bytes in
+                ([.uint(UInt64(index + 1)), .uint(bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) })], nil)
+            }
+        case "stsc":
+            return fixedTable(atom, title: "sample to chunk", columns: ["entry", "firstChunk", "samplesPerChunk", "sampleDescriptionIndex"],
+                              width: 12, source: source) { index, bytes in
+                func word(_ i: Int) -> JSONValue { .uint(bytes[i..<i + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }) }
+                return ([.uint(UInt64(index + 1)), word(0), word(4), word(8)], nil)
+            }
+        default:
+            return nil
+        }
+    }
+
+    static func sampleReference(_ sample: TrackSampleLocator.Sample) -> InspectionReference? {
+        guard let offset = sample.offset, let size = sample.size, let range = span(offset, UInt64(size)) else { return nil }
+        return InspectionReference("sample \(sample.number)", .bytes(range))
+    }
+
+    /// `start..<start + length`, or nil when that passes the largest offset.
+    static func span(_ start: UInt64, _ length: UInt64) -> Range<UInt64>? {
+        start <= UInt64.max - length ? start..<start + length : nil
+    }
+
+    /// A table of `width`-byte entries after a full box header and a 32-bit entry count; the
+    /// count is believed only as far as the atom's bytes go.
+    func fixedTable(_ atom: Atom, title: String, columns: [String], width: Int, source: any ByteSource,
+                    row: @escaping @Sendable (Int, [UInt8]) -> ([JSONValue], InspectionReference?)) -> InspectionTable? {
+        guard atom.payloadSize >= 8, let head = try? source.read(at: atom.payloadOffset + 4, count: 4), head.count == 4 else { return nil }
+        let declared = head.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let start = atom.payloadOffset + 8
+        let count = Int(min(declared, (atom.endOffset - start) / UInt64(width)))
+        return InspectionTable(title: title, columns: columns, rowCount: count) { range in
+            let first = start + UInt64(range.lowerBound * width)
+            guard let bytes = try? source.read(at: first, count: range.count * width) else { return [] }
+            return range.compactMap { index in
+                let at = (index - range.lowerBound) * width
+                guard at + width <= bytes.count else { return nil }
+                let (values, reference) = row(index, Array(bytes[at..<at + width]))
+                let entry = first + UInt64(at)
+                return InspectionRow(index: index, values: values, range: entry..<entry + UInt64(width), reference: reference)
+            }
+        }
+    }
+
+    /// The samples of a fragment run, pointing at their bytes when the run says where they are.
+    func trackRunTable(_ run: TrackRunBox, context: AtomDecodingContext) -> InspectionTable? {
+        let components = context.path.components
+        guard components.count >= 3 else { return nil }
+        let traf = tree.atom(at: AtomPath(Array(components.dropLast())))
+        let moof = tree.atom(at: AtomPath(Array(components.dropLast(2))))
+        var header: TrackFragmentHeaderBox?
+        if let tfhd = traf?.child("tfhd"), let bytes = try? tree.fieldBytes(of: tfhd) {
+            var reader = ByteReader(bytes, baseOffset: tfhd.payloadOffset)
+            header = try? TrackFragmentHeaderBox(from: &reader, context: AtomDecodingContext(atom: tfhd, parent: "traf"))
+        }
+        var start: UInt64?
+        if let dataOffset = run.dataOffset, let base = header?.baseDataOffset ?? moof?.offset {
+            start = UInt64(clamping: Int64(clamping: base) &+ Int64(dataOffset))
+        }
+        let defaultSize = header?.defaultSampleSize
+        // Per-sample fields are bounded by the atom's bytes; a run of defaults is counted, not
+        // stored, so its rows are worked out one page at a time.
+        let samples = run.samples
+        let rowCount = samples.isEmpty ? Int(run.sampleCount) : samples.count
+        var starts: [UInt64?] = []
+        if !samples.isEmpty {
+            starts.reserveCapacity(samples.count)
+            var offset = start
+            for sample in samples {
+                starts.append(offset)
+                let size = sample.size ?? defaultSize
+                offset = size.flatMap { s in offset.map { $0 &+ UInt64(s) } }
+            }
+        }
+        let sampleStarts = starts
+        let dataStart = start
+        let defaultDuration = header?.defaultSampleDuration
+        return InspectionTable(title: "run samples", columns: ["sample", "duration", "size", "compositionOffset", "offset"],
+                               rowCount: rowCount) { range in
+            range.map { index in
+                let sample = samples.isEmpty ? TrackRunBox.Sample() : samples[index]
+                let size = sample.size ?? defaultSize
+                let offset = samples.isEmpty ? dataStart.flatMap { s in size.map { s &+ UInt64(index) &* UInt64($0) } } : sampleStarts[index]
+                var reference: InspectionReference?
+                if let offset, let size, let range = Self.span(offset, UInt64(size)) {
+                    reference = InspectionReference("sample \(index + 1)", .bytes(range))
+                }
+                return InspectionRow(index: index, values: [
+                    .uint(UInt64(index + 1)), (sample.duration ?? defaultDuration).map { .uint(UInt64($0)) } ?? .null,
+                    size.map { .uint(UInt64($0)) } ?? .null, sample.compositionTimeOffset.map(JSONValue.int) ?? .null,
+                    offset.map(JSONValue.uint) ?? .null,
+                ], reference: reference)
+            }
+        }
     }
 
     static func json(_ value: AtomFieldValue) -> JSONValue {
@@ -46,5 +299,12 @@ extension InspectionNode {
 extension InspectionDiagnostic {
     public init(_ diagnostic: AtomDiagnostic) {
         self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset, path: diagnostic.path.description, message: diagnostic.message)
+    }
+}
+
+extension InspectionNode {
+    /// The top-level nodes of an atom tree (their children and details produced on demand).
+    public static func atoms(of tree: AtomTree, options: AtomFieldOptions = .default) -> [InspectionNode] {
+        AtomNodes(tree: tree, options: options).topLevel()
     }
 }

@@ -14,7 +14,7 @@ public enum ID3Inspection {
         }
         if let junk = file.junkBeforeAudio {
             nodes.append((junk.lowerBound, "junk", { path in
-                InspectionNode(type: "junk", offset: junk.lowerBound, size: UInt64(junk.count), headerSize: 0, path: path,
+                InspectionNode(kind: .block, type: "junk", offset: junk.lowerBound, size: UInt64(junk.count), headerSize: 0, path: path,
                                summary: "\(junk.count) bytes before the first audio frame")
             }))
         }
@@ -26,7 +26,7 @@ public enum ID3Inspection {
         }
         if let lyrics = file.lyrics3Block {
             nodes.append((lyrics.lowerBound, "Lyrics3v2", { path in
-                InspectionNode(type: "Lyrics3v2", offset: lyrics.lowerBound, size: UInt64(lyrics.count), headerSize: 11, path: path,
+                InspectionNode(kind: .block, type: "Lyrics3v2", offset: lyrics.lowerBound, size: UInt64(lyrics.count), headerSize: 11, path: path,
                                summary: "Lyrics3v2 block, preserved as is")
             }))
         }
@@ -55,11 +55,11 @@ public enum ID3Inspection {
                 fields.append(("size", .uint(UInt64(item.value.count))))
                 summary = "\(item.kind), \(item.value.count) bytes"
             }
-            return InspectionNode(type: item.key, offset: start, size: UInt64(item.encoded.count), headerSize: 9 + item.key.utf8.count,
+            return InspectionNode(kind: .item, type: item.key, offset: start, size: UInt64(item.encoded.count), headerSize: 9 + item.key.utf8.count,
                                   path: path + "/" + component(item.key, indexes[index]), fields: fields, summary: summary)
         }
         let version = tag.version >= 2000 ? "APEv2" : "APEv1"
-        return InspectionNode(type: "APEv2", offset: range.lowerBound, size: UInt64(range.count), headerSize: tag.hasHeader ? 32 : 0, path: path,
+        return InspectionNode(kind: .tag, type: "APEv2", offset: range.lowerBound, size: UInt64(range.count), headerSize: tag.hasHeader ? 32 : 0, path: path,
                               fields: [("version", .uint(UInt64(tag.version))), ("items", .uint(UInt64(tag.items.count))), ("readOnly", .bool(tag.isReadOnly))],
                               summary: "\(version), \(tag.items.count) items", children: children)
     }
@@ -102,7 +102,7 @@ public enum ID3Inspection {
             children.append(tagNode(tag, path: path + "/ID3v2"))
             summary = "ID3v2.\(tag.majorVersion) tag"
         }
-        return InspectionNode(type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
+        return InspectionNode(kind: .chunk, type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
                               path: path, notes: chunk.dataSize < UInt64(chunk.declaredSize) ? ["declares \(chunk.declaredSize): truncated"] : [],
                               fields: fields, summary: summary, children: children)
     }
@@ -122,7 +122,7 @@ public enum ID3Inspection {
         }
         fields += [("frameCount", .int(Int64(tag.frames.count))), ("paddingSize", .int(Int64(tag.paddingSize)))]
         return InspectionNode(
-            type: "ID3v2", offset: tag.offset, size: tag.totalSize, headerSize: 10, path: path, fields: fields,
+            kind: .tag, type: "ID3v2", offset: tag.offset, size: tag.totalSize, headerSize: 10, path: path, fields: fields,
             summary: "v2.\(tag.majorVersion).\(tag.revision), \(tag.frames.count) frames, \(tag.paddingSize) bytes padding"
                 + (tag.isUnsynchronised ? ", unsynchronised" : ""),
             children: frameNodes(tag.frames, parentPath: path, version: tag.majorVersion))
@@ -147,7 +147,7 @@ public enum ID3Inspection {
             if let subframes = frame.content.chapter?.subframes ?? frame.content.tableOfContents?.subframes {
                 children = frameNodes(subframes, parentPath: path, version: version)
             }
-            return InspectionNode(type: frame.storedID, offset: frame.offset, size: UInt64(frame.storedSize), headerSize: version == 2 ? 6 : 10,
+            return InspectionNode(kind: .frame, type: frame.storedID, offset: frame.offset, size: UInt64(frame.storedSize), headerSize: version == 2 ? 6 : 10,
                                   path: path, fields: fields, summary: summary, children: children)
         }
     }
@@ -296,7 +296,7 @@ public enum ID3Inspection {
             fields.append(("durationSeconds", .double(duration)))
             summary += ", " + String(format3(duration)) + " s"
         }
-        return InspectionNode(type: file.kind == .aac ? "adts" : "mpeg", offset: file.audio.lowerBound, size: UInt64(file.audio.count),
+        return InspectionNode(kind: .stream, type: file.kind == .aac ? "adts" : "mpeg", offset: file.audio.lowerBound, size: UInt64(file.audio.count),
                               headerSize: file.kind == .aac ? 7 : 4, path: path, fields: fields, summary: summary)
     }
 
@@ -314,8 +314,17 @@ public enum ID3Inspection {
         if let track = tag.track { fields.append(("track", .uint(UInt64(track)))) }
         fields.append(("genreIndex", .uint(UInt64(tag.genreIndex))))
         if let genre = tag.genre { fields.append(("genre", .string(genre))) }
-        return InspectionNode(type: "ID3v1", offset: offset, size: 128, headerSize: 3, path: path, fields: fields,
+        return InspectionNode(kind: .tag, type: "ID3v1", offset: offset, size: 128, headerSize: 3, path: path, fields: fields,
                               summary: "v\(tag.track == nil ? "1.0" : "1.1") \(quoted(tag.title))" + (tag.track.map { " track \($0)" } ?? ""))
+    }
+}
+
+extension InspectionNode {
+    /// A node whose fields have no byte ranges of their own.
+    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
+         fields: [(String, JSONValue)], summary: String = "", children: [InspectionNode] = []) {
+        self.init(kind: kind, type: type, offset: offset, size: size, headerSize: headerSize, path: path, notes: notes,
+                  fields: fields.map { InspectionField($0.0, $0.1) }, summary: summary, children: children)
     }
 }
 

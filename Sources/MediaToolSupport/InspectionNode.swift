@@ -1,8 +1,27 @@
 import MediaBytes
 
-/// One thing `atominspect` shows: an atom, a RIFF/AIFF chunk, an ID3 tag or frame, an audio
-/// stream header. The same text and JSON views, paths, hex dumps and extraction work for all.
+/// One thing `atominspect` shows: an atom, a RIFF/AIFF chunk, an ID3 tag or frame, an APE item,
+/// an audio stream header. The text tree, JSON, hex dumps, extraction, the browser and the HTML
+/// view all render from this one model.
+///
+/// A node knows its place (type, byte range, path) at once; its `children` and `details`
+/// (fields, summary, diagnostics, table) are produced when asked for, so a file opens without
+/// decoding anything below the top level, and a million-entry table is read a page at a time.
 public struct InspectionNode: Sendable {
+    /// What kind of structure a node is.
+    public struct Kind: RawRepresentable, Sendable, Hashable {
+        public var rawValue: String
+        public init(rawValue: String) { self.rawValue = rawValue }
+        public static let atom = Kind(rawValue: "atom")
+        public static let chunk = Kind(rawValue: "chunk")
+        public static let tag = Kind(rawValue: "tag")
+        public static let frame = Kind(rawValue: "frame")
+        public static let item = Kind(rawValue: "item")
+        public static let stream = Kind(rawValue: "stream")
+        public static let block = Kind(rawValue: "block")
+    }
+
+    public var kind: Kind
     /// The type as shown in JSON: four ISO-8859-1 characters for atoms and chunks, the frame
     /// identifier for ID3 frames, a name (`ID3v2`, `TAG`, `mpeg`, `adts`) otherwise.
     public var type: String
@@ -16,14 +35,22 @@ public struct InspectionNode: Sendable {
     public var notes: [String]
     /// Extra JSON members placed before `fields` (`uuid`, `sizeForm`).
     public var extra: [(String, JSONValue)]
-    public var fields: [(String, JSONValue)]
-    public var summary: String
-    public var children: [InspectionNode]
+    /// Whether the node has children, known without producing them.
+    public var hasChildren: Bool
+    let producer: Producer
 
-    public init(
-        type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
-        extra: [(String, JSONValue)] = [], fields: [(String, JSONValue)] = [], summary: String = "", children: [InspectionNode] = []
-    ) {
+    /// What produces a node's children and details on demand.
+    struct Producer: Sendable {
+        var children: @Sendable () -> [InspectionNode]
+        var details: @Sendable () -> InspectionDetails
+    }
+
+    /// A node whose children and details are produced when first asked for (each time: callers
+    /// that show a node repeatedly keep what they got).
+    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
+         extra: [(String, JSONValue)] = [], hasChildren: Bool,
+         children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails) {
+        self.kind = kind
         self.type = type
         self.offset = offset
         self.size = size
@@ -31,16 +58,145 @@ public struct InspectionNode: Sendable {
         self.path = path
         self.notes = notes
         self.extra = extra
-        self.fields = fields
-        self.summary = summary
-        self.children = children
+        self.hasChildren = hasChildren
+        self.producer = Producer(children: children, details: details)
     }
+
+    /// A node whose children and details are already known.
+    public init(
+        kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
+        extra: [(String, JSONValue)] = [], fields: [InspectionField] = [], summary: String = "", diagnostics: [InspectionDiagnostic] = [],
+        references: [InspectionReference] = [], table: InspectionTable? = nil, children: [InspectionNode] = []
+    ) {
+        let details = InspectionDetails(fields: fields, summary: summary, references: references, diagnostics: diagnostics, table: table)
+        self.init(kind: kind, type: type, offset: offset, size: size, headerSize: headerSize, path: path, notes: notes, extra: extra,
+                  hasChildren: !children.isEmpty, children: { children }, details: { details })
+    }
+
+    /// The nodes inside this one, in file order.
+    public var children: [InspectionNode] { hasChildren ? producer.children() : [] }
+
+    /// The decoded fields, summary, references, diagnostics and table.
+    public var details: InspectionDetails { producer.details() }
+
+    /// The node's bytes, header included.
+    public var range: Range<UInt64> { offset..<offset &+ size }
+
+    /// The bytes after the header.
+    public var payloadRange: Range<UInt64> { min(offset &+ UInt64(headerSize), range.upperBound)..<range.upperBound }
 
     /// The type for the text view: printable ISO-8859-1 as is, anything else in hexadecimal.
     public var displayType: String {
         let printable = type.unicodeScalars.allSatisfy { ($0.value >= 0x20 && $0.value < 0x7F) || ($0.value >= 0xA0 && $0.value <= 0xFF) || $0.value > 0xFF }
         if printable { return type }
         return "0x" + type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }.hexString
+    }
+
+    /// The same node at another path (its children keep theirs).
+    func moved(to path: String) -> InspectionNode {
+        var node = self
+        node.path = path
+        return node
+    }
+}
+
+/// What a node says about itself beyond its place: decoded fields, a one-line summary,
+/// references to other bytes of the file, the problems met decoding it, and a table of entries
+/// read page by page.
+public struct InspectionDetails: Sendable {
+    public var fields: [InspectionField]
+    public var summary: String
+    /// Where the node points as a whole (its fields and table rows may point too).
+    public var references: [InspectionReference]
+    public var diagnostics: [InspectionDiagnostic]
+    public var table: InspectionTable?
+
+    public init(fields: [InspectionField] = [], summary: String = "", references: [InspectionReference] = [],
+                diagnostics: [InspectionDiagnostic] = [], table: InspectionTable? = nil) {
+        self.fields = fields
+        self.summary = summary
+        self.references = references
+        self.diagnostics = diagnostics
+        self.table = table
+    }
+
+    /// Every reference of the node: its own, then its fields'.
+    public var allReferences: [InspectionReference] {
+        references + fields.compactMap(\.reference)
+    }
+}
+
+/// A decoded value of a node, with the bytes it was read from where it has its own, and where
+/// it points.
+public struct InspectionField: Sendable {
+    public var name: String
+    public var value: JSONValue
+    public var range: Range<UInt64>?
+    public var reference: InspectionReference?
+
+    public init(_ name: String, _ value: JSONValue, range: Range<UInt64>? = nil, reference: InspectionReference? = nil) {
+        self.name = name
+        self.value = value
+        self.range = range
+        self.reference = reference
+    }
+}
+
+/// A pointer from one place of a file to other bytes of it: a chunk offset to the chunk, a
+/// sample size to the sample, a track reference to the track, an item to its value.
+public struct InspectionReference: Sendable, Hashable {
+    public enum Target: Sendable, Hashable {
+        /// Bytes of the file (a chunk or sample in `mdat`, an item's extent).
+        case bytes(Range<UInt64>)
+        /// Another node, by path.
+        case node(String)
+    }
+
+    /// What it points at, for people: `chunk 3`, `track 2`, `sample 17`.
+    public var label: String
+    public var target: Target
+
+    public init(_ label: String, _ target: Target) {
+        self.label = label
+        self.target = target
+    }
+}
+
+/// The entries of a table (sample sizes, chunk offsets, a track's samples), read a page at a
+/// time and never all at once.
+public struct InspectionTable: Sendable {
+    public var title: String
+    public var columns: [String]
+    public var rowCount: Int
+    let fetch: @Sendable (Range<Int>) -> [InspectionRow]
+
+    public init(title: String, columns: [String], rowCount: Int, rows: @escaping @Sendable (Range<Int>) -> [InspectionRow]) {
+        self.title = title
+        self.columns = columns
+        self.rowCount = rowCount
+        self.fetch = rows
+    }
+
+    /// The rows in `range` (0-based, clamped to the table).
+    public func rows(_ range: Range<Int>) -> [InspectionRow] {
+        let range = range.clamped(to: 0..<max(rowCount, 0))
+        return range.isEmpty ? [] : fetch(range)
+    }
+}
+
+/// One row of an `InspectionTable`: its values (one per column), the bytes of the entry, and
+/// where the entry points.
+public struct InspectionRow: Sendable {
+    public var index: Int
+    public var values: [JSONValue]
+    public var range: Range<UInt64>?
+    public var reference: InspectionReference?
+
+    public init(index: Int, values: [JSONValue], range: Range<UInt64>? = nil, reference: InspectionReference? = nil) {
+        self.index = index
+        self.values = values
+        self.range = range
+        self.reference = reference
     }
 }
 
@@ -96,13 +252,16 @@ public enum InspectionPath {
         return components.isEmpty ? nil : components
     }
 
-    /// The node at `path` among `nodes`, or nil.
+    /// The node at `path` among `nodes`, or nil; only the nodes on the way are produced.
     public static func find(_ path: [Component], in nodes: [InspectionNode]) -> InspectionNode? {
         guard let first = path.first else { return nil }
-        let matches = nodes.filter { $0.type == first.type }
-        guard first.index < matches.count else { return nil }
-        let node = matches[first.index]
-        return path.count == 1 ? node : find(Array(path.dropFirst()), in: node.children)
+        var seen = 0
+        for node in nodes where node.type == first.type {
+            defer { seen += 1 }
+            guard seen == first.index else { continue }
+            return path.count == 1 ? node : find(Array(path.dropFirst()), in: node.children)
+        }
+        return nil
     }
 
     /// Each node's index among its siblings of the same type, or nil when its type is unique.
@@ -119,74 +278,9 @@ public enum InspectionPath {
 
     /// `type` escaped for a path (see `PathEscaping`).
     public static func escape(_ type: String) -> String { PathEscaping.escape(type) }
-}
 
-/// The text and JSON views of `atominspect`.
-public enum InspectionRendering {
-    /// One line per node, indented two spaces per level: `type @offset size=N [(notes)]  summary`.
-    public static func text(_ nodes: [InspectionNode], depth: Int = 0) -> String {
-        var out = ""
-        for node in nodes {
-            out += String(repeating: "  ", count: depth) + node.displayType + " @\(node.offset) size=\(node.size)"
-            for note in node.notes { out += " (\(note))" }
-            if !node.summary.isEmpty { out += "  " + node.summary }
-            out += "\n"
-            out += text(node.children, depth: depth + 1)
-        }
-        return out
-    }
-
-    /// Writes the pinned document to `write` one top-level node at a time, so a file with many
-    /// top-level atoms (a long fragmented movie) never has its whole JSON text in memory. The
-    /// text is the same as `json(...).serialized()`.
-    public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode],
-                                 diagnostics: [InspectionDiagnostic], to write: (String) -> Void) {
-        let head: [(String, JSONValue)] = [
-            ("path", .string(path)), ("format", format.map { .string($0) } ?? .null), ("fileSize", .uint(fileSize)),
-        ]
-        write("{\n")
-        for (key, value) in head { write("  \"\(key)\": " + value.serialized(indentLevel: 1) + ",\n") }
-        if nodes.isEmpty {
-            write("  \"atoms\": [],\n")
-        } else {
-            write("  \"atoms\": [\n")
-            for (i, node) in nodes.enumerated() {
-                write("    " + json(node).serialized(indentLevel: 2) + (i < nodes.count - 1 ? ",\n" : "\n"))
-            }
-            write("  ],\n")
-        }
-        write("  \"diagnostics\": " + JSONValue.array(diagnostics.map(\.json)).serialized(indentLevel: 1) + "\n}\n")
-    }
-
-    /// The pinned document: `{"path", "format", "fileSize", "atoms", "diagnostics"}`.
-    public static func json(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], diagnostics: [InspectionDiagnostic]) -> JSONValue {
-        .object([
-            ("path", .string(path)),
-            ("format", format.map { .string($0) } ?? .null),
-            ("fileSize", .uint(fileSize)),
-            ("atoms", .array(nodes.map(json))),
-            ("diagnostics", .array(diagnostics.map(\.json))),
-        ])
-    }
-
-    public static func json(_ node: InspectionNode) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("type", .string(node.type)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
-            ("headerSize", .int(Int64(node.headerSize))), ("path", .string(node.path)),
-        ]
-        members += node.extra
-        members.append(("fields", .object(node.fields)))
-        members.append(("children", .array(node.children.map(json))))
-        return .object(members)
-    }
-
-    /// `nodes` cut to `depth` levels (1 = these nodes only).
-    public static func limit(_ nodes: [InspectionNode], depth: Int?) -> [InspectionNode] {
-        guard let depth else { return nodes }
-        return nodes.map { node in
-            var node = node
-            node.children = depth > 1 ? limit(node.children, depth: depth - 1) : []
-            return node
-        }
+    /// `parent/type[index]`, the index left out when nil.
+    static func child(of parent: String, _ type: String, _ index: Int?) -> String {
+        (parent.isEmpty ? "" : parent + "/") + escape(type) + (index.map { "[\($0)]" } ?? "")
     }
 }

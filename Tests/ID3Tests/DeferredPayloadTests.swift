@@ -83,7 +83,7 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
     @Test func inspectorShowsTheCoverSizeWithoutReadingIt() throws {
         let (path, cover) = try mp3WithLargeCover()
         let file = try FileInspection.open(path)
-        #expect(file.node(at: "ID3v2/APIC")?.summary == "front cover image/jpeg \(cover.count) bytes \"Front\"")
+        #expect(file.node(at: "ID3v2/APIC")?.details.summary == "front cover image/jpeg \(cover.count) bytes \"Front\"")
         #expect(try crossCheck(path, requireTagLib: true) == [])
     }
 }

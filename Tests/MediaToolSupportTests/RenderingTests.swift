@@ -38,7 +38,7 @@ import Testing
         bytes += AtomBuilder.atom64("mdat", [1, 2, 3])
         bytes += AtomBuilder.rawAtom(size: 100, "free", [0])
         let tree = try AtomTree(source: MemoryByteSource(bytes))
-        return (tree, AtomInspector(tree: tree).inspect().atoms.map(InspectionNode.init))
+        return (tree, InspectionNode.atoms(of: tree))
     }
 
     @Test func textLinesShowHeaderFormsAndTruncation() throws {
@@ -81,10 +81,12 @@ import Testing
     }
 
     @Test func depthLimitCutsChildren() {
-        let leaf = InspectionNode(type: "b", offset: 8, size: 8, headerSize: 8, path: "a/b")
-        let root = InspectionNode(type: "a", offset: 0, size: 16, headerSize: 8, path: "a", children: [leaf])
-        #expect(InspectionRendering.limit([root], depth: 1).first?.children.isEmpty == true)
-        #expect(InspectionRendering.limit([root], depth: 2).first?.children.count == 1)
+        let leaf = InspectionNode(kind: .atom, type: "b", offset: 8, size: 8, headerSize: 8, path: "a/b")
+        let root = InspectionNode(kind: .atom, type: "a", offset: 0, size: 16, headerSize: 8, path: "a", children: [leaf])
+        #expect(InspectionRendering.text([root], maxDepth: 1) == "a @0 size=16\n")
+        #expect(InspectionRendering.text([root], maxDepth: 2) == "a @0 size=16\n  b @8 size=8\n")
+        guard case .array(let children) = InspectionRendering.json(root, maxDepth: 1)["children"]! else { Issue.record("no children"); return }
+        #expect(children.isEmpty)
     }
 }
 
@@ -98,8 +100,8 @@ import Testing
     }
 
     @Test func findsNodesByTypeAndIndex() {
-        let frames = ["TXXX", "TIT2", "TXXX"].enumerated().map { InspectionNode(type: $1, offset: UInt64($0), size: 1, headerSize: 0, path: "") }
-        let tag = InspectionNode(type: "ID3v2", offset: 0, size: 3, headerSize: 10, path: "ID3v2", children: frames)
+        let frames = ["TXXX", "TIT2", "TXXX"].enumerated().map { InspectionNode(kind: .frame, type: $1, offset: UInt64($0), size: 1, headerSize: 0, path: "") }
+        let tag = InspectionNode(kind: .tag, type: "ID3v2", offset: 0, size: 3, headerSize: 10, path: "ID3v2", children: frames)
         #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX[1]")!, in: [tag])?.offset == 2)
         #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX")!, in: [tag])?.offset == 0)
         #expect(InspectionPath.find(InspectionPath.parse("ID3v2/TXXX[2]")!, in: [tag]) == nil)
@@ -114,16 +116,16 @@ import Testing
         let tag = file.nodes[0]
         #expect(tag.children.first?.type == "TIT2")
         #expect(tag.children.first?.path == "ID3v2/TIT2")
-        #expect(file.node(at: "ID3v2/APIC[1]")?.summary.hasPrefix("front cover image/jpeg") == true)
-        #expect(file.node(at: "ID3v2/CHAP[1]/TIT2")?.summary == "\"Chapter 2\"")
+        #expect(file.node(at: "ID3v2/APIC[1]")?.details.summary.hasPrefix("front cover image/jpeg") == true)
+        #expect(file.node(at: "ID3v2/CHAP[1]/TIT2")?.details.summary == "\"Chapter 2\"")
         #expect(file.findings().isEmpty)
     }
 
     @Test func wavShowsChunksWithTheTagInside() throws {
         let file = try FileInspection.open(TestFixtures.path("wav-id3-info.wav"))
         #expect(file.nodes.first?.type == "RIFF")
-        #expect(file.node(at: "RIFF/LIST/INAM")?.summary == "\"WAV INFO Title\"")
-        #expect(file.node(at: "RIFF/id3 /ID3v2/TIT2")?.summary == "\"WAV ID3 Title\"")
+        #expect(file.node(at: "RIFF/LIST/INAM")?.details.summary == "\"WAV INFO Title\"")
+        #expect(file.node(at: "RIFF/id3 /ID3v2/TIT2")?.details.summary == "\"WAV ID3 Title\"")
     }
 
     @Test func strictModeRefusesAnomalies() throws {

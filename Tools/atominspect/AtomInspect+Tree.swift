@@ -30,17 +30,17 @@ extension AtomInspect {
             let file = open(options, fieldOptions: allEntries ? .complete : .default)
             var nodes = file.nodes
             if let path { nodes = [requireNode(path, in: file)] }
-            nodes = InspectionRendering.limit(nodes, depth: depth)
             if json {
                 InspectionRendering.writeJSON(
-                    path: options.file, format: file.format?.rawValue, fileSize: file.source.size, nodes: nodes,
+                    path: options.file, format: file.format?.rawValue, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
                     diagnostics: file.diagnostics) { print($0, terminator: "") }
             } else {
-                print(InspectionRendering.text(nodes), terminator: "")
+                var diagnostics = file.diagnostics
+                print(InspectionRendering.text(nodes, maxDepth: depth, diagnostics: &diagnostics), terminator: "")
                 if file.trailingBytes > 0 && path == nil {
                     print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }
-                for diagnostic in file.diagnostics {
+                for diagnostic in diagnostics {
                     StandardError.write("atominspect: \(options.file): " + diagnostic.line + "\n")
                 }
             }

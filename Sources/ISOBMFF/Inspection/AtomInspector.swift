@@ -8,11 +8,16 @@ public struct InspectedAtom: Sendable {
     public var payload: (any AtomPayload)?
     public var fields: [AtomField]
     public var summary: String
+    /// Problems met decoding this atom's own fields (parse diagnostics are in the tree).
+    public var diagnostics: [AtomDiagnostic]
     public var children: [InspectedAtom]
 }
 
-/// Walks a tree, decoding each atom's fields in context (its parents, its track's handler, the
-/// keys of its QuickTime metadata), for the text and JSON views and the structure check.
+/// Decodes atoms in context (their parents, their track's handler, the keys of their QuickTime
+/// metadata), one atom at a time: `topLevel()` and `children(of:)` give the contexts of the
+/// atoms below a place without decoding anything, `inspect(_:)` decodes one atom. Browsing a
+/// file therefore decodes only what is looked at; `inspect(root:maxDepth:)` walks a subtree for
+/// the text and JSON views.
 public struct AtomInspector: Sendable {
     public let tree: AtomTree
     public let options: AtomFieldOptions
@@ -22,14 +27,42 @@ public struct AtomInspector: Sendable {
         self.options = options
     }
 
-    /// The inspected atoms under `root` (the whole file when nil) down to `maxDepth` levels
-    /// below it, and the diagnostics met while decoding (parse diagnostics are in the tree).
-    public func inspect(root: AtomPath? = nil, maxDepth: Int? = nil) -> (atoms: [InspectedAtom], diagnostics: [AtomDiagnostic]) {
-        var diagnostics: [AtomDiagnostic] = []
-        var result: [InspectedAtom] = []
-        visit(tree.atoms, parentPath: .root, depth: 0, context: Context(), root: root, maxDepth: maxDepth,
-              into: &result, diagnostics: &diagnostics)
-        return (result, diagnostics)
+    /// The contexts of the top-level atoms.
+    public func topLevel() -> [AtomDecodingContext] {
+        contexts(of: tree.atoms, parent: nil)
+    }
+
+    /// The contexts of `context`'s children, each with its path, parent types, track handler and
+    /// metadata keys.
+    public func children(of context: AtomDecodingContext) -> [AtomDecodingContext] {
+        contexts(of: context.atom.children, parent: context)
+    }
+
+    private func contexts(of siblings: [Atom], parent: AtomDecodingContext?) -> [AtomDecodingContext] {
+        guard !siblings.isEmpty else { return [] }
+        var handler = parent?.handler
+        var keys = parent?.metadataKeys ?? []
+        if let parent {
+            if parent.atom.type == "trak" { handler = handlerType(of: parent.atom) }
+            if parent.atom.type == "meta" { keys = metadataKeys(in: parent.atom) }
+        }
+        let indexes = AtomTree.siblingIndexes(siblings)
+        return siblings.enumerated().map { i, atom in
+            AtomDecodingContext(atom: atom, parent: parent?.atom.type, grandparent: parent?.parent, handler: handler, metadataKeys: keys,
+                                path: (parent?.path ?? .root).appending(atom.type, index: indexes[i]))
+        }
+    }
+
+    /// The context of the atom at `path`, or nil.
+    public func context(at path: AtomPath) -> AtomDecodingContext? {
+        var level = topLevel()
+        var found: AtomDecodingContext?
+        for component in path.components {
+            guard let match = level.first(where: { $0.path.components.last == component }) else { return nil }
+            found = match
+            level = children(of: match)
+        }
+        return found
     }
 
     /// Decodes one atom's fields in `context`; nil when it has no typed payload.
@@ -40,80 +73,61 @@ public struct AtomInspector: Sendable {
         return try type.init(from: &reader, context: context)
     }
 
-    struct Context {
-        var parent: FourCC?
-        var grandparent: FourCC?
-        var handler: FourCC?
-        var keys: [String] = []
+    /// One atom decoded: its payload, fields, summary and the problems met (its children are not
+    /// visited).
+    public func inspect(_ context: AtomDecodingContext) -> InspectedAtom {
+        let atom = context.atom
+        var diagnostics: [AtomDiagnostic] = []
+        var payload: (any AtomPayload)?
+        var fields: [AtomField] = []
+        do {
+            payload = try decode(context)
+            fields = payload?.fields(options) ?? []
+        } catch {
+            let message = "cannot decode '\(atom.type)': \(Self.describe(error))"
+            fields = [AtomField("error", message)]
+            diagnostics.append(AtomDiagnostic(.warning, .invalidPayload, offset: atom.offset, path: context.path, message: message))
+        }
+        if let data = payload as? ItemDataAtom, data.typeName == nil {
+            diagnostics.append(AtomDiagnostic(
+                .note, .unknownDataType, offset: atom.offset, path: context.path,
+                message: "data type \(data.typeSet):\(data.typeIndicator) is not a well-known type; value kept as bytes"))
+        }
+        var summary = payload?.summary ?? fields.first.map { "\($0.value.summaryText)" } ?? ""
+        if context.parent == "ilst" {
+            let itemFields = itemFields(for: atom, keys: context.metadataKeys)
+            fields += itemFields
+            summary = itemFields.map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
+        }
+        if atom.isTruncated {
+            fields.append(AtomField("declaredSize", atom.header.declaredSize))
+        }
+        return InspectedAtom(atom: atom, path: context.path, depth: context.path.components.count - 1, payload: payload, fields: fields,
+                             summary: summary, diagnostics: diagnostics, children: [])
     }
 
-    private func visit(
-        _ siblings: [Atom], parentPath: AtomPath, depth: Int, context: Context, root: AtomPath?, maxDepth: Int?,
-        into result: inout [InspectedAtom], diagnostics: inout [AtomDiagnostic]
-    ) {
-        let indexes = AtomTree.siblingIndexes(siblings)
-        for (i, atom) in siblings.enumerated() {
-            let path = parentPath.appending(atom.type, index: indexes[i])
-            let inRoot: Bool
-            let relativeDepth: Int
-            if let root {
-                guard Self.path(path, canLeadTo: root) else { continue }
-                inRoot = path.components.count >= root.components.count
-                relativeDepth = path.components.count - root.components.count
-            } else {
-                inRoot = true
-                relativeDepth = depth
-            }
-            var childContext = Context(parent: atom.type, grandparent: context.parent, handler: context.handler, keys: context.keys)
-            if atom.type == "trak" { childContext.handler = handlerType(of: atom) }
-            if atom.type == "meta" { childContext.keys = metadataKeys(in: atom) }
-
-            var children: [InspectedAtom] = []
-            if maxDepth.map({ relativeDepth + 1 < $0 }) ?? true {
-                visit(atom.children, parentPath: path, depth: depth + 1, context: childContext, root: root, maxDepth: maxDepth,
-                      into: &children, diagnostics: &diagnostics)
-            }
-            guard inRoot else {
-                result += children
-                continue
-            }
-            let decoding = AtomDecodingContext(atom: atom, parent: context.parent, grandparent: context.grandparent,
-                                               handler: context.handler, metadataKeys: context.keys)
-            var payload: (any AtomPayload)?
-            var fields: [AtomField] = []
-            do {
-                payload = try decode(decoding)
-                fields = payload?.fields(options) ?? []
-            } catch {
-                let message = "cannot decode '\(atom.type)': \(Self.describe(error))"
-                fields = [AtomField("error", message)]
-                diagnostics.append(AtomDiagnostic(.warning, .invalidPayload, offset: atom.offset, path: path, message: message))
-            }
-            if let data = payload as? ItemDataAtom, data.typeName == nil {
-                diagnostics.append(AtomDiagnostic(
-                    .note, .unknownDataType, offset: atom.offset, path: path,
-                    message: "data type \(data.typeSet):\(data.typeIndicator) is not a well-known type; value kept as bytes"))
-            }
-            var summary = payload?.summary ?? fields.first.map { "\($0.value.summaryText)" } ?? ""
-            if context.parent == "ilst" {
-                let itemFields = itemFields(for: atom, keys: context.keys)
-                fields += itemFields
-                summary = itemFields.map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
-            }
-            if atom.isTruncated {
-                fields.append(AtomField("declaredSize", atom.header.declaredSize))
-            }
-            result.append(InspectedAtom(atom: atom, path: path, depth: relativeDepth, payload: payload, fields: fields,
-                                        summary: summary, children: children))
+    /// The inspected atoms under `root` (the whole file when nil) down to `maxDepth` levels
+    /// below it, and the diagnostics met while decoding them, children's before their parent's.
+    public func inspect(root: AtomPath? = nil, maxDepth: Int? = nil) -> (atoms: [InspectedAtom], diagnostics: [AtomDiagnostic]) {
+        var diagnostics: [AtomDiagnostic] = []
+        let start: [AtomDecodingContext]
+        if let root {
+            guard let context = context(at: root) else { return ([], []) }
+            start = [context]
+        } else {
+            start = topLevel()
         }
-    }
-
-    /// True when `path` is `root`, inside it, or on the way to it.
-    static func path(_ path: AtomPath, canLeadTo root: AtomPath) -> Bool {
-        for (a, b) in zip(path.components, root.components) {
-            guard a.type == b.type, (a.index ?? 0) == (b.index ?? 0) else { return false }
+        func visit(_ contexts: [AtomDecodingContext], depth: Int) -> [InspectedAtom] {
+            contexts.map { context in
+                let children = maxDepth.map { depth + 1 < $0 } ?? true ? visit(self.children(of: context), depth: depth + 1) : []
+                var inspected = inspect(context)
+                inspected.depth = depth
+                inspected.children = children
+                diagnostics += inspected.diagnostics
+                return inspected
+            }
         }
-        return true
+        return (visit(start, depth: 0), diagnostics)
     }
 
     /// The handler type in `trak/mdia/hdlr`.

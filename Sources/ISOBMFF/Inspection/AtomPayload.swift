@@ -29,13 +29,17 @@ public struct AtomDecodingContext: Sendable {
     public var handler: FourCC?
     /// The keys of the enclosing QuickTime `mdta` metadata, for its item list.
     public var metadataKeys: [String]
+    /// Where the atom is, for diagnostics and links (empty when decoded out of a tree walk).
+    public var path: AtomPath
 
-    public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = []) {
+    public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = [],
+                path: AtomPath = .root) {
         self.atom = atom
         self.parent = parent
         self.grandparent = grandparent
         self.handler = handler
         self.metadataKeys = metadataKeys
+        self.path = path
     }
 }
 

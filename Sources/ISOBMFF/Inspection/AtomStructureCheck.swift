@@ -10,8 +10,7 @@ import MediaBytes
 public enum AtomStructureCheck {
     public static func findings(in tree: AtomTree) -> [AtomDiagnostic] {
         var findings = tree.diagnostics
-        let inspector = AtomInspector(tree: tree, options: .complete)
-        findings += inspector.inspect().diagnostics
+        findings += AtomInspector(tree: tree, options: .complete).inspect().diagnostics
 
         let movies = tree.atoms.filter { $0.type == "moov" }
         // An image file (HEIF/AVIF: a top-level `meta` and no movie) needs no `moov`.
@@ -27,13 +26,13 @@ public enum AtomStructureCheck {
         let tracks = moov.children.filter { $0.type == "trak" }
         for (number, trak) in tracks.enumerated() {
             let trakPath = moovPath.appending("trak", index: tracks.count > 1 ? number : nil)
-            findings += checkTrack(trak, path: trakPath, inspector: inspector, mediaData: mediaData)
+            findings += checkTrack(trak, path: trakPath, tree: tree, mediaData: mediaData)
         }
         return findings
     }
 
-    private static func checkTrack(_ trak: Atom, path: AtomPath, inspector: AtomInspector, mediaData: [Range<UInt64>]) -> [AtomDiagnostic] {
-        guard let tables = TrackSampleTables(trak, inspector: inspector) else { return [] }
+    private static func checkTrack(_ trak: Atom, path: AtomPath, tree: AtomTree, mediaData: [Range<UInt64>]) -> [AtomDiagnostic] {
+        guard let tables = TrackSampleTables(trak, tree: tree) else { return [] }
         let tablePath = AtomPath(path.components + TrackSampleTables.stblPath.components)
         var findings: [AtomDiagnostic] = []
         if let (sizes, atom) = tables.sizes, let (times, _) = tables.times, UInt64(sizes.sampleCount) != times.sampleCount {

@@ -2,7 +2,8 @@ import MediaBytes
 
 /// The sample tables of one track (`trak/mdia/minf/stbl`), decoded: sizes (`stsz`/`stz2`),
 /// times (`stts`), chunk offsets (`stco`/`co64`) and the sample-to-chunk map (`stsc`), each with
-/// the atom it came from; a table that is missing or does not decode is nil.
+/// the atom it came from; a table that is missing or does not decode is nil. The save
+/// verification reads chunk extents from here, so it does not depend on the inspector.
 struct TrackSampleTables {
     var sizes: (box: SampleSizeBox, atom: Atom)?
     var times: (box: TimeToSampleBox, atom: Atom)?
@@ -12,13 +13,13 @@ struct TrackSampleTables {
     static let stblPath = AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl")])
 
     /// The tables of `trak`; nil when it has no `stbl`.
-    init?(_ trak: Atom, inspector: AtomInspector) {
+    init?(_ trak: Atom, tree: AtomTree) {
         guard let stbl = trak.descendant(Self.stblPath) else { return nil }
         func decode<T: AtomPayload>(_ types: [FourCC], as: T.Type) -> (T, Atom)? {
             for type in types {
-                if let atom = stbl.child(type),
-                    let payload = try? inspector.decode(AtomDecodingContext(atom: atom, parent: "stbl", grandparent: "minf")) as? T
-                {
+                guard let atom = stbl.child(type), let bytes = try? tree.fieldBytes(of: atom) else { continue }
+                var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
+                if let payload = try? T(from: &reader, context: AtomDecodingContext(atom: atom, parent: "stbl", grandparent: "minf")) {
                     return (payload, atom)
                 }
             }

@@ -78,6 +78,13 @@ public struct TrackRunBox: AtomPayload, Hashable {
         public var size: UInt32?
         public var flags: UInt32?
         public var compositionTimeOffset: Int64?
+
+        public init(duration: UInt32? = nil, size: UInt32? = nil, flags: UInt32? = nil, compositionTimeOffset: Int64? = nil) {
+            self.duration = duration
+            self.size = size
+            self.flags = flags
+            self.compositionTimeOffset = compositionTimeOffset
+        }
     }
 
     public var header: FullBoxHeader

@@ -192,9 +192,8 @@ public struct MovieFile: Sendable {
     /// do not decode.
     static func chunkExtents(in tree: AtomTree) -> [[(offset: UInt64, length: UInt64)]] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
-        let inspector = AtomInspector(tree: tree, options: .complete)
         return moov.children.filter { $0.type == "trak" }.map { trak in
-            guard let tables = TrackSampleTables(trak, inspector: inspector), let perChunk = tables.samplesPerChunk, tables.sizes != nil
+            guard let tables = TrackSampleTables(trak, tree: tree), let perChunk = tables.samplesPerChunk, tables.sizes != nil
             else { return [] }
             return tables.chunkExtents(samplesPerChunk: perChunk)
         }

@@ -1,0 +1,234 @@
+import MediaBytes
+
+/// Where each sample of a track lies in the file and when it is decoded and shown, for browsing
+/// a track sample by sample (ISO/IEC 14496-12 section 8.7: `stsc` + `stco`/`co64` + `stsz`, with
+/// `stts`, `ctts` and `stss` for times and sync samples).
+///
+/// The run tables and chunk offsets are decoded once; sample sizes are read from `stsz`/`stz2`
+/// only for the samples asked for, so a page of a million-sample track costs a page of reads.
+public struct TrackSampleLocator: Sendable {
+    /// One sample: its 1-based number, decode time and composition offset (in the media
+    /// timescale), where its bytes are, and whether a decoder can start at it.
+    public struct Sample: Sendable, Hashable {
+        public var number: Int
+        public var decodeTime: UInt64?
+        public var compositionOffset: Int64?
+        public var offset: UInt64?
+        public var size: UInt32?
+        public var isSync: Bool
+        /// The 1-based chunk that holds it.
+        public var chunk: Int?
+    }
+
+    struct Run: Sendable {
+        var firstSample: Int
+        var count: Int
+        var value: Int64
+        var startTime: UInt64
+    }
+
+    public let sampleCount: Int
+    private let source: any ByteSource
+    private let uniformSize: UInt32
+    /// Where the per-sample size entries start, and their width in bits (4, 8, 16 or 32).
+    private let sizeEntries: (offset: UInt64, bits: Int, count: Int)?
+    private let chunkOffsets: [UInt64]
+    /// The number of the first sample (0-based) of each chunk, and one past the last.
+    private let chunkFirstSample: [Int]
+    private let times: [Run]
+    private let compositionOffsets: [Run]
+    private let syncSamples: [UInt32]?
+
+    /// The locator of `trak`; nil when it has no sample table or no sample sizes.
+    public init?(trak: Atom, tree: AtomTree) {
+        guard let stbl = trak.descendant(TrackSampleTables.stblPath),
+            let sizeAtom = stbl.child("stsz") ?? stbl.child("stz2"), sizeAtom.payloadSize >= 12,
+            let head = try? tree.bytes(at: sizeAtom.payloadOffset, count: 12)
+        else { return nil }
+        source = tree.source
+        let h = Array(head)
+        let available = sizeAtom.payloadSize - 12
+        if sizeAtom.type == "stz2" {
+            let bits = Int(h[7])
+            guard [4, 8, 16].contains(bits) else { return nil }
+            let declared = Int(UInt32(h[8]) << 24 | UInt32(h[9]) << 16 | UInt32(h[10]) << 8 | UInt32(h[11]))
+            let count = min(declared, Int(min(available * 8 / UInt64(bits), UInt64(Int32.max))))
+            uniformSize = 0
+            sizeEntries = (sizeAtom.payloadOffset + 12, bits, count)
+            sampleCount = count
+        } else {
+            let size = UInt32(h[4]) << 24 | UInt32(h[5]) << 16 | UInt32(h[6]) << 8 | UInt32(h[7])
+            let declared = Int(UInt32(h[8]) << 24 | UInt32(h[9]) << 16 | UInt32(h[10]) << 8 | UInt32(h[11]))
+            uniformSize = size
+            if size == 0 {
+                let count = min(declared, Int(min(available / 4, UInt64(Int32.max))))
+                sizeEntries = (sizeAtom.payloadOffset + 12, 32, count)
+                sampleCount = count
+            } else {
+                sizeEntries = nil
+                sampleCount = declared
+            }
+        }
+        let tables = TrackSampleTables(trak, tree: tree)
+        chunkOffsets = tables?.chunks?.box.offsets ?? []
+        var firsts: [Int] = []
+        if let perChunk = tables?.samplesPerChunk {
+            firsts.reserveCapacity(perChunk.count + 1)
+            var next = 0
+            for count in perChunk {
+                firsts.append(next)
+                next += Int(count)
+            }
+            firsts.append(next)
+        }
+        chunkFirstSample = firsts
+        func runs(_ entries: [TimeToSampleBox.Entry]) -> [Run] {
+            var result: [Run] = []
+            var sample = 0
+            var time: UInt64 = 0
+            for entry in entries {
+                result.append(Run(firstSample: sample, count: Int(entry.sampleCount), value: entry.value, startTime: time))
+                sample += Int(entry.sampleCount)
+                time &+= UInt64(entry.sampleCount) &* UInt64(truncatingIfNeeded: entry.value)
+            }
+            return result
+        }
+        times = runs(tables?.times?.box.entries ?? [])
+        var composition: [Run] = []
+        var sync: [UInt32]?
+        for (type, atom) in [("ctts", stbl.child("ctts")), ("stss", stbl.child("stss"))] as [(FourCC, Atom?)] {
+            guard let atom, let bytes = try? tree.fieldBytes(of: atom) else { continue }
+            var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
+            let context = AtomDecodingContext(atom: atom, parent: "stbl")
+            if type == "ctts", let box = try? TimeToSampleBox(from: &reader, context: context) { composition = runs(box.entries) }
+            if type == "stss", let box = try? SyncSampleBox(from: &reader, context: context) { sync = box.sampleNumbers.sorted() }
+        }
+        compositionOffsets = composition
+        syncSamples = sync
+    }
+
+    /// The number of chunks (`stco`/`co64` entries).
+    public var chunkCount: Int { chunkOffsets.count }
+
+    /// The samples in `range` (0-based indexes, clamped to the track).
+    public func samples(_ range: Range<Int>) -> [Sample] {
+        let range = range.clamped(to: 0..<sampleCount)
+        guard !range.isEmpty else { return [] }
+        // Sizes from the start of the first sample's chunk, to add up offsets inside the chunk.
+        let firstChunk = chunk(containing: range.lowerBound)
+        let sizeStart = firstChunk.map { chunkFirstSample[$0] } ?? range.lowerBound
+        let sizes = self.sizes(sizeStart..<range.upperBound)
+        var result: [Sample] = []
+        result.reserveCapacity(range.count)
+        var chunkIndex = firstChunk
+        var offsetInChunk: UInt64 = 0
+        var sizeIndex = 0
+        for sample in sizeStart..<range.upperBound {
+            while let c = chunkIndex, sample >= chunkFirstSample[c + 1] {
+                chunkIndex = c + 1 < chunkOffsets.count ? c + 1 : nil
+                offsetInChunk = 0
+            }
+            let size = sizeIndex < sizes.count ? sizes[sizeIndex] : nil
+            sizeIndex += 1
+            if sample >= range.lowerBound {
+                let offset = chunkIndex.map { chunkOffsets[$0] &+ offsetInChunk }
+                result.append(Sample(
+                    number: sample + 1, decodeTime: time(of: sample, in: times).map { UInt64($0) },
+                    compositionOffset: compositionOffsets.isEmpty ? nil : run(of: sample, in: compositionOffsets)?.value,
+                    offset: offset, size: size, isSync: isSync(sample), chunk: chunkIndex.map { $0 + 1 }))
+            }
+            offsetInChunk &+= UInt64(size ?? 0)
+        }
+        return result
+    }
+
+    /// The bytes of chunk `index` (0-based): its offset and its samples' sizes added up; nil when
+    /// `stsc` does not map the chunks.
+    public func chunkExtent(_ index: Int) -> Range<UInt64>? {
+        guard index >= 0, index < chunkOffsets.count, index + 1 < chunkFirstSample.count else { return nil }
+        let length = sizes(chunkFirstSample[index]..<chunkFirstSample[index + 1]).reduce(UInt64(0)) { $0 + UInt64($1) }
+        let start = chunkOffsets[index]
+        guard start <= UInt64.max - length else { return nil }
+        return start..<start + length
+    }
+
+    /// The extent of sample `index` (0-based), or nil.
+    public func sampleExtent(_ index: Int) -> Range<UInt64>? {
+        guard let sample = samples(index..<index + 1).first, let offset = sample.offset, let size = sample.size,
+            offset <= UInt64.max - UInt64(size)
+        else { return nil }
+        return offset..<offset + UInt64(size)
+    }
+
+    /// Sizes of the samples in `range`, read from the file; shorter when the table is.
+    func sizes(_ range: Range<Int>) -> [UInt32] {
+        let range = range.clamped(to: 0..<sampleCount)
+        guard !range.isEmpty else { return [] }
+        guard let entries = sizeEntries else { return Array(repeating: uniformSize, count: range.count) }
+        let firstBit = UInt64(range.lowerBound) * UInt64(entries.bits)
+        let lastBit = UInt64(range.upperBound) * UInt64(entries.bits)
+        let start = entries.offset + firstBit / 8
+        let count = Int((lastBit + 7) / 8 - firstBit / 8)
+        guard let bytes = try? source.read(at: start, count: count), bytes.count == count else { return [] }
+        var result: [UInt32] = []
+        result.reserveCapacity(range.count)
+        switch entries.bits {
+        case 4:
+            for sample in range {
+                let byte = bytes[(sample - range.lowerBound + (range.lowerBound & 1)) / 2]
+                result.append(UInt32(sample & 1 == 0 ? byte >> 4 : byte & 0xF))
+            }
+        default:
+            let width = entries.bits / 8
+            var i = 0
+            while i + width <= bytes.count {
+                var value: UInt32 = 0
+                for j in 0..<width { value = value << 8 | UInt32(bytes[i + j]) }
+                result.append(value)
+                i += width
+            }
+        }
+        return result
+    }
+
+    private func chunk(containing sample: Int) -> Int? {
+        guard chunkFirstSample.count > 1, sample < chunkFirstSample[chunkFirstSample.count - 1] else { return nil }
+        var low = 0
+        var high = chunkFirstSample.count - 2
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if chunkFirstSample[mid] <= sample { low = mid } else { high = mid - 1 }
+        }
+        // Chunks holding no samples share a first sample with the next; take the last of them.
+        return low
+    }
+
+    private func run(of sample: Int, in runs: [Run]) -> Run? {
+        var low = 0
+        var high = runs.count - 1
+        guard high >= 0 else { return nil }
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if runs[mid].firstSample <= sample { low = mid } else { high = mid - 1 }
+        }
+        let run = runs[low]
+        return sample >= run.firstSample && sample < run.firstSample + run.count ? run : nil
+    }
+
+    private func time(of sample: Int, in runs: [Run]) -> UInt64? {
+        guard let run = run(of: sample, in: runs) else { return nil }
+        return run.startTime &+ UInt64(sample - run.firstSample) &* UInt64(truncatingIfNeeded: run.value)
+    }
+
+    private func isSync(_ sample: Int) -> Bool {
+        guard let syncSamples else { return true }
+        let number = UInt32(truncatingIfNeeded: sample + 1)
+        var low = 0
+        var high = syncSamples.count
+        while low < high {
+            let mid = (low + high) / 2
+            if syncSamples[mid] < number { low = mid + 1 } else { high = mid }
+        }
+        return low < syncSamples.count && syncSamples[low] == number
+    }
+}
