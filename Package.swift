@@ -32,11 +32,13 @@ let package = Package(
         .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
         .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "MediaMetadata"]),
+        // The atom browser's screen model (state + key -> state, state -> lines) and its terminal.
+        .target(name: "InspectionBrowser", dependencies: ["MediaToolSupport", "MediaBytes"]),
 
         .executableTarget(
             name: "atominspect",
             dependencies: [
-                "MediaToolSupport", "ISOBMFF", "MediaMetadata",
+                "MediaToolSupport", "InspectionBrowser", "ISOBMFF", "MediaMetadata",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/atominspect"
@@ -69,6 +71,7 @@ let package = Package(
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "APEv2", "Carriers", "ISOBMFF", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
+        .testTarget(name: "InspectionBrowserTests", dependencies: ["InspectionBrowser", "MediaToolSupport", "MediaBytes", "TestSupport"]),
         // Damaged and hostile input through every layer (truncation and corruption sweeps).
         .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "Carriers", "MediaBytes", "TestSupport"]),
         .testTarget(

@@ -21,7 +21,8 @@ public enum HexDump {
         return lines
     }
 
-    static func hex(_ value: UInt64, width: Int) -> String {
+    /// `value` in lower-case hexadecimal, zero-padded to `width` digits.
+    public static func hex(_ value: UInt64, width: Int) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }

@@ -16,9 +16,9 @@ struct AtomInspect: ParsableCommand {
         discussion: """
             Exit codes: 0 success; 1 'check' found problems; 2 the file cannot be read (missing, \
             a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \
-            (with --strict); 5 --path names nothing; 64 usage error.
+            (with --strict); 5 --path names nothing; 6 'browse' without a terminal; 64 usage error.
             """,
-        subcommands: [Tree.self, Hex.self, Extract.self, Check.self],
+        subcommands: [Tree.self, Browse.self, Hex.self, Extract.self, Check.self],
         defaultSubcommand: Tree.self
     )
 
@@ -50,6 +50,7 @@ enum ExitStatus {
     static let unsupported = ExitCode(3)
     static let malformed = ExitCode(4)
     static let noSuchAtom = ExitCode(5)
+    static let noTerminal = ExitCode(6)
 
     static func code(for failure: InspectionFailure) -> ExitCode {
         switch failure.kind {

@@ -1,0 +1,293 @@
+import MediaBytes
+import MediaToolSupport
+
+extension Browser {
+    /// The screen: exactly `height` lines, each `width` columns wide (escape sequences for
+    /// colour and highlighting aside). The first line names the file, the last is the status line.
+    public mutating func lines() -> [String] {
+        var screen: [String] = [titleLine()]
+        let body = paneHeight
+        switch overlay {
+        case .help?: screen += Self.box(helpLines(), width: width, height: body)
+        case .diagnostics(let index)?: screen += diagnosticLines(selected: index, height: body)
+        case .table(let view)?: screen += tableLines(view, height: body)
+        case nil: screen += paneLines(height: body)
+        }
+        screen.append(statusLine())
+        return screen
+    }
+
+    func titleLine() -> String {
+        let format = file.format?.rawValue ?? "?"
+        let text = " atominspect  \(file.path)  \(format), \(file.source.size) bytes" + (selectedPath.map { "  ·  \($0)" } ?? "")
+        return styled(Self.fit(text, width), "1;7")
+    }
+
+    func statusLine() -> String {
+        if let prompt { return Self.fit(prompt.label + input + "_", width) }
+        if let message { return Self.fit(message, width) }
+        let hints = overlay == nil
+            ? "? help  q quit  j/k move  l/h open/close  Tab pane  / search  : offset  f follow  t table"
+            : "Esc close  j/k move  Enter go  q quit"
+        return styled(Self.fit(hints, width), "2")
+    }
+
+    // MARK: Panes
+
+    mutating func paneLines(height: Int) -> [String] {
+        let left = treeLines(height: height)
+        let fieldsHeight = max((height - 2) / 2, 1)
+        let hexHeight = max(height - fieldsHeight - 2, 1)
+        var right: [String] = []
+        right.append(paneTitle("fields", active: focus == .fields, width: rightWidth))
+        right += fieldLines(height: fieldsHeight)
+        right.append(paneTitle(hexTitle(), active: focus == .hex, width: rightWidth))
+        right += hexLines(height: hexHeight)
+        while right.count < height { right.append(String(repeating: " ", count: rightWidth)) }
+        return (0..<height).map { left[$0] + "│" + right[$0] }
+    }
+
+    func paneTitle(_ title: String, active: Bool, width: Int) -> String {
+        let text = (active ? "▶ " : "─ ") + title + " "
+        return styled(Self.fit(text + String(repeating: "─", count: max(width - text.count, 0)), width), active ? "1" : "2")
+    }
+
+    func treeLines(height: Int) -> [String] {
+        var lines: [String] = []
+        let total = max(file.source.size, 1)
+        for index in treeTop..<min(treeTop + height, rows.count) {
+            let row = rows[index]
+            let node = row.node
+            let sign = node.hasChildren ? (expanded.contains(node.path) ? "-" : "+") : " "
+            let marker = index == selected ? ">" : " "
+            let share = Double(node.size) * 100 / Double(total)
+            let right = " " + Self.shortSize(node.size) + " " + (share >= 10 ? String(Int(share.rounded())) : Self.oneDecimal(share)) + "%"
+            let left = marker + String(repeating: " ", count: row.depth * 2) + sign + " " + node.displayType + " @\(node.offset)"
+            let room = treeWidth - right.count
+            var line = Self.fit(left, max(room, 1)) + right
+            line = Self.fit(line, treeWidth)
+            if index == selected { line = styled(line, focus == .tree ? "7" : "4") }
+            lines.append(line)
+        }
+        if rows.isEmpty { lines.append(Self.fit("  (nothing to show)", treeWidth)) }
+        while lines.count < height { lines.append(String(repeating: " ", count: treeWidth)) }
+        return lines
+    }
+
+    mutating func fieldLines(height: Int) -> [String] {
+        guard let node = selectedNode, let details = details() else { return [] }
+        var lines: [String] = []
+        lines.append(Self.fit("\(node.displayType)  offset \(node.offset)  size \(node.size)  header \(node.headerSize)"
+            + (node.notes.isEmpty ? "" : "  (" + node.notes.joined(separator: ", ") + ")"), rightWidth))
+        if !details.summary.isEmpty { lines.append(Self.fit(details.summary, rightWidth)) }
+        let fixed = lines.count
+        let extra = (details.table.map { _ in 1 } ?? 0) + details.diagnostics.count
+        let room = max(height - fixed - extra, 1)
+        let top = max(0, min(fieldIndex - room + 1, details.fields.count - room))
+        for (index, field) in details.fields.enumerated().dropFirst(max(top, 0)).prefix(room) {
+            let marker = focus == .fields && index == fieldIndex ? ">" : " "
+            let arrow = field.reference.map { " → \($0.label)" } ?? ""
+            var line = Self.fit(marker + field.name + ": " + Self.text(field.value) + arrow, rightWidth)
+            if focus == .fields && index == fieldIndex { line = styled(line, "7") }
+            lines.append(line)
+        }
+        if let table = details.table { lines.append(Self.fit(" \(table.title): \(table.rowCount) rows (t to browse)", rightWidth)) }
+        for diagnostic in details.diagnostics { lines.append(styled(Self.fit(" ! " + diagnostic.severity + ": " + diagnostic.message, rightWidth), "33")) }
+        return Array(lines.prefix(height)) + Array(repeating: String(repeating: " ", count: rightWidth), count: max(height - lines.count, 0))
+    }
+
+    /// The byte range the hex pane highlights: the selected field's, else the last jump's target.
+    mutating func highlight() -> Range<UInt64>? {
+        if focus == .fields, let range = details()?.fields[safe: fieldIndex]?.range { return range }
+        return mark
+    }
+
+    mutating func hexTitle() -> String {
+        guard let node = selectedNode else { return "hex" }
+        var title = "hex \(node.offset)..<\(node.range.upperBound)"
+        if let range = highlight() { title += "  [\(range.lowerBound)..<\(range.upperBound)]" }
+        return title
+    }
+
+    mutating func hexLines(height: Int) -> [String] {
+        guard let node = selectedNode else { return [] }
+        let perLine = UInt64(bytesPerLine)
+        let end = min(node.range.upperBound, file.source.size)
+        let start = max(alignedLine(node.offset), min(hexStart, end))
+        var lines: [String] = []
+        let count = Int(min(end > start ? end - start : 0, perLine * UInt64(height)))
+        let bytes = (try? file.source.read(at: start, count: count)) ?? []
+        let highlight = self.highlight()
+        var offset = start
+        var index = 0
+        while lines.count < height, offset < end {
+            var hex = ""
+            var ascii = ""
+            for column in 0..<Int(perLine) {
+                let at = offset + UInt64(column)
+                let byteIndex = index + column
+                guard at >= node.offset, at < end, byteIndex < bytes.count else {
+                    hex += "   "
+                    ascii += " "
+                    continue
+                }
+                let byte = bytes[byteIndex]
+                var cell = HexDump.hex(UInt64(byte), width: 2)
+                var char = byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "."
+                if let highlight, highlight.contains(at) {
+                    cell = styled(cell, "7")
+                    char = styled(char, "7")
+                } else if at < node.offset + UInt64(node.headerSize) {
+                    cell = styled(cell, "36")
+                }
+                hex += cell + (column == Int(perLine) / 2 - 1 && perLine == 16 ? "  " : " ")
+                ascii += char
+            }
+            lines.append(HexDump.hex(offset, width: 8) + " " + hex + " " + ascii + " ")
+            offset += perLine
+            index += Int(perLine)
+        }
+        if lines.isEmpty { lines.append(node.size == 0 ? "(no bytes)" : "(the bytes are past the end of the file)") }
+        let blank = String(repeating: " ", count: rightWidth)
+        return lines.map { Self.fitStyled($0, rightWidth) } + Array(repeating: blank, count: max(height - lines.count, 0))
+    }
+
+    // MARK: Overlays
+
+    func helpLines() -> [String] {
+        [
+            "atominspect browse: keys",
+            "",
+            "j / k / ↓ / ↑     move (in the focused pane)",
+            "l / →             expand, or step into",
+            "h / ←             collapse, or go to the parent",
+            "Enter / Space     expand or collapse",
+            "g / G             first / last",
+            "Ctrl-d / Ctrl-u   half a page down / up",
+            "Tab               next pane: tree, fields, hex",
+            "/                 search by type, /path or text in values",
+            "n / N             next / previous match",
+            ":                 go to a byte offset (5000 or 0x1388)",
+            "f                 follow the field's or node's reference",
+            "Ctrl-o            back to where you followed from",
+            "!                 diagnostics (Enter goes to the node)",
+            "t                 the table: entries, or the track's samples",
+            "w / W             write the node's bytes / payload to a file",
+            "e                 write the subtree as JSON to a file",
+            "r                 reload the file, keeping the selection",
+            "?                 this help      Esc close      q quit",
+        ]
+    }
+
+    mutating func diagnosticLines(selected index: Int, height: Int) -> [String] {
+        let list = allDiagnostics ?? []
+        var lines = ["diagnostics: \(list.count)" + (list.isEmpty ? " (none: the file reads cleanly)" : "")]
+        let room = max(height - 1, 1)
+        let top = max(0, index - room + 1)
+        for (i, diagnostic) in list.enumerated().dropFirst(top).prefix(room) {
+            let line = (i == index ? "> " : "  ") + diagnostic.line
+            lines.append(i == index ? styled(Self.fit(line, width), "7") : line)
+        }
+        return Self.box(lines, width: width, height: height)
+    }
+
+    func tableLines(_ view: TableView, height: Int) -> [String] {
+        let table = view.table
+        var lines = ["\(table.title) of \(view.owner): \(table.rowCount) rows  (row \(view.selected + 1))"]
+        let columnWidth = max(min(18, (width - 18) / max(table.columns.count, 1)), 6)
+        lines.append("  " + table.columns.map { Self.padLeft($0, columnWidth) }.joined())
+        let visible = max(height - 3, 1)
+        let rows = table.rows(view.top..<view.top + visible)
+        for row in rows {
+            var line = (row.index == view.selected ? "> " : "  ") + row.values.map { Self.padLeft(Self.text($0), columnWidth) }.joined()
+            if let reference = row.reference { line += "  → " + reference.label }
+            lines.append(row.index == view.selected ? styled(Self.fit(line, width), "7") : line)
+        }
+        return Self.box(lines, width: width, height: height)
+    }
+
+    // MARK: Text helpers
+
+    func styled(_ text: String, _ code: String) -> String {
+        guard useColor else { return text }
+        return "\u{1B}[\(code)m" + text + "\u{1B}[0m"
+    }
+
+    static func box(_ lines: [String], width: Int, height: Int) -> [String] {
+        let cut = lines.prefix(height).map { fitStyled($0, width) }
+        return cut + Array(repeating: String(repeating: " ", count: width), count: max(height - cut.count, 0))
+    }
+
+    /// `text` cut or padded to `width` columns (one column per character).
+    static func fit(_ text: String, _ width: Int) -> String {
+        let count = text.count
+        if count == width { return text }
+        if count < width { return text + String(repeating: " ", count: width - count) }
+        return width <= 1 ? String(text.prefix(width)) : String(text.prefix(width - 1)) + "…"
+    }
+
+    /// Like `fit`, for text holding escape sequences (which take no columns).
+    static func fitStyled(_ text: String, _ width: Int) -> String {
+        guard text.contains("\u{1B}") else { return fit(text, width) }
+        var visible = 0
+        var out = ""
+        var inEscape = false
+        for character in text {
+            if character == "\u{1B}" { inEscape = true }
+            if inEscape {
+                out.append(character)
+                if character == "m" { inEscape = false }
+                continue
+            }
+            guard visible < width else { continue }
+            out.append(character)
+            visible += 1
+        }
+        return out + String(repeating: " ", count: max(width - visible, 0))
+    }
+
+    static func padLeft(_ text: String, _ width: Int) -> String {
+        let text = text.count >= width ? String(text.prefix(width - 1)) : text
+        return String(repeating: " ", count: width - text.count) + text
+    }
+
+    /// A value on one line.
+    static func text(_ value: JSONValue) -> String {
+        switch value {
+        case .string(let text):
+            let flat = text.replacingOccurrences(of: "\n", with: "\\n")
+            return "\"" + flat + "\""
+        case .null: return "-"
+        case .bool(let flag): return flag ? "yes" : "no"
+        case .array(let items):
+            let shown = items.prefix(8).map(text).joined(separator: ", ")
+            return "[" + shown + (items.count > 8 ? ", … \(items.count) in all" : "") + "]"
+        case .object(let members):
+            return "{" + members.prefix(6).map { "\($0.0)=\(text($0.1))" }.joined(separator: " ") + (members.count > 6 ? " …" : "") + "}"
+        default:
+            return value.serialized(pretty: false)
+        }
+    }
+
+    static func shortSize(_ size: UInt64) -> String {
+        let units = ["", "K", "M", "G", "T"]
+        var value = Double(size)
+        var unit = 0
+        while value >= 1000, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? String(size) : oneDecimal(value) + units[unit]
+    }
+
+    static func oneDecimal(_ value: Double) -> String {
+        let tenths = Int((value * 10).rounded())
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+}
+
+extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        split(separator: Character(target), omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,599 @@
+import MediaBytes
+import MediaToolSupport
+
+/// The atom browser's screen model: the state of `atominspect browse` (the tree with its
+/// expanded nodes, the selection, the focused pane, overlays and prompts), what each key does to
+/// it, and the lines of text it shows. It knows nothing of terminals, so it is tested by
+/// feeding keys and reading lines.
+public struct Browser {
+    /// The three panes `Tab` cycles through.
+    public enum Pane: Sendable, Hashable { case tree, fields, hex }
+
+    /// A full-screen view over the panes.
+    public enum Overlay: Sendable {
+        case help
+        case diagnostics(selected: Int)
+        case table(TableView)
+    }
+
+    /// A one-line question on the status line.
+    public enum Prompt: Sendable, Hashable {
+        case search, offset, writeBytes, writePayload, writeJSON
+        var label: String {
+            switch self {
+            case .search: "Search (type, /path or text): "
+            case .offset: "Go to offset: "
+            case .writeBytes: "Write node bytes to: "
+            case .writePayload: "Write payload to: "
+            case .writeJSON: "Write subtree JSON to: "
+            }
+        }
+    }
+
+    /// A table open over the panes, with its scroll position.
+    public struct TableView: Sendable {
+        public var owner: String
+        public var table: InspectionTable
+        public var selected = 0
+        public var top = 0
+    }
+
+    /// What the caller should do after a key.
+    public enum Outcome: Sendable, Hashable { case redraw, quit, suspend, reload }
+
+    /// One visible line of the tree pane.
+    struct Row {
+        var node: InspectionNode
+        var depth: Int
+    }
+
+    public private(set) var file: FileInspection
+    public var width: Int
+    public var height: Int
+    public var useColor: Bool
+    public private(set) var focus: Pane = .tree
+    public private(set) var overlay: Overlay?
+    public private(set) var prompt: Prompt?
+    public private(set) var input = ""
+    /// The last message on the status line (cleared by the next key).
+    public private(set) var message: String?
+
+    var rows: [Row] = []
+    var expanded: Set<String> = []
+    var childCache: [String: [InspectionNode]] = [:]
+    var selected = 0
+    var treeTop = 0
+    var fieldIndex = 0
+    /// The first byte shown in the hex pane, as an offset into the file.
+    var hexStart: UInt64 = 0
+    /// Bytes the last jump pointed at, highlighted in the hex pane.
+    var mark: Range<UInt64>?
+    var cachedDetails: (path: String, details: InspectionDetails)?
+    var history: [(path: String, hexStart: UInt64, mark: Range<UInt64>?)] = []
+    var lastSearch: String?
+    var allDiagnostics: [InspectionDiagnostic]?
+
+    public init(file: FileInspection, width: Int = 80, height: Int = 24, useColor: Bool = false) {
+        self.file = file
+        self.width = width
+        self.height = height
+        self.useColor = useColor
+        rebuildRows()
+        hexStart = rows.first?.node.offset ?? 0
+    }
+
+    // MARK: The selection
+
+    /// The selected node, if the file has any.
+    public var selectedNode: InspectionNode? { rows.indices.contains(selected) ? rows[selected].node : nil }
+
+    /// The path of the selected node.
+    public var selectedPath: String? { selectedNode?.path }
+
+    /// The details of the selected node, decoded once per selection.
+    mutating func details() -> InspectionDetails? {
+        guard let node = selectedNode else { return nil }
+        if let cachedDetails, cachedDetails.path == node.path { return cachedDetails.details }
+        let details = node.details
+        cachedDetails = (node.path, details)
+        return details
+    }
+
+    func children(of node: InspectionNode) -> [InspectionNode] {
+        childCache[node.path] ?? node.children
+    }
+
+    mutating func cachedChildren(of node: InspectionNode) -> [InspectionNode] {
+        if let cached = childCache[node.path] { return cached }
+        let children = node.children
+        childCache[node.path] = children
+        return children
+    }
+
+    mutating func rebuildRows() {
+        var result: [Row] = []
+        func add(_ nodes: [InspectionNode], depth: Int) {
+            for node in nodes {
+                result.append(Row(node: node, depth: depth))
+                if expanded.contains(node.path) { add(cachedChildren(of: node), depth: depth + 1) }
+            }
+        }
+        add(file.nodes, depth: 0)
+        rows = result
+        selected = min(selected, max(rows.count - 1, 0))
+    }
+
+    mutating func select(_ index: Int) {
+        guard !rows.isEmpty else { return }
+        let index = max(0, min(index, rows.count - 1))
+        if index != selected || rows[index].node.path != cachedDetails?.path {
+            selected = index
+            fieldIndex = 0
+            mark = nil
+            hexStart = rows[index].node.offset
+        }
+        scrollTreeToSelection()
+    }
+
+    /// Selects the node at `path`, expanding its ancestors; false when there is none.
+    @discardableResult
+    mutating func select(path: String) -> Bool {
+        guard let components = InspectionPath.parse(path) else { return false }
+        var level = file.nodes
+        var chain: [InspectionNode] = []
+        for component in components {
+            var seen = 0
+            guard let node = level.first(where: { node in
+                guard node.type == component.type else { return false }
+                defer { seen += 1 }
+                return seen == component.index
+            }) else { return false }
+            chain.append(node)
+            level = cachedChildren(of: node)
+        }
+        return select(chain: chain)
+    }
+
+    /// Selects the last node of `chain` (outermost first), expanding the others.
+    mutating func select(chain: [InspectionNode]) -> Bool {
+        guard let target = chain.last else { return false }
+        for node in chain.dropLast() { expanded.insert(node.path) }
+        rebuildRows()
+        guard let index = rows.firstIndex(where: { $0.node.path == target.path }) else { return false }
+        select(index)
+        return true
+    }
+
+    mutating func remember() {
+        if let path = selectedPath { history.append((path, hexStart, mark)) }
+    }
+
+    var paneHeight: Int { max(height - 2, 1) }
+
+    mutating func scrollTreeToSelection() {
+        let visible = paneHeight
+        if selected < treeTop { treeTop = selected }
+        if selected >= treeTop + visible { treeTop = selected - visible + 1 }
+        treeTop = max(0, min(treeTop, max(rows.count - visible, 0)))
+    }
+
+    // MARK: Keys
+
+    /// Applies one key and says what the caller should do next.
+    public mutating func handle(_ key: BrowserKey) -> Outcome {
+        message = nil
+        if let prompt { return handlePrompt(prompt, key) }
+        if let overlay { return handleOverlay(overlay, key) }
+        switch key {
+        case .character("q"), .control("c"): return .quit
+        case .control("z"): return .suspend
+        case .character("?"): overlay = .help
+        case .tab: focus = focus == .tree ? .fields : focus == .fields ? .hex : .tree
+        case .backTab: focus = focus == .tree ? .hex : focus == .hex ? .fields : .tree
+        case .character("j"), .down: move(1)
+        case .character("k"), .up: move(-1)
+        case .control("d"), .pageDown: move(paneHeight / 2)
+        case .control("u"), .pageUp: move(-(paneHeight / 2))
+        case .character("g"), .home: moveToEnd(first: true)
+        case .character("G"), .end: moveToEnd(first: false)
+        case .character("l"), .right: expand()
+        case .character("h"), .left: collapseOrParent()
+        case .enter, .character(" "): toggle()
+        case .character("/"): startPrompt(.search)
+        case .character(":"): startPrompt(.offset)
+        case .character("n"): repeatSearch(forward: true)
+        case .character("N"): repeatSearch(forward: false)
+        case .character("f"): follow()
+        case .control("o"): back()
+        case .character("!"):
+            if allDiagnostics == nil { allDiagnostics = file.allDiagnostics() }
+            overlay = .diagnostics(selected: 0)
+        case .character("t"): openTable()
+        case .character("w"): startPrompt(.writeBytes)
+        case .character("W"): startPrompt(.writePayload)
+        case .character("e"): startPrompt(.writeJSON)
+        case .character("r"): return .reload
+        default: break
+        }
+        return .redraw
+    }
+
+    mutating func startPrompt(_ kind: Prompt) {
+        guard kind == .search || kind == .offset || selectedNode != nil else { return }
+        prompt = kind
+        input = ""
+    }
+
+    mutating func move(_ delta: Int) {
+        switch focus {
+        case .tree:
+            select(selected + delta)
+        case .fields:
+            let count = details()?.fields.count ?? 0
+            fieldIndex = max(0, min(fieldIndex + delta, max(count - 1, 0)))
+            if let range = details()?.fields[safe: fieldIndex]?.range { hexStart = alignedLine(range.lowerBound) }
+        case .hex:
+            guard let node = selectedNode else { return }
+            let step = UInt64(bytesPerLine)
+            let lines = Int64(delta)
+            var start = Int64(clamping: hexStart) + lines * Int64(step)
+            let last = Int64(clamping: node.range.upperBound > 0 ? alignedLine(node.range.upperBound - 1) : 0)
+            start = max(Int64(clamping: alignedLine(node.offset)), min(start, last))
+            hexStart = UInt64(start)
+        }
+    }
+
+    mutating func moveToEnd(first: Bool) {
+        switch focus {
+        case .tree: select(first ? 0 : rows.count - 1)
+        case .fields:
+            let count = details()?.fields.count ?? 0
+            fieldIndex = first ? 0 : max(count - 1, 0)
+        case .hex:
+            guard let node = selectedNode else { return }
+            hexStart = first ? node.offset : alignedLine(node.range.upperBound > node.offset ? node.range.upperBound - 1 : node.offset)
+        }
+    }
+
+    mutating func expand() {
+        guard focus == .tree, let node = selectedNode, node.hasChildren else { return }
+        if expanded.contains(node.path) {
+            if selected + 1 < rows.count { select(selected + 1) }
+        } else {
+            expanded.insert(node.path)
+            rebuildRows()
+        }
+    }
+
+    mutating func collapseOrParent() {
+        guard focus == .tree, let node = selectedNode else { return }
+        if expanded.contains(node.path) {
+            expanded.remove(node.path)
+            rebuildRows()
+            return
+        }
+        let depth = rows[selected].depth
+        guard depth > 0, let parent = rows[..<selected].lastIndex(where: { $0.depth == depth - 1 }) else { return }
+        select(parent)
+    }
+
+    mutating func toggle() {
+        guard focus == .tree, let node = selectedNode, node.hasChildren else {
+            if focus == .fields { follow() }
+            return
+        }
+        if expanded.contains(node.path) { expanded.remove(node.path) } else { expanded.insert(node.path) }
+        rebuildRows()
+    }
+
+    // MARK: Following references
+
+    /// Follows the selected field's reference, or the node's first one.
+    mutating func follow() {
+        guard let details = details() else { return }
+        var reference: InspectionReference?
+        if focus == .fields { reference = details.fields[safe: fieldIndex]?.reference }
+        reference = reference ?? details.allReferences.first
+        guard let reference else {
+            message = "nothing to follow from \(selectedPath ?? "here")"
+            return
+        }
+        jump(to: reference)
+    }
+
+    mutating func jump(to reference: InspectionReference) {
+        remember()
+        switch reference.target {
+        case .node(let path):
+            if select(path: path) {
+                message = "followed \(reference.label): \(path)"
+            } else {
+                history.removeLast()
+                message = "\(reference.label): no node at \(path)"
+            }
+        case .bytes(let range):
+            if go(to: range.lowerBound, length: UInt64(range.count)) {
+                message = "followed \(reference.label): \(range.count) bytes at \(range.lowerBound)"
+            } else {
+                history.removeLast()
+                message = "\(reference.label) at \(range.lowerBound) is outside every node"
+            }
+        }
+    }
+
+    /// Selects the innermost node holding `offset` and shows that byte; false when none does.
+    mutating func go(to offset: UInt64, length: UInt64 = 1) -> Bool {
+        let chain = file.nodes(containing: offset)
+        guard select(chain: chain) else { return false }
+        hexStart = alignedLine(offset)
+        mark = offset..<offset &+ max(length, 1)
+        return true
+    }
+
+    mutating func back() {
+        guard let last = history.popLast() else {
+            message = "no earlier place"
+            return
+        }
+        _ = select(path: last.path)
+        hexStart = last.hexStart
+        mark = last.mark
+    }
+
+    // MARK: Search
+
+    /// Finds the next node (in tree order, after the selection, wrapping) whose type is `query`,
+    /// whose path is `query` (when it holds a `/`), or whose decoded values contain it.
+    mutating func search(_ query: String, forward: Bool) {
+        lastSearch = query
+        if query.contains("/") {
+            let path = query.hasPrefix("/") ? String(query.dropFirst()) : query
+            remember()
+            if select(path: path) { message = "found \(path)" } else {
+                history.removeLast()
+                message = "no node at \(path)"
+            }
+            return
+        }
+        let all = preorder()
+        guard !all.isEmpty else { return }
+        let current = selectedPath.flatMap { path in all.firstIndex(where: { $0.last?.path == path }) } ?? -1
+        let lowered = query.lowercased()
+        for step in 1...all.count {
+            let index = ((current + (forward ? step : -step)) % all.count + all.count) % all.count
+            guard let node = all[index].last else { continue }
+            if node.type == query || node.type.lowercased() == lowered || Self.valuesContain(node, lowered) {
+                remember()
+                _ = select(chain: all[index])
+                message = "found \(query) at \(node.path)"
+                return
+            }
+        }
+        message = "not found: \(query)"
+    }
+
+    mutating func repeatSearch(forward: Bool) {
+        guard let lastSearch else {
+            message = "no search yet (press /)"
+            return
+        }
+        search(lastSearch, forward: forward)
+    }
+
+    static func valuesContain(_ node: InspectionNode, _ lowered: String) -> Bool {
+        let details = node.details
+        if details.summary.lowercased().contains(lowered) { return true }
+        return details.fields.contains { field in
+            if case .string(let text) = field.value { return text.lowercased().contains(lowered) }
+            return false
+        }
+    }
+
+    /// Every node with its ancestors, in tree order (media data is a node; its bytes are not read).
+    mutating func preorder() -> [[InspectionNode]] {
+        var result: [[InspectionNode]] = []
+        func visit(_ nodes: [InspectionNode], chain: [InspectionNode]) {
+            for node in nodes {
+                let next = chain + [node]
+                result.append(next)
+                visit(cachedChildren(of: node), chain: next)
+            }
+        }
+        visit(file.nodes, chain: [])
+        return result
+    }
+
+    // MARK: Prompts
+
+    mutating func handlePrompt(_ kind: Prompt, _ key: BrowserKey) -> Outcome {
+        switch key {
+        case .escape, .control("c"), .control("g"):
+            prompt = nil
+        case .backspace:
+            if !input.isEmpty { input.removeLast() }
+        case .character(let character):
+            input.append(character)
+        case .enter:
+            prompt = nil
+            let text = input
+            input = ""
+            guard !text.isEmpty else { return .redraw }
+            switch kind {
+            case .search: search(text, forward: true)
+            case .offset: goToOffset(text)
+            case .writeBytes: write(to: text, payloadOnly: false)
+            case .writePayload: write(to: text, payloadOnly: true)
+            case .writeJSON: writeJSON(to: text)
+            }
+        default:
+            break
+        }
+        return .redraw
+    }
+
+    mutating func goToOffset(_ text: String) {
+        let trimmed = text.trimmingSpaces
+        let value = trimmed.lowercased().hasPrefix("0x") ? UInt64(trimmed.dropFirst(2), radix: 16) : UInt64(trimmed)
+        guard let offset = value else {
+            message = "not an offset: \(text) (write 5000 or 0x1388)"
+            return
+        }
+        remember()
+        if go(to: offset) {
+            message = "offset \(offset) is in \(selectedPath ?? "")"
+        } else {
+            history.removeLast()
+            message = "offset \(offset) is outside every node (file size \(file.source.size))"
+        }
+    }
+
+    mutating func write(to path: String, payloadOnly: Bool) {
+        guard let node = selectedNode else { return }
+        let range = payloadOnly ? node.payloadRange : node.range
+        do {
+            if FileByteSink.isSameFile(path, file.path) { throw BrowserError("that is the file being browsed") }
+            var sink = try FileByteSink(path: path)
+            try file.source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
+            try sink.close()
+            message = "wrote \(range.count) bytes of \(node.path) to \(path)"
+        } catch {
+            message = "cannot write \(path): \(error)"
+        }
+    }
+
+    mutating func writeJSON(to path: String) {
+        guard let node = selectedNode else { return }
+        let text = InspectionRendering.json(node).serialized() + "\n"
+        do {
+            if FileByteSink.isSameFile(path, file.path) { throw BrowserError("that is the file being browsed") }
+            var sink = try FileByteSink(path: path)
+            try sink.write(Array(text.utf8))
+            try sink.close()
+            message = "wrote JSON of \(node.path) to \(path)"
+        } catch {
+            message = "cannot write \(path): \(error)"
+        }
+    }
+
+    // MARK: Overlays
+
+    mutating func handleOverlay(_ current: Overlay, _ key: BrowserKey) -> Outcome {
+        if key == .character("q") || key == .control("c") { return .quit }
+        if key == .escape || (key == .character("?") && { if case .help = current { return true }; return false }()) {
+            overlay = nil
+            return .redraw
+        }
+        switch current {
+        case .help:
+            break
+        case .diagnostics(let index):
+            let count = allDiagnostics?.count ?? 0
+            switch key {
+            case .character("j"), .down: overlay = .diagnostics(selected: min(index + 1, max(count - 1, 0)))
+            case .character("k"), .up: overlay = .diagnostics(selected: max(index - 1, 0))
+            case .enter:
+                guard let diagnostic = allDiagnostics?[safe: index] else { break }
+                overlay = nil
+                remember()
+                if !select(path: diagnostic.path) && !go(to: diagnostic.offset) {
+                    history.removeLast()
+                    message = "no node at \(diagnostic.path)"
+                }
+            default: break
+            }
+        case .table(var view):
+            let visible = max(paneHeight - 3, 1)
+            switch key {
+            case .character("j"), .down: view.selected += 1
+            case .character("k"), .up: view.selected -= 1
+            case .control("d"), .pageDown: view.selected += visible / 2
+            case .control("u"), .pageUp: view.selected -= visible / 2
+            case .character("g"), .home: view.selected = 0
+            case .character("G"), .end: view.selected = view.table.rowCount - 1
+            case .enter, .character("f"):
+                if let reference = view.table.rows(view.selected..<view.selected + 1).first?.reference {
+                    overlay = nil
+                    jump(to: reference)
+                    return .redraw
+                }
+                message = "this row points nowhere"
+            default: break
+            }
+            view.selected = max(0, min(view.selected, view.table.rowCount - 1))
+            if view.selected < view.top { view.top = view.selected }
+            if view.selected >= view.top + visible { view.top = view.selected - visible + 1 }
+            overlay = .table(view)
+        }
+        return .redraw
+    }
+
+    /// Opens the selected node's table, or the sample table of the track around it.
+    mutating func openTable() {
+        guard let node = selectedNode else { return }
+        if let table = details()?.table {
+            overlay = .table(TableView(owner: node.path, table: table))
+            return
+        }
+        let depth = rows[selected].depth
+        var index = selected
+        var level = depth
+        while index >= 0 {
+            let row = rows[index]
+            if row.depth <= level {
+                level = row.depth
+                if row.node.type == "trak", let table = row.node.details.table {
+                    overlay = .table(TableView(owner: row.node.path, table: table))
+                    return
+                }
+            }
+            index -= 1
+        }
+        message = "\(node.path) has no table (select a track or a sample table atom)"
+    }
+
+    /// Reopens the file (after it changed on disk), keeping expanded nodes and the selection.
+    public mutating func reload(_ reopened: FileInspection) {
+        let path = selectedPath
+        file = reopened
+        childCache = [:]
+        cachedDetails = nil
+        allDiagnostics = nil
+        overlay = nil
+        rebuildRows()
+        if let path, select(path: path) {
+            message = "reloaded"
+        } else {
+            select(0)
+            message = "reloaded; \(path ?? "the selection") is gone"
+        }
+    }
+
+    /// Shows a message on the status line.
+    public mutating func say(_ text: String) { message = text }
+
+    // MARK: Layout helpers
+
+    var bytesPerLine: Int { rightWidth >= 76 ? 16 : 8 }
+    var treeWidth: Int { max(24, min(width * 45 / 100, width - 44)) }
+    var rightWidth: Int { max(width - treeWidth - 1, 10) }
+
+    func alignedLine(_ offset: UInt64) -> UInt64 { offset - offset % UInt64(bytesPerLine) }
+}
+
+struct BrowserError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+extension String {
+    var trimmingSpaces: String {
+        var text = Substring(self)
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return String(text)
+    }
+}

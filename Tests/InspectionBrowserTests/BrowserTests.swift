@@ -1,0 +1,246 @@
+import Foundation
+import InspectionBrowser
+import MediaBytes
+import MediaToolSupport
+import TestSupport
+import Testing
+
+/// The screen model: key sequences in, screen contents out, no terminal involved.
+@Suite struct BrowserTests {
+    func browser(_ fixture: String, width: Int = 100, height: Int = 30) throws -> Browser {
+        Browser(file: try FileInspection.open(TestFixtures.path(fixture)), width: width, height: height)
+    }
+
+    func press(_ browser: inout Browser, _ keys: BrowserKey...) {
+        for key in keys { _ = browser.handle(key) }
+    }
+
+    func type(_ browser: inout Browser, _ text: String) {
+        for character in text { _ = browser.handle(.character(character)) }
+    }
+
+    /// The tree pane's text (left of the separator) on each line of the body.
+    func treeLines(_ screen: [String]) -> [String] {
+        screen.dropFirst().dropLast().map { String($0.split(separator: "│", maxSplits: 1, omittingEmptySubsequences: false)[0]) }
+    }
+
+    @Test func firstScreenShowsTopLevelWithOffsetsSizesAndShares() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        let screen = browser.lines()
+        #expect(screen.count == 30)
+        #expect(screen.allSatisfy { $0.count == 100 })
+        #expect(screen[0].contains("video-h264-aac.mp4") && screen[0].contains("7448 bytes"))
+        let tree = treeLines(screen)
+        #expect(tree[0].hasPrefix(">  ftyp @0"))
+        #expect(tree[1].hasPrefix(" + moov @32"))
+        #expect(tree[3].hasPrefix("   mdat @1738") && tree[3].contains("5.6K 77%"))
+        #expect(screen.contains { $0.contains("majorBrand: \"isom\"") })
+        #expect(screen.contains { $0.contains("00000000 00 00 00 20 66 74 79 70") })
+        #expect(screen.last?.contains("? help") == true)
+    }
+
+    @Test func everyLineFitsAnEightyByTwentyFourTerminal() throws {
+        var browser = try browser("aac-itunes-tags-cover.m4a", width: 80, height: 24)
+        press(&browser, .character("/"))
+        type(&browser, "©nam")
+        press(&browser, .enter)
+        let screen = browser.lines()
+        #expect(screen.count == 24)
+        #expect(screen.allSatisfy { $0.count == 80 })
+        #expect(browser.selectedPath == "moov/udta/meta/ilst/©nam")
+        #expect(treeLines(screen).contains { $0.hasPrefix(">") && $0.contains("+ ©nam @") })
+    }
+
+    @Test func expandCollapseAndParent() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("j"), .character("l"))
+        #expect(treeLines(browser.lines())[1].hasPrefix(">- moov"))
+        press(&browser, .character("j"))
+        #expect(browser.selectedPath == "moov/mvhd")
+        press(&browser, .character("h"))
+        #expect(browser.selectedPath == "moov")
+        press(&browser, .character("h"))
+        #expect(treeLines(browser.lines())[1].hasPrefix(">+ moov"))
+        press(&browser, .enter)
+        #expect(treeLines(browser.lines())[2].contains("mvhd"))
+        press(&browser, .character("G"))
+        #expect(browser.selectedPath == "mdat")
+        press(&browser, .character("g"))
+        #expect(browser.selectedPath == "ftyp")
+    }
+
+    @Test func searchFindsByTypePathAndValueAndRepeats() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "stco")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moov/trak[0]/mdia/minf/stbl/stco")
+        press(&browser, .character("n"))
+        #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
+        press(&browser, .character("N"))
+        #expect(browser.selectedPath == "moov/trak[0]/mdia/minf/stbl/stco")
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]/mdia")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moov/trak[1]/mdia")
+        press(&browser, .character("/"))
+        type(&browser, "SoundHandler")
+        press(&browser, .enter)
+        #expect(browser.selectedPath?.hasSuffix("/hdlr") == true)
+        press(&browser, .character("/"))
+        type(&browser, "nothing-like-this")
+        press(&browser, .enter)
+        #expect(browser.lines().last?.contains("not found: nothing-like-this") == true)
+    }
+
+    @Test func offsetJumpSelectsTheInnermostNode() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character(":"))
+        type(&browser, "0x30")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moov/mvhd")
+        press(&browser, .character(":"))
+        type(&browser, "5000")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "mdat")
+        #expect(browser.lines().contains { $0.contains("00001388 ") })
+        press(&browser, .character(":"))
+        type(&browser, "99999999")
+        press(&browser, .enter)
+        #expect(browser.lines().last?.contains("outside every node") == true)
+        #expect(browser.selectedPath == "mdat")
+    }
+
+    @Test func followingAChunkOffsetLandsInMediaDataAndCtrlOComesBack() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]/mdia/minf/stbl/stco")
+        press(&browser, .enter)
+        press(&browser, .character("f"))
+        #expect(browser.selectedPath == "mdat")
+        let screen = browser.lines()
+        #expect(screen.last?.contains("followed chunk 1: 202 bytes at 3189") == true)
+        #expect(screen.contains { $0.contains("[3189..<3391]") })
+        #expect(screen.contains { $0.contains("00000c70 ") })
+        press(&browser, .control("o"))
+        #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
+    }
+
+    @Test func selectedFieldIsHighlightedInTheHexPane() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "mvhd")
+        press(&browser, .enter, .tab)
+        for _ in 0..<4 { press(&browser, .character("j")) }
+        let screen = browser.lines()
+        // mvhd's payload starts at 48: version 0, so the timescale is at 48 + 12.
+        #expect(screen.contains { $0.contains(">timescale: 1000") })
+        #expect(screen.contains { $0.contains("[60..<64]") })
+    }
+
+    @Test func trackTableListsSamplesAndFollowsOne() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]")
+        press(&browser, .enter, .character("t"))
+        var screen = browser.lines()
+        #expect(screen[1].hasPrefix("samples of moov/trak[1]: 23 rows"))
+        #expect(screen[2].contains("decodeTime") && screen[2].contains("sync"))
+        #expect(screen[3].hasPrefix(">") && screen[3].contains("3189") && screen[3].contains("→ sample 1"))
+        press(&browser, .character("G"))
+        screen = browser.lines()
+        #expect(screen.contains { $0.hasPrefix(">") && $0.contains("→ sample 23") })
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "mdat")
+        #expect(browser.lines().last?.contains("followed sample 23") == true)
+    }
+
+    @Test func helpListsTheKeysAndEscapeCloses() throws {
+        var browser = try browser("video-h264-aac.mp4")
+        press(&browser, .character("?"))
+        let help = browser.lines().joined(separator: "\n")
+        for key in ["Ctrl-d / Ctrl-u", "Tab", ":", "Ctrl-o", "!", "w / W", "q quit"] { #expect(help.contains(key)) }
+        press(&browser, .escape)
+        #expect(browser.lines()[1].contains("ftyp"))
+        #expect(browser.handle(.character("q")) == .quit)
+    }
+
+    @Test func diagnosticsListJumpsToTheNode() throws {
+        var bytes = AtomBuilder.ftyp()
+        bytes += AtomBuilder.container("moov", AtomBuilder.rawAtom(size: 400, "udta", [1, 2, 3]))
+        let path = try TemporaryFile.write(bytes, name: "truncated.m4a")
+        var browser = Browser(file: try FileInspection.open(path), width: 100, height: 30)
+        press(&browser, .character("!"))
+        let screen = browser.lines()
+        #expect(screen[1].hasPrefix("diagnostics: "))
+        #expect(screen[2].contains("moov/udta"))
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moov/udta")
+    }
+
+    @Test func writesTheSelectedNodesBytesAndJSON() throws {
+        var browser = try browser("aac-itunes-tags-cover.m4a")
+        let directory = try TemporaryFile.makeDirectory()
+        press(&browser, .character("/"))
+        type(&browser, "©nam")
+        press(&browser, .enter, .character("w"))
+        type(&browser, directory + "/nam.bin")
+        press(&browser, .enter)
+        let written = try TemporaryFile.read(directory + "/nam.bin")
+        #expect(Array(written[4..<8]) == [0xA9] + Array("nam".utf8))
+        #expect(browser.lines().last?.contains("wrote \(written.count) bytes") == true)
+        press(&browser, .character("e"))
+        type(&browser, directory + "/nam.json")
+        press(&browser, .enter)
+        let json = String(decoding: try TemporaryFile.read(directory + "/nam.json"), as: UTF8.self)
+        #expect(json.contains("\"path\": \"moov/udta/meta/ilst/©nam\""))
+        #expect(json.contains("Fixture Title"))
+    }
+
+    @Test func mp3ShowsTagFramesAndStreamHeader() throws {
+        var browser = try browser("id3v24-full.mp3")
+        press(&browser, .character("l"), .character("j"))
+        let screen = browser.lines()
+        #expect(treeLines(screen)[0].hasPrefix(" - ID3v2 @0"))
+        #expect(browser.selectedPath == "ID3v2/TIT2")
+        #expect(screen.contains { $0.contains("values: [") })
+        press(&browser, .character("h"), .character("h"))
+        #expect(treeLines(browser.lines()).contains { $0.contains("mpeg @") })
+    }
+
+    @Test func reloadKeepsTheSelection() throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("video-h264-aac.mp4")), name: "copy.mp4")
+        var browser = Browser(file: try FileInspection.open(path), width: 100, height: 30)
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]/tkhd")
+        press(&browser, .enter)
+        #expect(browser.handle(.character("r")) == .reload)
+        browser.reload(try FileInspection.open(path))
+        #expect(browser.selectedPath == "moov/trak[1]/tkhd")
+        #expect(browser.lines().last?.contains("reloaded") == true)
+    }
+
+    @Test func aMillionSampleTableScrollsAPageAtATime() throws {
+        let path = try TemporaryFile.makeDirectory() + "/million.mp4"
+        try LargeMovieBuilder.write(to: path, sampleCount: 1_000_000, mediaSize: 5 << 30)
+        var browser = Browser(file: try FileInspection.open(path), width: 100, height: 30)
+        #expect(treeLines(browser.lines()).contains { $0.contains("mdat @") && $0.contains("5.0G") })
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak")
+        press(&browser, .enter, .character("t"), .character("G"))
+        let screen = browser.lines()
+        #expect(screen[1].contains("1000000 rows"))
+        #expect(screen.contains { $0.hasPrefix(">") && $0.contains("1000000") && $0.contains("→ sample 1000000") })
+        press(&browser, .control("u"))
+        #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("999988") })
+    }
+
+    @Test func keysDecodeFromTerminalBytes() {
+        #expect(BrowserKey.decode(Array("jk".utf8)) == [.character("j"), .character("k")])
+        #expect(BrowserKey.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44]) == [.up, .down, .right, .left])
+        #expect(BrowserKey.decode([0x1B]) == [.escape])
+        #expect(BrowserKey.decode([0x04, 0x15, 0x0F, 0x09, 0x0D]) == [.control("d"), .control("u"), .control("o"), .tab, .enter])
+        #expect(BrowserKey.decode([0x1B, 0x5B, 0x35, 0x7E]) == [.pageUp])
+        #expect(BrowserKey.decode(Array("©".utf8)) == [.character("©")])
+    }
+}
