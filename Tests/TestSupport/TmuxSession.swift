@@ -19,14 +19,15 @@ public final class TmuxSession {
         marker = "STATUS"
         let exports = environment.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         let script = "\(exports.isEmpty ? "" : "env \(exports) ")\(command); echo \(marker)=$?; sleep 600"
-        try Self.run(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), script])
+        // The first session starts the tmux server, which would inherit a pipe and keep it open.
+        try Self.run(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), script], output: false)
     }
 
-    deinit { try? Self.run(["kill-session", "-t", name]) }
+    deinit { try? Self.run(["kill-session", "-t", name], output: false) }
 
     /// Sends keys as `tmux send-keys` names them (`j`, `Enter`, `C-o`, `Escape`), or literal text.
     public func send(_ keys: String..., literal: Bool = false) throws {
-        try Self.run(["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys)
+        try Self.run(["send-keys", "-t", name] + (literal ? ["-l"] : []) + keys, output: false)
     }
 
     /// The visible screen, one string per line.
@@ -61,16 +62,17 @@ public final class TmuxSession {
     }
 
     @discardableResult
-    static func run(_ arguments: [String]) throws -> String {
+    static func run(_ arguments: [String], output: Bool = true) throws -> String {
         guard let tmux else { throw CocoaError(.fileNoSuchFile) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tmux)
         process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
+        let pipe = Pipe()
+        process.standardOutput = output ? pipe : FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
+        let data = output ? pipe.fileHandleForReading.readDataToEndOfFile() : Data()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
     }

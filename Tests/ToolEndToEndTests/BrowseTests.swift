@@ -1,0 +1,102 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `atominspect browse` in a real terminal: tmux runs it, keys go in with `send-keys`, and the
+/// screen a person would see comes back with `capture-pane`.
+@Suite(.serialized, .enabled(if: TmuxSession.tmux != nil || ProcessInfo.processInfo.environment["CI"] != nil,
+                             "tmux drives the browser (.ci/run installs it)"))
+struct BrowseTests {
+    let tool = ToolRunner.productsDirectory + "/atominspect"
+
+    func browse(_ file: String, width: Int = 100, height: Int = 30) throws -> TmuxSession {
+        let session = try TmuxSession("'\(tool)' browse '\(file)'", width: width, height: height, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
+        try session.waitFor("? help")
+        return session
+    }
+
+    @Test func firstScreenSearchExpandAndQuitRestoringTheTerminal() throws {
+        let session = try browse(TestFixtures.path("video-h264-aac.mp4"))
+        var screen = try session.screen()
+        #expect(screen[0].contains("video-h264-aac.mp4"))
+        #expect(screen[1].hasPrefix(">  ftyp @0"))
+        #expect(screen.contains { $0.hasPrefix(" + moov @32") })
+        #expect(screen.contains { $0.contains("majorBrand: \"isom\"") })
+        // No colour with NO_COLOR: nothing but text on the screen.
+        #expect(!screen.joined().contains("\u{1B}"))
+
+        try session.send("j", "l")
+        screen = try session.waitFor { $0.contains { $0.hasPrefix(">- moov") } }
+        #expect(screen.contains { $0.contains("mvhd @40") })
+
+        try session.send("/")
+        try session.send("hdlr", literal: true)
+        try session.send("Enter")
+        screen = try session.waitFor("found hdlr")
+        #expect(screen[0].contains("moov/trak[0]/mdia/hdlr"))
+
+        try session.send("q")
+        screen = try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+        // The alternate screen is gone: the browser's lines are no longer shown.
+        #expect(!screen.contains { $0.contains("? help") || $0.contains("│") })
+    }
+
+    @Test func jumpToAnOffsetAndFollowAChunkOffsetIntoMediaData() throws {
+        let session = try browse(TestFixtures.path("video-h264-aac.mp4"))
+        try session.send(":")
+        try session.send("0x1388", literal: true)
+        try session.send("Enter")
+        var screen = try session.waitFor("offset 5000 is in mdat")
+        #expect(screen.contains { $0.contains("00001388 ") })
+
+        try session.send("/")
+        try session.send("/moov/trak[1]/mdia/minf/stbl/stco", literal: true)
+        try session.send("Enter")
+        try session.waitFor("found moov/trak[1]/mdia/minf/stbl/stco")
+        try session.send("f")
+        screen = try session.waitFor("followed chunk 1")
+        #expect(screen[0].hasSuffix("mdat") || screen[0].contains("·  mdat"))
+        #expect(screen.contains { $0.contains("[3189..<3391]") })
+        try session.send("C-o")
+        screen = try session.waitFor { $0.first?.contains("stbl/stco") == true }
+        try session.send("?")
+        screen = try session.waitFor("atominspect browse: keys")
+        #expect(screen.contains { $0.contains("Ctrl-o") })
+        try session.send("Escape", "q")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func aFiveGigabyteSparseFileOpensWithMediaDataVisible() throws {
+        let path = try TemporaryFile.makeDirectory() + "/five-gib.mp4"
+        try LargeMovieBuilder.write(to: path, sampleCount: 1_000_000, mediaSize: 5 << 30)
+        let session = try browse(path)
+        let screen = try session.screen()
+        #expect(screen.contains { $0.contains("mdat @") && $0.contains("5.0G") })
+        try session.send("G", "Tab", "Tab")
+        let bottom = try session.waitFor { $0.contains { $0.contains("▶ hex") } }
+        #expect(bottom.contains { $0.hasPrefix(">") && $0.contains("mdat") })
+        try session.send("q")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func anMP3ShowsItsFramesAndCtrlCQuits() throws {
+        let session = try browse(TestFixtures.path("id3v24-full.mp3"), width: 80, height: 24)
+        try session.send("l", "j")
+        let screen = try session.waitFor { $0.first?.contains("ID3v2/TIT2") == true }
+        #expect(screen.contains { $0.contains("TIT2 @") })
+        #expect(screen.contains { $0.contains("encoding:") })
+        try session.send("C-c")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func withoutATerminalItRefusesWithOneLine() async throws {
+        let result = try await ToolRunner.run("atominspect", ["browse", TestFixtures.path("video-h264-aac.mp4")])
+        #expect(result.status == 6)
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        #expect(result.standardError.contains("atominspect tree"))
+    }
+}
