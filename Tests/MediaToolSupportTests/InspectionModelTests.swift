@@ -1,0 +1,135 @@
+import ISOBMFF
+import MediaBytes
+import MediaToolSupport
+import TestSupport
+import Testing
+
+/// The one inspection model: lazy nodes, fields with their bytes, references, paged tables.
+@Suite struct InspectionModelTests {
+    func open(_ fixture: String) throws -> FileInspection { try FileInspection.open(TestFixtures.path(fixture)) }
+
+    func bytes(_ file: FileInspection, _ range: Range<UInt64>) throws -> [UInt8] {
+        Array(try file.source.read(at: range.lowerBound, count: range.count))
+    }
+
+    @Test func fieldRangesHoldTheBytesTheValueWasReadFrom() throws {
+        let file = try open("video-h264-aac.mp4")
+        let mvhd = try #require(file.node(at: "moov/mvhd"))
+        let fields = mvhd.details.fields
+        let timescale = try #require(fields.first { $0.name == "timescale" })
+        let range = try #require(timescale.range)
+        #expect(try bytes(file, range).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } == 1000)
+        #expect(timescale.value == .uint(1000))
+        let ftyp = try #require(file.node(at: "ftyp")).details.fields
+        #expect(try bytes(file, try #require(ftyp.first { $0.name == "majorBrand" }?.range)) == Array("isom".utf8))
+    }
+
+    @Test func chunkOffsetRowsPointAtTheirChunksInMediaData() throws {
+        let file = try open("video-h264-aac.mp4")
+        let stco = try #require(file.node(at: "moov/trak[1]/mdia/minf/stbl/stco"))
+        let table = try #require(stco.details.table)
+        #expect(table.rowCount == 9)
+        let rows = table.rows(0..<9)
+        let samples = try #require(file.node(at: "moov/trak[1]")?.details.table)
+        let firstSamples = samples.rows(0..<samples.rowCount)
+        for row in rows {
+            guard case .bytes(let chunk)? = row.reference?.target, case .uint(let offset) = row.values[1] else {
+                Issue.record("row \(row.index) points nowhere")
+                continue
+            }
+            #expect(chunk.lowerBound == offset)
+            // The entry's own bytes hold the offset.
+            #expect(try bytes(file, try #require(row.range)).reduce(UInt64(0)) { $0 << 8 | UInt64($1) } == offset)
+            // The chunk is inside mdat, and its samples fill it exactly.
+            #expect(file.nodes(containing: chunk.lowerBound).last?.type == "mdat")
+            let inChunk = firstSamples.filter { if case .uint(let at) = $0.values[3] { return chunk.contains(at) } else { return false } }
+            let total = inChunk.reduce(UInt64(0)) { sum, row in if case .uint(let size) = row.values[4] { sum + size } else { sum } }
+            #expect(total == UInt64(chunk.count))
+        }
+    }
+
+    @Test func sampleSizeRowsPointAtTheSamples() throws {
+        let file = try open("video-h264-aac.mp4")
+        let stsz = try #require(file.node(at: "moov/trak[0]/mdia/minf/stbl/stsz")?.details.table)
+        let first = try #require(stsz.rows(0..<1).first)
+        let stco = try #require(file.node(at: "moov/trak[0]/mdia/minf/stbl/stco")?.details.table?.rows(0..<1).first)
+        guard case .bytes(let sample)? = first.reference?.target, case .bytes(let chunk)? = stco.reference?.target else {
+            Issue.record("no references")
+            return
+        }
+        #expect(sample.lowerBound == chunk.lowerBound)
+        #expect(first.values[1] == .uint(UInt64(sample.count)))
+    }
+
+    @Test func trackReferencesPointAtTheTrackWithThatID() throws {
+        let file = try open("audiobook-chapters.m4b")
+        let chap = try #require(file.node(at: "moov/trak[0]/tref/chap"))
+        guard case .node(let path)? = chap.details.references.first?.target else {
+            Issue.record("chap points nowhere")
+            return
+        }
+        #expect(path == "moov/trak[1]")
+        guard case .array(let ids)? = chap.details.fields.first(where: { $0.name == "trackIDs" })?.value else {
+            Issue.record("no track IDs")
+            return
+        }
+        let tkhd = try #require(file.node(at: path + "/tkhd")).details.fields
+        #expect(ids == [.uint(2)])
+        #expect(tkhd.first { $0.name == "trackID" }?.value == ids.first)
+    }
+
+    @Test func itemListItemsPointAtTheirValueAndImageItemsAtTheirExtents() throws {
+        let m4a = try open("aac-itunes-tags-cover.m4a")
+        let item = try #require(m4a.node(at: "moov/udta/meta/ilst/©nam"))
+        #expect(item.details.references.first?.target == .node("moov/udta/meta/ilst/©nam/data"))
+        let heif = try open("heif-jpeg-item.heif")
+        let iloc = try #require(heif.nodes.first { $0.type == "meta" }?.children.first { $0.type == "iloc" })
+        let extents = iloc.details.references
+        #expect(!extents.isEmpty)
+        for extent in extents {
+            guard case .bytes(let range) = extent.target else { continue }
+            #expect(range.upperBound <= heif.source.size)
+        }
+    }
+
+    @Test func fragmentRunsPointAtTheirSamples() throws {
+        let file = try open("fragmented.mp4")
+        let trun = try #require(file.node(at: "moof[0]/traf[0]/trun"))
+        let rows = try #require(trun.details.table).rows(0..<2)
+        #expect(rows.count == 2)
+        for row in rows {
+            guard case .bytes(let range)? = row.reference?.target else {
+                Issue.record("run sample \(row.index) points nowhere")
+                continue
+            }
+            #expect(file.nodes(containing: range.lowerBound).last?.type == "mdat")
+        }
+    }
+
+    @Test func theInnermostNodeHoldingAnOffset() throws {
+        let file = try open("video-h264-aac.mp4")
+        #expect(file.nodes(containing: 0x30).map(\.path) == ["moov", "moov/mvhd"])
+        // A header byte belongs to the node itself, not to its first child.
+        #expect(file.nodes(containing: 33).map(\.path) == ["moov"])
+        #expect(file.nodes(containing: 7448).isEmpty)
+    }
+
+    @Test func aMillionSampleMovieOpensWithoutDecodingItsTables() throws {
+        let path = try TemporaryFile.makeDirectory() + "/million.mp4"
+        try LargeMovieBuilder.write(to: path, sampleCount: 1_000_000, mediaSize: 5 << 30)
+        let file = try FileInspection.open(path)
+        #expect(file.nodes.map(\.type) == ["ftyp", "moov", "mdat"])
+        #expect(file.nodes[2].size == (5 << 30) + 16)
+        let samples = try #require(file.node(at: "moov/trak")?.details.table)
+        #expect(samples.rowCount == 1_000_000)
+        let last = try #require(samples.rows(999_999..<1_000_000).first)
+        // Sizes cycle 16, 17, 18 from the chunk's start at the mdat payload.
+        let mdat = file.nodes[2].payloadRange.lowerBound
+        let before = (0..<999_999).reduce(UInt64(0)) { $0 + 16 + UInt64($1 % 3) }
+        #expect(last.values[3] == .uint(mdat + before))
+        #expect(last.values[4] == .uint(16))
+        #expect(last.values[1] == .uint(999_999 * 1024))
+        #expect(samples.rows(500_000..<500_001).first?.values[5] == .bool(true))
+        #expect(samples.rows(500_001..<500_002).first?.values[5] == .bool(false))
+    }
+}
