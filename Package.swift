@@ -53,7 +53,8 @@ let package = Package(
         ),
 
         // Benchmarks (run by Tools/benchmark.sh in release mode; numbers go in the README).
-        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "Carriers", "MediaBytes"], path: "Tools/atombench"),
+        .executableTarget(name: "atombench", dependencies: ["ISOBMFF", "ID3", "Carriers", "MediaBytes", "MediaToolSupport", "InspectionBrowser", "TestSupport"],
+                          path: "Tools/atombench"),
 
         // Fuzzing: the targets (a library the tests replay findings through) and the driver that
         // Tools/fuzz.sh builds as a libFuzzer binary (a replay tool in a normal build).

@@ -7,7 +7,10 @@ import Darwin
 import Carriers
 import ID3
 import ISOBMFF
+import InspectionBrowser
 import MediaBytes
+import MediaToolSupport
+import TestSupport
 
 /// Benchmarks for the atom layer. Run through `Tools/benchmark.sh`, which builds in release
 /// mode and prepares the files; each subcommand prints one result line.
@@ -20,6 +23,8 @@ import MediaBytes
 ///     atombench metadata FILE...       CPU per file to read all MP4 metadata (tree + every area)
 ///     atombench save FILE N            wall time of N title changes saved in place (flush included)
 ///     atombench grow FILE [N]          wall time of one save that adds N (3000) characters to the title
+///     atombench largemovie PATH        writes a 5 GiB sparse movie of a million samples (for browse)
+///     atombench browse FILE            the browser's first screen, then keypresses scrolling the first track's samples
 @main
 enum AtomBench {
     static func main() throws {
@@ -38,6 +43,8 @@ enum AtomBench {
         case "metadata": try metadata(rest)
         case "save": try save(rest[0], iterations: Int(rest.count > 1 ? rest[1] : "20") ?? 20)
         case "grow": try grow(rest[0], by: Int(rest.count > 1 ? rest[1] : "3000") ?? 3000)
+        case "largemovie": try LargeMovieBuilder.write(to: rest[0], sampleCount: 1_000_000, mediaSize: 5 << 30)
+        case "browse": try browse(rest[0])
         default:
             print("unknown benchmark \(command)")
             exit(64)
@@ -154,6 +161,35 @@ enum AtomBench {
         let wall = wallSeconds() - start
         let cpuUsed = cpuSeconds() - cpu
         print("bigfile: \(tree.fileSize >> 20) MiB, \(tree.atoms.count) top-level atoms, \(format(wall * 1000)) ms wall, \(format(cpuUsed * 1000)) ms CPU, \(source.count) reads, peak RSS \(format(peakMiB())) MiB")
+    }
+
+    static func browse(_ path: String) throws {
+        // Cold start as the tool runs it: open the file, lay out and render the first screen.
+        let start = wallSeconds()
+        var browser = Browser(file: try FileInspection.open(path), width: 120, height: 40)
+        let screen = browser.lines()
+        let first = wallSeconds() - start
+        guard screen.contains(where: { $0.contains("mdat @") }) else { throw BenchError("the first screen shows no mdat") }
+        let rss = peakMiB()
+        // Open the track's table (decodes the run tables once), then time keypresses.
+        for key in Array("/".map(BrowserKey.character)) + "/moov/trak[0]".map(BrowserKey.character) + [.enter, .character("t")] { _ = browser.handle(key) }
+        _ = browser.lines()
+        var times: [Double] = []
+        for i in 0..<400 {
+            let key: BrowserKey = i % 100 == 99 ? .control("d") : (i < 200 ? .character("j") : .character("G"))
+            let t = wallSeconds()
+            _ = browser.handle(key)
+            _ = browser.lines()
+            times.append(wallSeconds() - t)
+        }
+        times.sort()
+        print("browse: first screen \(format(first * 1000)) ms (peak RSS \(format(rss)) MiB); "
+            + "sample-table keypress median \(format(times[times.count / 2] * 1000)) ms, worst \(format(times.last! * 1000)) ms")
+    }
+
+    struct BenchError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
     }
 
     static func table(_ count: Int) throws {

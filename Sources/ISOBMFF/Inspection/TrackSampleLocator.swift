@@ -4,8 +4,9 @@ import MediaBytes
 /// a track sample by sample (ISO/IEC 14496-12 section 8.7: `stsc` + `stco`/`co64` + `stsz`, with
 /// `stts`, `ctts` and `stss` for times and sync samples).
 ///
-/// The run tables and chunk offsets are decoded once; sample sizes are read from `stsz`/`stz2`
-/// only for the samples asked for, so a page of a million-sample track costs a page of reads.
+/// The run tables and chunk offsets are decoded once, and the sample sizes are added up once
+/// into a running total every 4096 samples; after that a page of samples costs one read of at
+/// most 4096 + page size entries, wherever it is in a million-sample track.
 public struct TrackSampleLocator: Sendable {
     /// One sample: its 1-based number, decode time and composition offset (in the media
     /// timescale), where its bytes are, and whether a decoder can start at it.
@@ -38,6 +39,9 @@ public struct TrackSampleLocator: Sendable {
     private let times: [Run]
     private let compositionOffsets: [Run]
     private let syncSamples: [UInt32]?
+    /// The total size of samples `0..<k * checkpointInterval`, for each k.
+    private var checkpoints: [UInt64]
+    static let checkpointInterval = 4096
 
     /// The locator of `trak`; nil when it has no sample table or no sample sizes.
     public init?(trak: Atom, tree: AtomTree) {
@@ -105,6 +109,27 @@ public struct TrackSampleLocator: Sendable {
         }
         compositionOffsets = composition
         syncSamples = sync
+        checkpoints = []
+        if sizeEntries != nil {
+            var totals: [UInt64] = [0]
+            var total: UInt64 = 0
+            var start = 0
+            while start < sampleCount {
+                let end = min(start + Self.checkpointInterval, sampleCount)
+                for size in sizes(start..<end) { total &+= UInt64(size) }
+                totals.append(total)
+                start = end
+            }
+            checkpoints = totals
+        }
+    }
+
+    /// The total size of samples `0..<index`.
+    private func bytesBefore(_ index: Int) -> UInt64 {
+        guard sizeEntries != nil else { return UInt64(uniformSize) &* UInt64(index) }
+        let block = min(index / Self.checkpointInterval, checkpoints.count - 1)
+        let start = block * Self.checkpointInterval
+        return sizes(start..<index).reduce(checkpoints[block]) { $0 &+ UInt64($1) }
     }
 
     /// The number of chunks (`stco`/`co64` entries).
@@ -114,30 +139,22 @@ public struct TrackSampleLocator: Sendable {
     public func samples(_ range: Range<Int>) -> [Sample] {
         let range = range.clamped(to: 0..<sampleCount)
         guard !range.isEmpty else { return [] }
-        // Sizes from the start of the first sample's chunk, to add up offsets inside the chunk.
-        let firstChunk = chunk(containing: range.lowerBound)
-        let sizeStart = firstChunk.map { chunkFirstSample[$0] } ?? range.lowerBound
-        let sizes = self.sizes(sizeStart..<range.upperBound)
+        let sizes = self.sizes(range)
+        var chunkIndex = chunk(containing: range.lowerBound)
+        var offset = chunkIndex.map { chunkOffsets[$0] &+ (bytesBefore(range.lowerBound) &- bytesBefore(chunkFirstSample[$0])) }
         var result: [Sample] = []
         result.reserveCapacity(range.count)
-        var chunkIndex = firstChunk
-        var offsetInChunk: UInt64 = 0
-        var sizeIndex = 0
-        for sample in sizeStart..<range.upperBound {
+        for (i, sample) in range.enumerated() {
             while let c = chunkIndex, sample >= chunkFirstSample[c + 1] {
                 chunkIndex = c + 1 < chunkOffsets.count ? c + 1 : nil
-                offsetInChunk = 0
+                offset = chunkIndex.map { chunkOffsets[$0] }
             }
-            let size = sizeIndex < sizes.count ? sizes[sizeIndex] : nil
-            sizeIndex += 1
-            if sample >= range.lowerBound {
-                let offset = chunkIndex.map { chunkOffsets[$0] &+ offsetInChunk }
-                result.append(Sample(
-                    number: sample + 1, decodeTime: time(of: sample, in: times).map { UInt64($0) },
-                    compositionOffset: compositionOffsets.isEmpty ? nil : run(of: sample, in: compositionOffsets)?.value,
-                    offset: offset, size: size, isSync: isSync(sample), chunk: chunkIndex.map { $0 + 1 }))
-            }
-            offsetInChunk &+= UInt64(size ?? 0)
+            let size = i < sizes.count ? sizes[i] : nil
+            result.append(Sample(
+                number: sample + 1, decodeTime: time(of: sample, in: times).map { UInt64($0) },
+                compositionOffset: compositionOffsets.isEmpty ? nil : run(of: sample, in: compositionOffsets)?.value,
+                offset: offset, size: size, isSync: isSync(sample), chunk: chunkIndex.map { $0 + 1 }))
+            offset = offset.map { $0 &+ UInt64(size ?? 0) }
         }
         return result
     }
@@ -146,7 +163,7 @@ public struct TrackSampleLocator: Sendable {
     /// `stsc` does not map the chunks.
     public func chunkExtent(_ index: Int) -> Range<UInt64>? {
         guard index >= 0, index < chunkOffsets.count, index + 1 < chunkFirstSample.count else { return nil }
-        let length = sizes(chunkFirstSample[index]..<chunkFirstSample[index + 1]).reduce(UInt64(0)) { $0 + UInt64($1) }
+        let length = bytesBefore(chunkFirstSample[index + 1]) &- bytesBefore(chunkFirstSample[index])
         let start = chunkOffsets[index]
         guard start <= UInt64.max - length else { return nil }
         return start..<start + length
