@@ -14,11 +14,11 @@ struct AtomInspect: ParsableCommand {
         commandName: "atominspect",
         abstract: "Show the structure of MP4, M4A, M4B, M4V, MOV, 3GP and HEIF files (atoms), MP3 and AAC files (ID3 tags, stream header), AIFF and WAV files (chunks).",
         discussion: """
-            Exit codes: 0 success; 1 'check' found problems; 2 the file cannot be read (missing, \
+            Exit codes: 0 success; 1 'check' found problems, or 'diff' found differences; 2 the file cannot be read (missing, \
             a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \
             (with --strict); 5 --path names nothing; 6 'browse' without a terminal; 64 usage error.
             """,
-        subcommands: [Tree.self, Browse.self, Hex.self, Extract.self, Check.self],
+        subcommands: [Tree.self, Browse.self, Diff.self, Hex.self, Extract.self, Check.self],
         defaultSubcommand: Tree.self
     )
 
@@ -41,6 +41,13 @@ struct FileOptions: ParsableArguments {
 
     @Flag(help: "Treat any anomaly as an error (exit 4) instead of reading past it.")
     var strict = false
+
+    init() {}
+
+    init(file: String, strict: Bool = false) {
+        self.file = file
+        self.strict = strict
+    }
 }
 
 /// Exit codes documented in the README.

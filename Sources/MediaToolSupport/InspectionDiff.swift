@@ -1,0 +1,155 @@
+import MediaBytes
+
+/// What changed between two files, node by node: nodes matched by path, compared by their
+/// bytes first (a node whose bytes are equal is equal, wherever it sits, and is not opened),
+/// then by size and decoded fields, then through their children. `atominspect diff` prints it.
+public struct InspectionDiff: Sendable {
+    /// One difference.
+    public struct Change: Sendable, Equatable {
+        public enum Kind: String, Sendable, Hashable {
+            /// Only in the second file.
+            case added
+            /// Only in the first file.
+            case removed
+            /// In both, with another size.
+            case resized
+            /// In both, byte for byte the same, at another offset.
+            case moved
+            /// A decoded field's value differs.
+            case field
+            /// Same size and fields, other bytes (a leaf without decoded fields).
+            case bytes
+        }
+
+        public var kind: Kind
+        public var path: String
+        public var type: String
+        /// The field's name, for `.field`.
+        public var field: String?
+        /// Offset, size and value in the first and the second file, where they apply.
+        public var before: Side?
+        public var after: Side?
+
+        public struct Side: Sendable, Equatable {
+            public var offset: UInt64
+            public var size: UInt64
+            public var value: JSONValue?
+        }
+    }
+
+    public var changes: [Change]
+    /// Byte-identical nodes inside a changed parent that only shifted with it (counted, not
+    /// listed: every frame after a longer title moves).
+    public var shiftedInside = 0
+    /// Byte-identical nodes found at other offsets whose size is at least 1 MiB or that hold
+    /// media (`mdat`): the "media moved, not changed" summary.
+    public var movedMedia: [Change] { changes.filter { $0.kind == .moved && ($0.type == "mdat" || ($0.before?.size ?? 0) >= 1 << 20) } }
+
+    public var isEmpty: Bool { changes.isEmpty }
+
+    /// Compares the files' nodes. A top-level node found byte-identical at another offset is a
+    /// `.moved` change; one inside a changed parent is only counted in `shiftedInside`.
+    public init(_ a: FileInspection, _ b: FileInspection) {
+        var changes: [Change] = []
+        var shifted = 0
+        func side(_ node: InspectionNode, _ value: JSONValue? = nil) -> Change.Side {
+            Change.Side(offset: node.offset, size: node.size, value: value)
+        }
+        func sameBytes(_ x: InspectionNode, _ y: InspectionNode) -> Bool {
+            guard x.size == y.size, x.range.upperBound <= a.source.size, y.range.upperBound <= b.source.size else { return false }
+            return (try? a.source.hasSameBytes(at: x.offset, as: b.source, at: y.offset, count: x.size)) ?? false
+        }
+        func compare(_ first: [InspectionNode], _ second: [InspectionNode], topLevel: Bool) {
+            let byPath = Dictionary(second.map { ($0.path, $0) }, uniquingKeysWith: { x, _ in x })
+            let firstPaths = Set(first.map(\.path))
+            for x in first {
+                guard let y = byPath[x.path] else {
+                    changes.append(Change(kind: .removed, path: x.path, type: x.type, before: side(x)))
+                    continue
+                }
+                if sameBytes(x, y) {
+                    if x.offset != y.offset {
+                        if topLevel { changes.append(Change(kind: .moved, path: x.path, type: x.type, before: side(x), after: side(y))) } else { shifted += 1 }
+                    }
+                    continue
+                }
+                if x.size != y.size { changes.append(Change(kind: .resized, path: x.path, type: x.type, before: side(x), after: side(y))) }
+                let fieldsX = x.details.fields
+                let fieldsY = y.details.fields
+                var fieldChanged = false
+                let namesY = Dictionary(fieldsY.map { ($0.name, $0.value) }, uniquingKeysWith: { v, _ in v })
+                for field in fieldsX where namesY[field.name] != field.value {
+                    fieldChanged = true
+                    changes.append(Change(kind: .field, path: x.path, type: x.type, field: field.name,
+                                          before: side(x, field.value), after: namesY[field.name].map { side(y, $0) }))
+                }
+                let namesX = Set(fieldsX.map(\.name))
+                for field in fieldsY where !namesX.contains(field.name) {
+                    fieldChanged = true
+                    changes.append(Change(kind: .field, path: x.path, type: x.type, field: field.name, before: nil, after: side(y, field.value)))
+                }
+                if x.hasChildren || y.hasChildren {
+                    compare(x.children, y.children, topLevel: false)
+                } else if !fieldChanged && x.size == y.size {
+                    changes.append(Change(kind: .bytes, path: x.path, type: x.type, before: side(x), after: side(y)))
+                }
+            }
+            for y in second where !firstPaths.contains(y.path) {
+                changes.append(Change(kind: .added, path: y.path, type: y.type, after: side(y)))
+            }
+        }
+        compare(a.nodes, b.nodes, topLevel: true)
+        self.changes = changes
+        shiftedInside = shifted
+    }
+
+    /// One line per change: `~ moov  size 2578 -> 2600 (+22)`, `- free @40 size 8`,
+    /// `+ moov/udta/meta/ilst/©ART @1200 size 30`, `  moov/mvhd  duration: 1000 -> 2000`,
+    /// `= mdat  byte-identical, moved 36 -> 58 (+22)`.
+    public var lines: [String] {
+        changes.map { change in
+            switch change.kind {
+            case .added: return "+ \(change.path) @\(change.after!.offset) size \(change.after!.size)"
+            case .removed: return "- \(change.path) @\(change.before!.offset) size \(change.before!.size)"
+            case .resized:
+                return "~ \(change.path)  size \(change.before!.size) -> \(change.after!.size) (\(Self.signed(change.after!.size, change.before!.size)))"
+            case .moved:
+                return "= \(change.path)  byte-identical, moved \(change.before!.offset) -> \(change.after!.offset) (\(Self.signed(change.after!.offset, change.before!.offset)))"
+            case .field:
+                let before = change.before?.value.map { Self.short($0.serialized(pretty: false)) } ?? "(none)"
+                let after = change.after?.value.map { Self.short($0.serialized(pretty: false)) } ?? "(none)"
+                return "  \(change.path)  \(change.field!): \(before) -> \(after)"
+            case .bytes: return "~ \(change.path)  same size, other bytes"
+            }
+        }
+    }
+
+    /// A value cut to 100 characters for one line (the JSON document has it whole).
+    static func short(_ text: String) -> String {
+        text.count <= 100 ? text : String(text.prefix(90)) + "... (\(text.count) characters)"
+    }
+
+    static func signed(_ after: UInt64, _ before: UInt64) -> String {
+        after >= before ? "+\(after - before)" : "-\(before - after)"
+    }
+
+    /// `{"a", "b", "equal", "shiftedInside", "changes": [{"change", "path", "type", ["field",] ["a": {offset, size, [value]}], ["b": ...]}]}`.
+    public func json(a: String, b: String) -> JSONValue {
+        func side(_ side: Change.Side?) -> JSONValue? {
+            guard let side else { return nil }
+            var members: [(String, JSONValue)] = [("offset", .uint(side.offset)), ("size", .uint(side.size))]
+            if let value = side.value { members.append(("value", value)) }
+            return .object(members)
+        }
+        return .object([
+            ("a", .string(a)), ("b", .string(b)), ("equal", .bool(isEmpty)), ("shiftedInside", .int(Int64(shiftedInside))),
+            ("changes", .array(changes.map { change in
+                var members: [(String, JSONValue)] = [("change", .string(change.kind.rawValue)), ("path", .string(change.path)), ("type", .string(change.type))]
+                if let field = change.field { members.append(("field", .string(field))) }
+                if let before = side(change.before) { members.append(("a", before)) }
+                if let after = side(change.after) { members.append(("b", after)) }
+                return .object(members)
+            })),
+        ])
+    }
+}

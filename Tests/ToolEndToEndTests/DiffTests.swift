@@ -1,0 +1,60 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `atominspect diff`: what a tagger changed, run as a person runs it.
+@Suite struct DiffTests {
+    func copies(_ fixture: String) throws -> (String, String) {
+        let directory = try TemporaryFile.makeDirectory()
+        let bytes = try TemporaryFile.read(TestFixtures.path(fixture))
+        let ext = (fixture as NSString).pathExtension
+        let a = directory + "/a." + ext
+        let b = directory + "/b." + ext
+        try Data(bytes).write(to: URL(fileURLWithPath: a))
+        try Data(bytes).write(to: URL(fileURLWithPath: b))
+        return (a, b)
+    }
+
+    @Test func identicalFilesExitZero() async throws {
+        let (a, b) = try copies("aac-itunes-tags-cover.m4a")
+        let result = try await ToolRunner.run("atominspect", ["diff", a, b])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("same structure and bytes"))
+    }
+
+    @Test func aRetitledMovieShowsTheValueTheResizedAtomsAndTheMediaMoved() async throws {
+        let (a, b) = try copies("moov-before-mdat.m4a")
+        let title = String(repeating: "Long title ", count: 300)
+        #expect(try await ToolRunner.run("tagedit", ["set", b, "TITLE=\(title)"]).status == 0)
+        let result = try await ToolRunner.run("atominspect", ["diff", a, b])
+        #expect(result.status == 1)
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("~ moov  size 1056 -> ") })
+        #expect(lines.contains { $0.hasPrefix("  moov/udta/meta/ilst/©nam/data  value: \"Layout Title\" -> \"Long title Long") && $0.hasSuffix("(3302 characters)") })
+        #expect(lines.contains { $0.hasPrefix("= mdat  byte-identical, moved 1092 -> ") })
+        // The chunk offsets moved with the media.
+        #expect(lines.contains { $0.contains("/stbl/stco  entries:") })
+        #expect(lines.last?.contains("media data byte-identical: 3393 bytes in 1 atom, moved") == true)
+    }
+
+    @Test func jsonListsEachChangeWithBothSides() async throws {
+        let (a, b) = try copies("id3v24-full.mp3")
+        #expect(try await ToolRunner.run("tagedit", ["set", b, "TITLE=New"]).status == 0)
+        let result = try await ToolRunner.run("atominspect", ["diff", a, b, "--json"])
+        #expect(result.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(document["equal"] as? Bool == false)
+        let changes = try #require(document["changes"] as? [[String: Any]])
+        let title = try #require(changes.first { $0["path"] as? String == "ID3v2/TIT2" && $0["field"] as? String == "values" })
+        #expect((title["b"] as? [String: Any])?["value"] as? [String] == ["New"])
+        #expect(((title["a"] as? [String: Any])?["value"] as? [String])?.first == "Fixture Title ♪")
+        #expect((document["shiftedInside"] as? Int ?? 0) > 0)
+    }
+
+    @Test func aMissingFileIsExitTwo() async throws {
+        let (a, _) = try copies("no-tags.mp3")
+        let result = try await ToolRunner.run("atominspect", ["diff", a, a + ".missing"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains(".missing"))
+    }
+}
