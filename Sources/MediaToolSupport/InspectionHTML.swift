@@ -1,0 +1,194 @@
+import MediaBytes
+
+/// One self-contained HTML page of a file's structure: the tree, each node's fields, a search
+/// box, and the bytes of every node except media payloads, with inline CSS and script and
+/// nothing fetched from a network, to attach to a bug report or open where the tool is not.
+public enum InspectionHTML {
+    /// Leaves larger than this show their first `cappedBytes` only.
+    public static let cappedBytes = 64 * 1024
+    /// Types whose payload is media, never embedded (their header is).
+    public static let mediaTypes: Set<String> = ["mdat", "idat", "mpeg", "adts", "junk"]
+
+    /// The page for `file`.
+    public static func page(_ file: FileInspection, title: String) -> String {
+        var diagnostics = file.diagnostics
+        var nodes: [JSONValue] = []
+        for node in file.nodes { nodes.append(json(node, file: file, diagnostics: &diagnostics)) }
+        let data = JSONValue.object([
+            ("path", .string(title)), ("format", file.format.map { .string($0.rawValue) } ?? .null), ("fileSize", .uint(file.source.size)),
+            ("nodes", .array(nodes)), ("diagnostics", .array(diagnostics.map(\.json))),
+        ]).serialized(pretty: false)
+        // Keep the data inert inside <script>: no "</" can close the element early.
+        let safe = data.replacing("</", with: "<\\/").replacing("<!--", with: "<\\!--")
+        return template.replacing("@TITLE@", with: escape(title)).replacing("@DATA@", with: safe)
+    }
+
+    static func json(_ node: InspectionNode, file: FileInspection, diagnostics: inout [InspectionDiagnostic]) -> JSONValue {
+        let details = node.details
+        let children = node.children.map { json($0, file: file, diagnostics: &diagnostics) }
+        diagnostics += details.diagnostics
+        // Bytes: a container's header (its children carry the rest), a media node's header, a
+        // leaf's bytes up to the cap.
+        let end = min(node.range.upperBound, file.source.size)
+        var count = end > node.offset ? end - node.offset : 0
+        if !children.isEmpty || mediaTypes.contains(node.type) { count = min(count, UInt64(node.headerSize)) }
+        count = min(count, UInt64(cappedBytes))
+        let bytes = (try? file.source.read(at: node.offset, count: Int(count))).map { Array($0) } ?? []
+        let fields: [JSONValue] = details.fields.map { field in
+            var members: [(String, JSONValue)] = [("name", .string(field.name)), ("value", field.value)]
+            if let range = field.range { members.append(("range", .array([.uint(range.lowerBound), .uint(range.upperBound)]))) }
+            if let reference = field.reference { members.append(("ref", .string(reference.label))) }
+            return .object(members)
+        }
+        return .object([
+            ("type", .string(node.type)), ("path", .string(node.path)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
+            ("headerSize", .int(Int64(node.headerSize))), ("summary", .string(details.summary)), ("fields", .array(fields)),
+            ("hex", .string(bytes.hexString)), ("shown", .uint(UInt64(bytes.count))),
+            ("diagnostics", .array(details.diagnostics.map { .string($0.severity + ": " + $0.message) })),
+            ("children", .array(children)),
+        ])
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+    }
+
+    static let template = #"""
+<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>@TITLE@ · atominspect</title>
+<style>
+body { font: 13px/1.4 ui-monospace, Menlo, Consolas, monospace; margin: 0; display: flex; flex-direction: column; height: 100vh; color: #1b1b1b; }
+header { padding: 6px 10px; background: #243447; color: #fff; display: flex; gap: 16px; align-items: center; }
+header input { flex: 1; max-width: 420px; font: inherit; padding: 3px 6px; }
+main { flex: 1; display: flex; min-height: 0; }
+#tree { width: 42%; overflow: auto; border-right: 1px solid #ccc; padding: 4px 0; }
+#side { flex: 1; display: flex; flex-direction: column; min-width: 0; }
+#fields { flex: 1; overflow: auto; padding: 6px 10px; border-bottom: 1px solid #ccc; }
+#hex { flex: 1; overflow: auto; padding: 6px 10px; white-space: pre; }
+ul { list-style: none; margin: 0; padding-left: 14px; }
+#tree > ul { padding-left: 4px; }
+li > .row { cursor: pointer; white-space: nowrap; padding: 0 4px; }
+li > .row:hover { background: #eef3f8; }
+li.selected > .row { background: #cfe0f3; }
+li.collapsed > ul { display: none; }
+.toggle { display: inline-block; width: 1em; color: #666; }
+.off { color: #777; } .sum { color: #2d5f2d; } .diag { color: #a33; }
+li.match > .row .type { background: #ffe58a; }
+table { border-collapse: collapse; } td { padding: 1px 8px 1px 0; vertical-align: top; }
+td.name { color: #555; } tr.hl td { background: #ffe58a; }
+.hl { background: #ffe58a; } .hdr { color: #2a6c8f; }
+</style>
+</head>
+<body>
+<header><strong id="title"></strong><span id="info"></span><input id="search" type="search" placeholder="search: type, path or text"><span id="count"></span></header>
+<main><div id="tree"></div><div id="side"><div id="fields"></div><div id="hex"></div></div></main>
+<script id="data" type="application/json">@DATA@</script>
+<script>
+"use strict";
+const data = JSON.parse(document.getElementById("data").textContent);
+const byPath = new Map();
+let selected = null;
+document.getElementById("title").textContent = data.path;
+document.getElementById("info").textContent = (data.format || "?") + ", " + data.fileSize + " bytes, " + data.diagnostics.length + " diagnostics";
+function text(v) { return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v); }
+function build(nodes, parent) {
+  const ul = document.createElement("ul");
+  for (const n of nodes) {
+    const li = document.createElement("li");
+    li.dataset.path = n.path;
+    byPath.set(n.path, { node: n, li });
+    const row = document.createElement("div");
+    row.className = "row";
+    const t = document.createElement("span"); t.className = "toggle"; t.textContent = n.children.length ? "▾" : "";
+    const ty = document.createElement("span"); ty.className = "type"; ty.textContent = n.type;
+    const off = document.createElement("span"); off.className = "off"; off.textContent = " @" + n.offset + " size=" + n.size;
+    const sum = document.createElement("span"); sum.className = "sum"; sum.textContent = n.summary ? "  " + n.summary : "";
+    row.append(t, ty, off, sum);
+    if (n.diagnostics.length) { const d = document.createElement("span"); d.className = "diag"; d.textContent = "  ⚠ " + n.diagnostics.length; row.append(d); }
+    row.addEventListener("click", (e) => { if (e.target === t) li.classList.toggle("collapsed"); select(n.path); });
+    li.append(row);
+    if (n.children.length) li.append(build(n.children, li));
+    ul.append(li);
+  }
+  return ul;
+}
+function hexView(n, hl) {
+  const out = [];
+  const bytes = n.hex.match(/../g) || [];
+  for (let i = 0; i < bytes.length; i += 16) {
+    let line = (n.offset + i).toString(16).padStart(8, "0") + "  ";
+    let ascii = "";
+    for (let j = i; j < i + 16; j++) {
+      if (j >= bytes.length) { line += "   "; continue; }
+      const at = n.offset + j;
+      const cls = hl && at >= hl[0] && at < hl[1] ? "hl" : (j < n.headerSize ? "hdr" : "");
+      const b = parseInt(bytes[j], 16);
+      line += (cls ? '<span class="' + cls + '">' + bytes[j] + "</span>" : bytes[j]) + " ";
+      const c = b >= 32 && b < 127 ? String.fromCharCode(b).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") : ".";
+      ascii += cls ? '<span class="' + cls + '">' + c + "</span>" : c;
+    }
+    out.push(line + " " + ascii);
+  }
+  if (n.shown < n.size) out.push("… " + (n.size - n.shown) + " more bytes not embedded" + (n.children.length ? " (see the children)" : ""));
+  return out.join("\n");
+}
+function select(path, hl) {
+  const entry = byPath.get(path);
+  if (!entry) return;
+  if (selected) selected.classList.remove("selected");
+  selected = entry.li;
+  selected.classList.add("selected");
+  const n = entry.node;
+  const fields = document.getElementById("fields");
+  fields.innerHTML = "";
+  const h = document.createElement("div");
+  h.innerHTML = "<strong></strong>";
+  h.firstChild.textContent = n.path + "  offset " + n.offset + "  size " + n.size + "  header " + n.headerSize;
+  fields.append(h);
+  const table = document.createElement("table");
+  table.id = "field-table";
+  for (const f of n.fields) {
+    const tr = document.createElement("tr");
+    const a = document.createElement("td"); a.className = "name"; a.textContent = f.name;
+    const b = document.createElement("td"); b.textContent = text(f.value) + (f.ref ? "  → " + f.ref : "");
+    tr.append(a, b);
+    if (f.range) tr.addEventListener("mouseenter", () => { document.getElementById("hex").innerHTML = hexView(n, f.range); tr.classList.add("hl"); });
+    if (f.range) tr.addEventListener("mouseleave", () => { document.getElementById("hex").innerHTML = hexView(n); tr.classList.remove("hl"); });
+    table.append(tr);
+  }
+  fields.append(table);
+  for (const d of n.diagnostics) { const p = document.createElement("div"); p.className = "diag"; p.textContent = d; fields.append(p); }
+  document.getElementById("hex").innerHTML = hexView(n, hl);
+}
+function matches(n, q) {
+  if (n.type.toLowerCase() === q || n.path.toLowerCase() === q.replace(/^\//, "")) return true;
+  if (n.summary.toLowerCase().includes(q)) return true;
+  return n.fields.some((f) => typeof f.value === "string" && f.value.toLowerCase().includes(q));
+}
+document.getElementById("search").addEventListener("input", (e) => {
+  const q = e.target.value.trim().toLowerCase();
+  let count = 0, first = null;
+  for (const [path, { node, li }] of byPath) {
+    const hit = q !== "" && matches(node, q);
+    li.classList.toggle("match", hit);
+    if (hit) { count++; if (!first) first = path; }
+  }
+  document.getElementById("count").textContent = q ? count + " found" : "";
+  if (first) { select(first); byPath.get(first).li.scrollIntoView({ block: "center" }); }
+});
+document.getElementById("tree").append(build(data.nodes));
+if (data.nodes.length) select(data.nodes[0].path);
+// A link may carry a search: page.html#search=stco
+if (location.hash.startsWith("#search=")) {
+  const box = document.getElementById("search");
+  box.value = decodeURIComponent(location.hash.slice(8));
+  box.dispatchEvent(new Event("input"));
+}
+</script>
+</body>
+</html>
+"""#
+}

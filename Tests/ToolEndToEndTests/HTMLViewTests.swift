@@ -1,0 +1,87 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `atominspect html`: the page is loaded in headless Chromium and the DOM its script built is
+/// checked, as a person opening the attachment would see it.
+@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") || ProcessInfo.processInfo.environment["CI"] != nil,
+                "headless Chromium renders the page (.ci/run installs it)"))
+struct HTMLViewTests {
+    static let chromium = "/usr/bin/chromium"
+
+    func page(_ fixture: String) async throws -> (page: String, directory: String) {
+        let directory = try TemporaryFile.makeDirectory()
+        let page = directory + "/page.html"
+        let result = try await ToolRunner.run("atominspect", ["html", TestFixtures.path(fixture), "--output", page])
+        #expect(result.status == 0)
+        #expect(result.standardError.isEmpty)
+        return (page, directory)
+    }
+
+    func render(_ url: String, in directory: String) async throws -> String {
+        let result = try await ToolRunner.runProgram(Self.chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory)/profile", "--virtual-time-budget=5000",
+            "--dump-dom", url,
+        ])
+        #expect(result.status == 0)
+        return result.standardOutput
+    }
+
+    @Test func theRenderedPageHasTheTreeFieldsAndBytes() async throws {
+        let (page, directory) = try await page("video-h264-aac.mp4")
+        let dom = try await render("file://" + page, in: directory)
+        for path in ["ftyp", "moov", "moov/mvhd", "moov/trak[1]/mdia/minf/stbl/stco", "mdat"] {
+            #expect(dom.contains("data-path=\"\(path)\""), "no tree item for \(path)")
+        }
+        // The first node is selected: its fields are in the table and its bytes in the hex pane.
+        #expect(dom.contains("<li data-path=\"ftyp\" class=\"selected\">"))
+        #expect(dom.contains("<td class=\"name\">majorBrand</td><td>\"isom\"</td>"))
+        #expect(dom.contains("00000000  <span class=\"hdr\">00</span>"))
+
+        let shot = directory + "/page.png"
+        let result = try await ToolRunner.runProgram(Self.chromium, [
+            "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(directory)/profile", "--window-size=1200,800",
+            "--screenshot=\(shot)", "file://" + page,
+        ])
+        #expect(result.status == 0)
+        let png = try TemporaryFile.read(shot)
+        #expect(png.count > 10_000)
+        #expect(Array(png.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+        print("screenshot of the HTML view: \(shot)")
+    }
+
+    @Test func aSearchInTheLinkMarksTheMatches() async throws {
+        let (page, directory) = try await page("video-h264-aac.mp4")
+        let dom = try await render("file://" + page + "#search=stco", in: directory)
+        #expect(dom.contains("<li data-path=\"moov/trak[0]/mdia/minf/stbl/stco\" class=\"match selected\">"))
+        #expect(dom.contains("<li data-path=\"moov/trak[1]/mdia/minf/stbl/stco\" class=\"match\">"))
+        #expect(dom.contains("<span id=\"count\">2 found</span>"))
+    }
+
+    @Test func thePageIsSelfContainedAndLeavesMediaOut() async throws {
+        let (page, _) = try await page("video-h264-aac.mp4")
+        let html = String(decoding: try TemporaryFile.read(page), as: UTF8.self)
+        #expect(!html.contains("http://") && !html.contains("https://"))
+        #expect(!html.contains(" src=") && !html.contains("<link"))
+        let start = try #require(html.range(of: "<script id=\"data\" type=\"application/json\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+        let nodes = try #require(data["nodes"] as? [[String: Any]])
+        let mdat = try #require(nodes.first { $0["type"] as? String == "mdat" })
+        // Only the 8-byte header of the media data is embedded.
+        #expect((mdat["hex"] as? String)?.count == 16)
+        // A container embeds its header; its children carry the rest of its bytes.
+        let trak = try #require(((nodes.first { $0["type"] as? String == "moov" }?["children"] as? [[String: Any]])?.first { $0["type"] as? String == "trak" }))
+        #expect((trak["hex"] as? String)?.count == 16)
+        let tkhd = try #require((trak["children"] as? [[String: Any]])?.first { $0["type"] as? String == "tkhd" })
+        #expect((tkhd["hex"] as? String)?.count == 2 * (tkhd["size"] as? Int ?? 0))
+    }
+
+    @Test func anMP3PageShowsItsFrames() async throws {
+        let (page, directory) = try await page("id3v24-full.mp3")
+        let dom = try await render("file://" + page, in: directory)
+        #expect(dom.contains("data-path=\"ID3v2/TIT2\""))
+        #expect(dom.contains("data-path=\"ID3v2/APIC[0]\""))
+        #expect(dom.contains("data-path=\"ID3v1\""))
+    }
+}

@@ -1,0 +1,34 @@
+import ArgumentParser
+import MediaBytes
+import MediaToolSupport
+
+extension AtomInspect {
+    struct HTML: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "html",
+            abstract: "Write one self-contained HTML page of the file's structure: tree, fields, search, and the bytes of every node but media payloads."
+        )
+
+        @OptionGroup var options: FileOptions
+
+        @Option(name: [.short, .long], help: "The page to write ('-' for standard output).")
+        var output: String
+
+        func run() throws {
+            let file = open(options)
+            if FileByteSink.isSameFile(output, options.file) {
+                fail("--output names the input file; writing the page would destroy it", path: output, code: ExitCode.validationFailure)
+            }
+            let page = InspectionHTML.page(file, title: options.file)
+            do {
+                var sink = try FileByteSink(path: output)
+                try sink.write(Array(page.utf8))
+                try sink.close()
+            } catch let error as FileWriteError {
+                fail(error.reason, path: output, code: ExitStatus.unreadable)
+            } catch {
+                fail("\(error)", path: output, code: ExitStatus.unreadable)
+            }
+        }
+    }
+}
