@@ -175,6 +175,7 @@ extension Browser {
             "w / W             write the node's bytes / payload to a file",
             "e                 write the subtree as JSON to a file",
             "r                 reload the file, keeping the selection",
+            "] / [             next / previous difference (browse A B)",
             "?                 this help      Esc close      q quit",
         ]
     }

@@ -72,9 +72,14 @@ public struct Browser {
     var history: [(path: String, hexStart: UInt64, mark: Range<UInt64>?)] = []
     var lastSearch: String?
     var allDiagnostics: [InspectionDiagnostic]?
+    /// With a second file: what differs from it, and the last difference shown.
+    public private(set) var comparison: InspectionDiff?
+    var differenceIndex: Int?
 
-    public init(file: FileInspection, width: Int = 80, height: Int = 24, useColor: Bool = false) {
+    /// A browser of `file`; with `comparedTo`, `]` and `[` step through what differs from it.
+    public init(file: FileInspection, comparedTo other: FileInspection? = nil, width: Int = 80, height: Int = 24, useColor: Bool = false) {
         self.file = file
+        self.comparison = other.map { InspectionDiff(file, $0) }
         self.width = width
         self.height = height
         self.useColor = useColor
@@ -213,6 +218,8 @@ public struct Browser {
         case .character("W"): startPrompt(.writePayload)
         case .character("e"): startPrompt(.writeJSON)
         case .character("r"): return .reload
+        case .character("]"): stepDifference(forward: true)
+        case .character("["): stepDifference(forward: false)
         default: break
         }
         return .redraw
@@ -338,6 +345,30 @@ public struct Browser {
         _ = select(path: last.path)
         hexStart = last.hexStart
         mark = last.mark
+    }
+
+    // MARK: Differences
+
+    /// Selects the next (or previous) difference from the compared file and says what it is.
+    mutating func stepDifference(forward: Bool) {
+        guard let comparison else {
+            message = "no second file to compare (atominspect browse A B)"
+            return
+        }
+        guard !comparison.changes.isEmpty else {
+            message = "no differences from the second file"
+            return
+        }
+        let count = comparison.changes.count
+        let next = differenceIndex.map { forward ? ($0 + 1) % count : ($0 - 1 + count) % count } ?? (forward ? 0 : count - 1)
+        differenceIndex = next
+        let change = comparison.changes[next]
+        let line = comparison.lines[next]
+        remember()
+        // A node only in the second file: show where it would be, its parent.
+        var path = change.path
+        while !select(path: path), let slash = path.lastIndex(of: "/") { path = String(path[..<slash]) }
+        message = "difference \(next + 1)/\(count): " + line.trimmingSpaces
     }
 
     // MARK: Search

@@ -235,6 +235,27 @@ import Testing
         #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("999988") })
     }
 
+    @Test func aSecondFileGivesDifferencesToStepThrough() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        var bytes = try TemporaryFile.read(TestFixtures.path("video-h264-aac.mp4"))
+        let a = directory + "/a.mp4"
+        try Data(bytes).write(to: URL(fileURLWithPath: a))
+        // The same file with one byte of the first track's tkhd (its modification time) changed.
+        let tkhd = try #require(try FileInspection.open(a).node(at: "moov/trak[0]/tkhd"))
+        bytes[Int(tkhd.offset) + 19] ^= 0xFF
+        let b = directory + "/b.mp4"
+        try Data(bytes).write(to: URL(fileURLWithPath: b))
+        var browser = Browser(file: try FileInspection.open(a), comparedTo: try FileInspection.open(b), width: 100, height: 30)
+        press(&browser, .character("]"))
+        #expect(browser.selectedPath == "moov/trak[0]/tkhd")
+        #expect(browser.lines().last?.contains("difference 1/1: moov/trak[0]/tkhd  modificationTime:") == true)
+        press(&browser, .character("g"), .character("["))
+        #expect(browser.selectedPath == "moov/trak[0]/tkhd")
+        var alone = try self.browser("video-h264-aac.mp4")
+        press(&alone, .character("]"))
+        #expect(alone.lines().last?.contains("no second file") == true)
+    }
+
     @Test func keysDecodeFromTerminalBytes() {
         #expect(BrowserKey.decode(Array("jk".utf8)) == [.character("j"), .character("k")])
         #expect(BrowserKey.decode([0x1B, 0x5B, 0x41, 0x1B, 0x5B, 0x42, 0x1B, 0x5B, 0x43, 0x1B, 0x5B, 0x44]) == [.up, .down, .right, .left])

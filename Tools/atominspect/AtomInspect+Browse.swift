@@ -14,6 +14,9 @@ extension AtomInspect {
 
         @OptionGroup var options: FileOptions
 
+        @Argument(help: "A second file to compare with: ] and [ step through the differences.")
+        var other: String?
+
         func run() throws {
             guard Terminal.isInteractive else {
                 fail("browse needs a terminal on standard input and output; use 'atominspect tree \(options.file)' instead",
@@ -21,7 +24,9 @@ extension AtomInspect {
             }
             let file = open(options)
             let (width, height) = Terminal.size()
-            var browser = Browser(file: file, width: width, height: height, useColor: Terminal.allowsColor)
+            let strict = options.strict
+            let second = other.map { open(FileOptions(file: $0, strict: strict)) }
+            var browser = Browser(file: file, comparedTo: second, width: width, height: height, useColor: Terminal.allowsColor)
             let options = self.options
             Terminal.run(&browser) {
                 Result { () throws(InspectionFailure) in try FileInspection.open(options.file, strict: options.strict) }.mapError { $0 as any Error }
