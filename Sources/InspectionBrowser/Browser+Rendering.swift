@@ -18,8 +18,20 @@ extension Browser {
     }
 
     func titleLine() -> String {
-        let format = file.format?.rawValue ?? "?"
-        let text = " atominspect  \(file.path)  \(format), \(file.source.size) bytes" + (selectedPath.map { "  ·  \($0)" } ?? "")
+        // What matters most is where the selection is: when the line is too long the file is
+        // named by its last component, then the path loses its start ("…/stbl/stco"), never its end.
+        let about = "\(file.format?.rawValue ?? "?"), \(file.source.size) bytes"
+        let path = selectedPath.map { "  ·  \($0)" } ?? ""
+        var text = " atominspect  \(file.path)  \(about)" + path
+        if text.count > width {
+            let name = file.path.split(separator: "/").last.map(String.init) ?? file.path
+            text = " atominspect  \(name)  \(about)"
+            if let selectedPath, !selectedPath.isEmpty {
+                let room = width - text.count - 5
+                let shown = selectedPath.count <= room ? selectedPath : "…" + String(selectedPath.suffix(max(room - 1, 0)))
+                text += "  ·  " + shown
+            }
+        }
         return styled(Self.fit(text, width), "1;7")
     }
 

@@ -39,6 +39,18 @@ import Testing
         #expect(screen.last?.contains("? help") == true)
     }
 
+    @Test func aLongPathLosesItsStartNotItsEndInTheTitle() throws {
+        var browser = try browser("video-h264-aac.mp4", width: 70, height: 24)
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]/mdia/minf/stbl/stco")
+        press(&browser, .enter)
+        let title = browser.lines()[0]
+        #expect(title.count == 70)
+        #expect(title.contains("video-h264-aac.mp4"), "the file is still named")
+        #expect(!title.contains("/work/"), "by its last component")
+        #expect(title.hasSuffix("  ·  …/minf/stbl/stco"))
+    }
+
     @Test func everyLineFitsAnEightyByTwentyFourTerminal() throws {
         var browser = try browser("aac-itunes-tags-cover.m4a", width: 80, height: 24)
         press(&browser, .character("/"))

@@ -26,24 +26,15 @@ public enum ToolRunner {
         try await runProgram(productsDirectory + "/" + tool, arguments)
     }
 
-    /// Runs the program at the absolute path `program` (a system tool such as ffmpeg).
-    public static func runProgram(_ program: String, _ arguments: [String]) async throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        // Drain both pipes at once so neither can fill up and block the tool.
-        let errorReader = Task.detached { error.fileHandleForReading.readDataToEndOfFile() }
-        let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = await errorReader.value
-        process.waitUntilExit()
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-        return Result(status: status, standardOutput: String(decoding: outData, as: UTF8.self),
-                      standardError: String(decoding: errData, as: UTF8.self))
+    /// Runs the program at the absolute path `program` (a system tool such as ffmpeg). A program
+    /// still running after `timeout` seconds is killed (its status is then 128 + 9).
+    public static func runProgram(_ program: String, _ arguments: [String], environment: [String: String] = [:],
+                                  timeout: Double = 600) async throws -> Result {
+        let result = try ChildProcess.run(program, arguments, environment: environment, timeout: timeout)
+        var error = String(decoding: result.standardError, as: UTF8.self)
+        if result.timedOut { error += "\n[killed after \(Int(timeout)) s]" }
+        return Result(status: result.status, standardOutput: String(decoding: result.standardOutput, as: UTF8.self),
+                      standardError: error)
     }
 
     /// What `measure` saw of one run.
@@ -65,17 +56,11 @@ public enum ToolRunner {
     public static func measure(_ tool: String, _ arguments: [String]) throws -> Measurement {
         let report = NSTemporaryDirectory() + "measure-" + UUID().uuidString
         defer { unlink(report) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
-        process.arguments = ["-o", report, "-f", "%e %M", productsDirectory + "/" + tool] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        let error = Pipe()
-        process.standardError = error
-        try process.run()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let run = try ChildProcess.run("/usr/bin/time", ["-o", report, "-f", "%e %M", productsDirectory + "/" + tool] + arguments,
+                                    keepStandardOutput: false)
         // time exits with the tool's status, or 128 + the signal that ended it.
-        let status = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+        let status = run.status
+        let errorData = run.standardError
         let last = (try String(contentsOfFile: report, encoding: .utf8)).split(separator: "\n").last.map(String.init) ?? ""
         let fields = last.split(separator: " ")
         guard fields.count == 2, let seconds = Double(fields[0]), let peak = Int(fields[1]) else {

@@ -9,8 +9,9 @@ import Testing
 struct BrowseTests {
     let tool = ToolRunner.productsDirectory + "/atominspect"
 
-    func browse(_ file: String, width: Int = 100, height: Int = 30) throws -> TmuxSession {
-        let session = try TmuxSession("'\(tool)' browse '\(file)'", width: width, height: height, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
+    func browse(_ file: String, width: Int = 100, height: Int = 30, colour: Bool = false) throws -> TmuxSession {
+        let environment = colour ? ["TERM": "xterm-256color"] : ["NO_COLOR": "1", "TERM": "xterm-256color"]
+        let session = try TmuxSession("'\(tool)' browse '\(file)'", width: width, height: height, environment: environment)
         try session.waitFor("? help")
         return session
     }
@@ -22,8 +23,8 @@ struct BrowseTests {
         #expect(screen[1].hasPrefix(">  ftyp @0"))
         #expect(screen.contains { $0.hasPrefix(" + moov @32") })
         #expect(screen.contains { $0.contains("majorBrand: \"isom\"") })
-        // No colour with NO_COLOR: nothing but text on the screen.
-        #expect(!screen.joined().contains("\u{1B}"))
+        // No colour with NO_COLOR: the screen, attributes included, is text alone.
+        #expect(!(try session.screen(escapes: true)).joined().contains("\u{1B}["))
 
         try session.send("j", "l")
         screen = try session.waitFor { $0.contains { $0.hasPrefix(">- moov") } }
@@ -91,6 +92,75 @@ struct BrowseTests {
         try session.send("C-c")
         try session.waitFor("STATUS=")
         #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func coloursWithoutNO_COLORAndTheSelectionStaysMarked() throws {
+        let session = try browse(TestFixtures.path("video-h264-aac.mp4"), colour: true)
+        let screen = try session.screen(escapes: true)
+        #expect(screen.joined().contains("\u{1B}["), "a colour terminal gets attributes")
+        // The selection is marked in text as well as in colour.
+        #expect(try session.screen()[1].hasPrefix(">  ftyp @0"))
+        try session.send("q")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func aResizedTerminalIsRedrawnToItsNewSize() throws {
+        let session = try browse(TestFixtures.path("video-h264-aac.mp4"), width: 100, height: 30)
+        var screen = try session.screen()
+        #expect(screen.count == 30)
+        #expect(screen[29].contains("? help"))
+        let divider = screen[1].firstIndex(of: "│").map { screen[1].distance(from: screen[1].startIndex, to: $0) }
+        try session.resize(width: 70, height: 20)
+        // tmux keeps the old lines that still fit; the browser's redraw moves the tree's divider.
+        screen = try session.waitFor { screen in
+            screen.count == 20 && screen[1].hasPrefix(">  ftyp @0")
+                && screen[1].firstIndex(of: "│").map { screen[1].distance(from: screen[1].startIndex, to: $0) } != divider
+        }
+        #expect(screen.count == 20)
+        #expect(screen[19].contains("? help"), "the status line is on the new last row")
+        #expect(screen[1].hasPrefix(">  ftyp @0"))
+        #expect(screen[1].firstIndex(of: "│").map { screen[1].distance(from: screen[1].startIndex, to: $0) } != divider,
+                "the panes are laid out for 70 columns")
+        #expect(screen.allSatisfy { $0.count <= 70 })
+        try session.send("q")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
+    @Test func ctrlZSuspendsToTheShellAndFgResumes() throws {
+        // An interactive shell with job control, as a person has: the browser runs in it.
+        let session = try TmuxSession("bash --norc --noprofile -i", width: 100, height: 30,
+                                      environment: ["NO_COLOR": "1", "TERM": "xterm-256color", "PS1": "shell$ "])
+        try session.waitFor("shell$")
+        try session.send("'\(tool)' browse '\(TestFixtures.path("video-h264-aac.mp4"))'", literal: true)
+        try session.send("Enter")
+        try session.waitFor("? help")
+        try session.send("j")
+        try session.waitFor { $0.contains { $0.hasPrefix(">+ moov") } }
+
+        try session.send("C-z")
+        var screen = try session.waitFor("Stopped")
+        #expect(screen.contains { $0.contains("Stopped") }, "the shell reports the browser stopped")
+        #expect(!screen.contains { $0.contains("? help") }, "the shell's screen is back")
+
+        try session.send("fg", literal: true)
+        try session.send("Enter")
+        screen = try session.waitFor { $0.contains { $0.hasPrefix(">+ moov") } }
+        #expect(screen.contains { $0.hasPrefix(">+ moov") }, "resumed where it was, redrawn")
+        #expect(screen.contains { $0.contains("? help") })
+        // Raw mode is back too: one key, no Enter, moves the selection.
+        try session.send("k")
+        screen = try session.waitFor { $0.contains { $0.hasPrefix(">  ftyp") } }
+        #expect(screen.contains { $0.hasPrefix(">  ftyp") })
+        try session.send("q")
+        screen = try session.waitFor("shell$")
+        try session.send("echo BROWSE=$?", literal: true)
+        try session.send("Enter")
+        screen = try session.waitFor("BROWSE=")
+        #expect(screen.contains { $0 == "BROWSE=0" })
+        try session.send("exit", literal: true)
+        try session.send("Enter")
     }
 
     @Test func withoutATerminalItRefusesWithOneLine() async throws {
