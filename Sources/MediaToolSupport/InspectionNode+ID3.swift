@@ -55,8 +55,16 @@ public enum ID3Inspection {
                 fields.append(("size", .uint(UInt64(item.value.count))))
                 summary = "\(item.kind), \(item.value.count) bytes"
             }
+            // An item: value size 4, flags 4, the key and a zero, the value.
+            let keyEnd = start + 8 + UInt64(item.key.utf8.count)
+            let valueRange = keyEnd + 1..<start + UInt64(item.encoded.count)
+            var ranges: [String: Range<UInt64>] = [:]
+            if item.offset != nil {
+                ranges = ["key": start + 8..<keyEnd, "kind": start + 4..<start + 8, "readOnly": start + 4..<start + 8,
+                          "values": valueRange, "size": valueRange, "imageSize": valueRange]
+            }
             return InspectionNode(kind: .item, type: item.key, offset: start, size: UInt64(item.encoded.count), headerSize: 9 + item.key.utf8.count,
-                                  path: path + "/" + component(item.key, indexes[index]), fields: fields, summary: summary)
+                                  path: path + "/" + component(item.key, indexes[index]), fields: ranged(fields, ranges), summary: summary)
         }
         let version = tag.version >= 2000 ? "APEv2" : "APEv1"
         return InspectionNode(kind: .tag, type: "APEv2", offset: range.lowerBound, size: UInt64(range.count), headerSize: tag.hasHeader ? 32 : 0, path: path,
@@ -104,7 +112,26 @@ public enum ID3Inspection {
         }
         return InspectionNode(kind: .chunk, type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
                               path: path, notes: chunk.dataSize < UInt64(chunk.declaredSize) ? ["declares \(chunk.declaredSize): truncated"] : [],
-                              fields: fields, summary: summary, children: children)
+                              fields: ranged(fields, chunkRanges(chunk, in: file)), summary: summary, children: children)
+    }
+
+    /// Where a chunk's fields are: the declared size and form type in its header; the value
+    /// of an INFO entry; the members of a WAV `fmt ` or an AIFF `COMM` at their fixed places.
+    static func chunkRanges(_ chunk: IFFChunk, in file: IFFChunkFile) -> [String: Range<UInt64>] {
+        let data = chunk.dataOffset
+        let end = data + chunk.dataSize
+        var ranges: [String: Range<UInt64>] = ["declaredSize": chunk.offset + 4..<data, "value": data..<end]
+        if chunk.formType != nil { ranges["formType"] = data..<data + 4 }
+        let layout: [(String, UInt64, UInt64)]
+        switch chunk.id.description {
+        case "fmt ": layout = [("formatTag", 0, 2), ("channels", 2, 2), ("sampleRate", 4, 4), ("bitsPerSample", 14, 2)]
+        case "COMM": layout = [("channels", 0, 2), ("frameCount", 2, 4), ("bitsPerSample", 6, 2), ("sampleRate", 8, 10), ("compressionType", 18, 4)]
+        default: layout = []
+        }
+        for (name, start, count) in layout where data + start + count <= end {
+            ranges[name] = data + start..<data + start + count
+        }
+        return ranges
     }
 
     static func tagNode(_ tag: ID3v2Tag, path: String) -> InspectionNode {
@@ -121,14 +148,57 @@ public enum ID3Inspection {
             fields.append(("extendedHeader", .object(members)))
         }
         fields += [("frameCount", .int(Int64(tag.frames.count))), ("paddingSize", .int(Int64(tag.paddingSize)))]
+        let start = tag.offset
+        let paddingEnd = tag.offset + tag.totalSize - (tag.hasFooter ? 10 : 0)
+        var ranges: [String: Range<UInt64>] = [
+            "version": start + 3..<start + 5, "flags": start + 5..<start + 6, "unsynchronised": start + 5..<start + 6,
+            "footer": start + 5..<start + 6,
+        ]
+        if tag.paddingSize > 0, UInt64(tag.paddingSize) <= paddingEnd - start { ranges["paddingSize"] = paddingEnd - UInt64(tag.paddingSize)..<paddingEnd }
+        if let extended = tag.extendedHeader, !tag.isUnsynchronised { ranges["extendedHeader"] = start + 10..<start + 10 + UInt64(extended.storedSize) }
         return InspectionNode(
-            kind: .tag, type: "ID3v2", offset: tag.offset, size: tag.totalSize, headerSize: 10, path: path, fields: fields,
+            kind: .tag, type: "ID3v2", offset: tag.offset, size: tag.totalSize, headerSize: 10, path: path, fields: ranged(fields, ranges),
             summary: "v2.\(tag.majorVersion).\(tag.revision), \(tag.frames.count) frames, \(tag.paddingSize) bytes padding"
                 + (tag.isUnsynchronised ? ", unsynchronised" : ""),
-            children: frameNodes(tag.frames, parentPath: path, version: tag.majorVersion))
+            children: frameNodes(tag.frames, parentPath: path, version: tag.majorVersion, offsetsAreInFile: !(tag.isUnsynchronised && tag.majorVersion < 4)))
     }
 
-    static func frameNodes(_ frames: [ID3Frame], parentPath: String, version: UInt8) -> [InspectionNode] {
+    /// `fields` with the byte ranges `ranges` gives by field name.
+    static func ranged(_ fields: [(String, JSONValue)], _ ranges: [String: Range<UInt64>]) -> [InspectionField] {
+        fields.map { InspectionField($0.0, $0.1, range: ranges[$0.0]) }
+    }
+
+    /// Where a frame's fields are in the file: the header's identifier and flags always; the
+    /// content's encoding byte and text or URL when the content is stored as it reads (no
+    /// unsynchronisation, compression, encryption, group or length prefix). Offsets of a tag
+    /// unsynchronised as a whole count undone bytes and are not the file's: none then.
+    static func frameRanges(_ frame: ID3Frame, version: UInt8, offsetsAreInFile: Bool) -> [String: Range<UInt64>] {
+        guard offsetsAreInFile else { return [:] }
+        let start = frame.offset
+        let headerSize = UInt64(version == 2 ? 6 : 10)
+        let end = start + UInt64(frame.storedSize)
+        var ranges: [String: Range<UInt64>] = ["id": start..<start + (version == 2 ? 3 : 4)]
+        if version > 2 { ranges["flags"] = start + 8..<start + 10 }
+        let flags = frame.flags
+        guard !flags.compressed, !flags.unsynchronised, flags.encryptionMethod == nil, flags.groupID == nil, flags.dataLength == nil,
+              end >= start + headerSize else { return ranges }
+        let payload = start + headerSize
+        switch frame.content.kind {
+        case .text:
+            if end > payload { ranges["encoding"] = payload..<payload + 1; ranges["values"] = payload + 1..<end }
+        case .url:
+            ranges["url"] = payload..<end
+        case .userText, .userURL, .comment, .syncedLyrics, .picture, .object:
+            if end > payload { ranges["encoding"] = payload..<payload + 1 }
+        case .playCounter:
+            ranges["count"] = payload..<end
+        default:
+            if frame.content.binary != nil { ranges["data"] = payload..<end }
+        }
+        return ranges
+    }
+
+    static func frameNodes(_ frames: [ID3Frame], parentPath: String, version: UInt8, offsetsAreInFile: Bool) -> [InspectionNode] {
         let indexes = InspectionPath.siblingIndexes(frames.map(\.storedID))
         return frames.enumerated().map { i, frame in
             let path = parentPath + "/" + component(frame.storedID, indexes[i])
@@ -145,10 +215,11 @@ public enum ID3Inspection {
             }
             var children: [InspectionNode] = []
             if let subframes = frame.content.chapter?.subframes ?? frame.content.tableOfContents?.subframes {
-                children = frameNodes(subframes, parentPath: path, version: version)
+                children = frameNodes(subframes, parentPath: path, version: version, offsetsAreInFile: offsetsAreInFile)
             }
             return InspectionNode(kind: .frame, type: frame.storedID, offset: frame.offset, size: UInt64(frame.storedSize), headerSize: version == 2 ? 6 : 10,
-                                  path: path, fields: fields, summary: summary, children: children)
+                                  path: path, fields: ranged(fields, frameRanges(frame, version: version, offsetsAreInFile: offsetsAreInFile)),
+                                  summary: summary, children: children)
         }
     }
 
@@ -314,7 +385,14 @@ public enum ID3Inspection {
         if let track = tag.track { fields.append(("track", .uint(UInt64(track)))) }
         fields.append(("genreIndex", .uint(UInt64(tag.genreIndex))))
         if let genre = tag.genre { fields.append(("genre", .string(genre))) }
-        return InspectionNode(kind: .tag, type: "ID3v1", offset: offset, size: 128, headerSize: 3, path: path, fields: fields,
+        // The fixed layout: "TAG", title 30, artist 30, album 30, year 4, comment 30 (28, a zero
+        // and the track in v1.1), genre 1.
+        let at = { (start: UInt64, count: UInt64) in offset + start..<offset + start + count }
+        let ranges: [String: Range<UInt64>] = [
+            "title": at(3, 30), "artist": at(33, 30), "album": at(63, 30), "year": at(93, 4),
+            "comment": at(97, tag.track == nil ? 30 : 28), "track": at(126, 1), "genreIndex": at(127, 1), "genre": at(127, 1),
+        ]
+        return InspectionNode(kind: .tag, type: "ID3v1", offset: offset, size: 128, headerSize: 3, path: path, fields: ranged(fields, ranges),
                               summary: "v\(tag.track == nil ? "1.0" : "1.1") \(quoted(tag.title))" + (tag.track.map { " track \($0)" } ?? ""))
     }
 }

@@ -24,6 +24,78 @@ import Testing
         #expect(try bytes(file, try #require(ftyp.first { $0.name == "majorBrand" }?.range)) == Array("isom".utf8))
     }
 
+    /// Every node of `nodes` and below.
+    func everyNode(_ nodes: [InspectionNode]) -> [InspectionNode] {
+        nodes.flatMap { [$0] + everyNode($0.children) }
+    }
+
+    /// Whether `bytes` read as text (ID3's encodings, as stored) contain `text`.
+    func bytes(_ bytes: [UInt8], holdText text: String) -> Bool {
+        let trimmed = Array(bytes.drop { $0 == 0 })
+        let readings = [String(decoding: trimmed, as: UTF8.self), String(trimmed.map { Character(Unicode.Scalar($0)) }),
+                        String(bytes: trimmed, encoding: .utf16) ?? "", String(bytes: trimmed, encoding: .utf16BigEndian) ?? ""]
+        return readings.contains { $0.replacingOccurrences(of: "\u{0}", with: "").contains(text) }
+    }
+
+    @Test(arguments: ["id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "ape-lyrics3-id3v1.mp3", "id3v1-only.mp3",
+                      "wav-id3-info.wav", "aiff-id3.aiff", "id3v24-frame-unsync-compressed.mp3"])
+    func tagAndChunkFieldRangesHoldTheirValues(_ fixture: String) throws {
+        let file = try open(fixture)
+        var checked = 0
+        for node in everyNode(file.nodes) {
+            for field in node.details.fields {
+                guard let range = field.range else { continue }
+                #expect(node.range.lowerBound <= range.lowerBound && range.upperBound <= node.range.upperBound,
+                        "\(node.path).\(field.name) lies outside its node")
+                let stored = try bytes(file, range)
+                switch (field.name, field.value) {
+                case ("id", .string):
+                    // The identifier as stored (v2.2's three letters), which the field names as read.
+                    #expect(String(decoding: stored, as: UTF8.self) == node.type, "\(node.path).id")
+                case ("formType", .string(let id)):
+                    #expect(String(decoding: stored, as: UTF8.self) == id, "\(node.path).formType")
+                case ("genre", _), ("kind", _):
+                    // Named from a number (an ID3v1 genre index, an APE item's flags): the number's bytes.
+                    #expect(!stored.isEmpty)
+                case ("encoding", .string(let name)):
+                    let expected = ["latin1": 0, "utf16": 1, "utf16BigEndian": 2, "utf8": 3][name]
+                    #expect(stored.count == 1 && expected == Int(stored[0]), "\(node.path).encoding")
+                case ("version", .string(let version)) where node.type == "ID3v2":
+                    #expect("2.\(stored[0]).\(stored[1])" == version)
+                case (_, .string(let text)) where !text.isEmpty:
+                    #expect(self.bytes(stored, holdText: text), "\(node.path).\(field.name) = \(text)")
+                case (_, .array(let values)):
+                    for case .string(let text) in values where !text.isEmpty {
+                        #expect(self.bytes(stored, holdText: text), "\(node.path).\(field.name) holds \(text)")
+                    }
+                case (let name, .uint(let value)) where ["count", "channels", "bitsPerSample", "formatTag", "frameCount", "genreIndex",
+                                                          "track", "declaredSize"].contains(name):
+                    let bigEndian = stored.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    let littleEndian = stored.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                    #expect(bigEndian == value || littleEndian == value, "\(node.path).\(name)")
+                case (let name, .int(let value)) where ["channels", "bitsPerSample"].contains(name):
+                    let bigEndian = stored.reduce(Int64(0)) { $0 << 8 | Int64($1) }
+                    let littleEndian = stored.reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+                    #expect(bigEndian == value || littleEndian == value, "\(node.path).\(name)")
+                default:
+                    break
+                }
+                checked += 1
+            }
+        }
+        #expect(checked >= 5, "\(fixture): only \(checked) fields have byte ranges")
+    }
+
+    @Test func framesOfATagUnsynchronisedAsAWholeClaimNoFileBytes() throws {
+        // Their offsets count the bytes after unsynchronisation was undone, not the file's.
+        let file = try open("id3v23-unsynchronised.mp3")
+        let frames = everyNode(file.nodes).filter { $0.kind == .frame }
+        #expect(!frames.isEmpty)
+        #expect(frames.allSatisfy { $0.details.fields.allSatisfy { $0.range == nil } })
+        let tag = try #require(file.nodes.first { $0.type == "ID3v2" })
+        #expect(try bytes(file, try #require(tag.details.fields.first { $0.name == "flags" }?.range)) == [0x80])
+    }
+
     @Test func chunkOffsetRowsPointAtTheirChunksInMediaData() throws {
         let file = try open("video-h264-aac.mp4")
         let stco = try #require(file.node(at: "moov/trak[1]/mdia/minf/stbl/stco"))
