@@ -246,11 +246,77 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    var chapters: [MediaChapter] {
-        tag.frames.compactMap { frame in
-            guard case (_, let start, let end, _, _, let subframes)? = frame.content.chapter else { return nil }
-            return MediaChapter(start: Double(start) / 1000, end: Double(end) / 1000, title: subframes.first { $0.id == "TIT2" }?.textValues?.first ?? "")
+    /// The `CHAP` frames in the order of the top-level `CTOC` (its nested tables followed
+    /// depth first, a cycle cut with a note); chapters no table lists come after, by start.
+    /// Without a top-level table, by start time.
+    var chapterLists: [ChapterList] {
+        var chapters: [String: Chapter] = [:]
+        var frameOrder: [String] = []
+        var tables: [String: (top: Bool, children: [String])] = [:]
+        var topLevel: [String] = []
+        for frame in tag.frames {
+            if let (element, start, end, _, _, subframes) = frame.content.chapter {
+                guard chapters[element] == nil else { continue }
+                var chapter = Chapter(start: .milliseconds(UInt64(start)), end: end == .max || end < start ? nil : .milliseconds(UInt64(end)),
+                                      title: "", elementID: element)
+                for sub in subframes {
+                    switch sub.id {
+                    case "TIT2": chapter.title = sub.textValues?.first ?? ""
+                    case "TIT3": chapter.subtitle = sub.textValues?.first
+                    case "WXXX": chapter.url = sub.content.userURL?.url
+                    case "APIC":
+                        if let (_, mime, type, description, data) = sub.content.picture {
+                            chapter.image = MediaPicture(type: type, mimeType: mime, description: description, data: Array((try? data.bytes()) ?? []))
+                        }
+                    default: break
+                    }
+                }
+                chapters[element] = chapter
+                frameOrder.append(element)
+            } else if let (element, top, _, children, _) = frame.content.tableOfContents {
+                guard tables[element] == nil else { continue }
+                tables[element] = (top, children)
+                if top { topLevel.append(element) }
+            }
         }
+        guard !chapters.isEmpty else { return [] }
+        var notes: [String] = []
+        var ordered: [String] = []
+        if let root = topLevel.first {
+            if topLevel.count > 1 { notes.append("\(topLevel.count) CTOC frames are flagged top-level; the first (\(root)) gives the order") }
+            var visited: Set<String> = []
+            func walk(_ table: String) {
+                guard visited.insert(table).inserted else {
+                    notes.append("CTOC \(table) lists itself through its children; the cycle is cut")
+                    return
+                }
+                for child in tables[table]?.children ?? [] {
+                    if chapters[child] != nil {
+                        if !ordered.contains(child) { ordered.append(child) }
+                    } else if tables[child] != nil {
+                        walk(child)
+                    } else {
+                        notes.append("CTOC \(table) lists \(child), which is no CHAP or CTOC frame")
+                    }
+                }
+            }
+            walk(root)
+            let unlisted = frameOrder.filter { !ordered.contains($0) }
+            if !unlisted.isEmpty {
+                notes.append("\(unlisted.count) CHAP frames are in no table of contents (\(unlisted.joined(separator: ", "))); listed after, by start")
+                ordered += unlisted.sorted { chapters[$0]!.start < chapters[$1]!.start }
+            }
+        } else {
+            notes.append("no top-level CTOC: chapters are listed by start time (Apple's players show none)")
+            ordered = frameOrder.enumerated().sorted { a, b in
+                let (x, y) = (chapters[a.element]!.start, chapters[b.element]!.start)
+                return x == y ? a.offset < b.offset : x < y
+            }.map(\.element)
+        }
+        var list = ordered.compactMap { chapters[$0] }
+        // A chapter without an end ends where the next begins.
+        for i in list.indices where list[i].end == nil && i + 1 < list.count { list[i].end = list[i + 1].start }
+        return [ChapterList(form: .id3, chapters: list, notes: notes)]
     }
 
     // MARK: - Writing

@@ -114,8 +114,6 @@ public struct MediaFile: Sendable {
         }
     }
 
-    public var chapters: [MediaChapter] { store.chapters }
-
     /// True when the metadata differs from what was read.
     public var hasChanges: Bool { store.hasChanges }
 

@@ -83,6 +83,8 @@ protocol MetadataContainer: Sendable {
     var store: Store { get set }
     /// What was tolerated while reading the file (damaged structure read leniently).
     var diagnostics: [MetadataDiagnostic] { get }
+    /// The chapters the file holds, one list per form, in the order of `ChapterForm.all`.
+    var chapterLists: [ChapterList] { get }
     /// True when a save with `options` has something to write (an edit, or a change of tag
     /// version that the options ask for).
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool
@@ -94,6 +96,8 @@ protocol MetadataContainer: Sendable {
 }
 
 extension MetadataContainer {
+    /// A container whose chapters are all in its tags.
+    var chapterLists: [ChapterList] { store.chapterLists }
     /// The store's edits, forwarded so that `MediaFile` edits its container without knowing its type.
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] { try store.set(target, values: values) }
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }

@@ -110,13 +110,6 @@ public struct MediaPicture: Sendable, Hashable {
     }
 }
 
-/// A chapter: start and end in seconds, and its title.
-public struct MediaChapter: Sendable, Hashable {
-    public var start: Double
-    public var end: Double?
-    public var title: String
-}
-
 /// A native item's content in a form that restores it exactly (for `tagedit export`/`import`).
 public enum NativeItemData: Sendable, Hashable {
     /// An iTunes item or QuickTime metadata item: its `data` values and any other children.

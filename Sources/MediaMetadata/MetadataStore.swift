@@ -21,7 +21,8 @@ protocol MetadataStore: Sendable {
     /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
     var mergesAreasPerKey: Bool { get }
     var pictures: [MediaPicture] { get throws(MetadataError) }
-    var chapters: [MediaChapter] { get }
+    /// The chapters the store's tags hold, one list per form.
+    var chapterLists: [ChapterList] { get }
     /// True when the store differs from what was read.
     var hasChanges: Bool { get }
     /// The tag version edits are made for and the tag is written as, where the format has

@@ -17,16 +17,36 @@ struct MovieContainer: MetadataContainer {
             throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
         }
         self.path = path
-        store = MovieMetadataStore(scope: movie.metadata.movie, duration: Self.duration(of: movie.tree), xmp: movie.metadata.xmp)
+        store = MovieMetadataStore(scope: movie.metadata.movie, movieTime: Self.movieTime(of: movie.tree), xmp: movie.metadata.xmp)
     }
 
-    private static func duration(of tree: AtomTree) -> Double? {
+    /// The QuickTime chapter tracks, then the Nero chapters, as the file holds them.
+    var chapterLists: [ChapterList] {
+        let (tracks, problems) = QuickTimeChapterTrack.read(movie.tree)
+        var lists: [ChapterList] = []
+        for (index, track) in tracks.enumerated() {
+            var notes = index == 0 ? problems.map(\.description) : []
+            if tracks.count > 1 { notes.append("track \(track.trackID) is one of \(tracks.count) chapter tracks") }
+            if track.isEnabled { notes.append("the chapter track (track \(track.trackID)) is enabled: players may also show it as subtitles") }
+            let chapters = track.samples.map { sample in
+                Chapter(start: ChapterTime(sample.start, timescale: track.timescale),
+                        end: ChapterTime(sample.start + sample.duration, timescale: track.timescale), title: sample.title)
+            }
+            lists.append(ChapterList(form: .quickTime, chapters: chapters, notes: notes))
+        }
+        if tracks.isEmpty && !problems.isEmpty {
+            lists.append(ChapterList(form: .quickTime, chapters: [], notes: problems.map(\.description)))
+        }
+        return lists + store.chapterLists
+    }
+
+    private static func movieTime(of tree: AtomTree) -> MediaTimes? {
         guard let path = AtomPath(parsing: "moov/mvhd"), let mvhd = tree.atom(at: path),
             let bytes = try? tree.bytes(at: mvhd.payloadOffset, count: Int(min(mvhd.payloadSize, 40)))
         else { return nil }
         var reader = ByteReader(bytes)
         guard let version = try? reader.readUInt8(), (try? reader.skip(3)) != nil, let times = try? MediaTimes(from: &reader, version: version) else { return nil }
-        return times.durationSeconds
+        return times
     }
 
     var diagnostics: [MetadataDiagnostic] {

@@ -10,16 +10,16 @@ import MediaBytes
 struct MovieMetadataStore: MetadataStore {
     var scope: MetadataScope
     let original: MetadataScope
-    /// The movie's duration in seconds, for the end of the last chapter.
-    let duration: Double?
+    /// The movie's timescale and duration (`mvhd`), for the end of the last chapter.
+    let movieTime: MediaTimes?
 
     /// The file's XMP packet (a top-level `uuid` atom), listed as a read-only item.
     let xmp: [UInt8]?
 
-    init(scope: MetadataScope, duration: Double?, xmp: [UInt8]? = nil) {
+    init(scope: MetadataScope, movieTime: MediaTimes?, xmp: [UInt8]? = nil) {
         self.scope = scope
         original = scope
-        self.duration = duration
+        self.movieTime = movieTime
         self.xmp = xmp
     }
 
@@ -176,15 +176,30 @@ struct MovieMetadataStore: MetadataStore {
         return result
     }
 
-    /// Nero chapters (`udta/chpl`); each ends where the next begins and the last at the end of
-    /// the movie.
-    var chapters: [MediaChapter] {
+    /// Nero chapters (`udta/chpl`, in 100 ns units); each ends where the next begins and the
+    /// last at the end of the movie. Some writers stored the starts in the movie's timescale:
+    /// when 100 ns units would put every chapter in the first 1/1000 of a movie that the
+    /// timescale reading fits, the timescale reading is taken, with a note.
+    var chapterLists: [ChapterList] {
         guard let chpl = scope.userData("chpl").first else { return [] }
         var reader = ByteReader(chpl.payload)
-        let starts = (try? NeroChapterListBox(from: &reader))?.chapters ?? []
-        return starts.enumerated().map { index, chapter in
-            MediaChapter(start: chapter.startSeconds, end: index + 1 < starts.count ? starts[index + 1].startSeconds : duration, title: chapter.title)
+        guard let box = try? NeroChapterListBox(from: &reader) else {
+            return [ChapterList(form: .nero, chapters: [], notes: ["the chpl atom is damaged (its chapter count is larger than its payload); no chapters read"])]
         }
+        var timescale: UInt32 = 10_000_000
+        var notes: [String] = []
+        if let movie = movieTime, movie.timescale > 0, movie.duration > 0, let last = box.chapters.map(\.start).max(), last > 0,
+            Double(last) / 10_000_000 * 1000 < Double(movie.duration) / Double(movie.timescale), last <= movie.duration {
+            timescale = movie.timescale
+            notes.append("chpl starts read in the movie timescale (\(movie.timescale)), as their writer stored them, not in 100 ns units")
+        }
+        let end = movieTime.flatMap { $0.timescale > 0 ? ChapterTime($0.duration, timescale: $0.timescale) : nil }
+        let chapters = box.chapters.enumerated().map { index, chapter in
+            Chapter(start: ChapterTime(chapter.start, timescale: timescale),
+                    end: index + 1 < box.chapters.count ? ChapterTime(box.chapters[index + 1].start, timescale: timescale) : end,
+                    title: chapter.title)
+        }
+        return [ChapterList(form: .nero, chapters: chapters, notes: notes)]
     }
 
     // MARK: - Writing

@@ -32,9 +32,7 @@ public enum TagReport {
             if pictureData { members.append(("data", .string(Base64.encode(picture.data)))) }
             return JSONValue.object(members)
         }
-        let chapters = file.chapters.map { chapter in
-            JSONValue.object([("start", .double(chapter.start)), ("end", chapter.end.map(JSONValue.double) ?? .null), ("title", .string(chapter.title))])
-        }
+        let chapters = file.chapters.map(ChapterReport.json)
         let diagnostics = file.diagnostics.map(diagnosticJSON)
         return [
             ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("tags", .object(tags)),
@@ -83,7 +81,7 @@ public enum TagReport {
             out += "  picture: \(picture.typeName), \(picture.mimeType), \(picture.data.count) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"") + "\n"
         }
         for chapter in file.chapters {
-            out += "  chapter: \(format(chapter.start))" + (chapter.end.map { "-\(format($0))" } ?? "") + "  \(chapter.title)\n"
+            out += "  chapter: \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title)\n"
         }
         if native {
             out += "  native items:\n"
@@ -93,12 +91,6 @@ public enum TagReport {
             }
         }
         return out
-    }
-
-    private static func format(_ seconds: Double) -> String {
-        let millis = Int((seconds * 1000).rounded())
-        let s = millis / 1000
-        return "\(s / 3600 > 0 ? "\(s / 3600):" : "")\(String(format2: (s / 60) % 60)):\(String(format2: s % 60)).\(String(millis % 1000 + 1000).dropFirst())"
     }
 
     // MARK: - Export and import

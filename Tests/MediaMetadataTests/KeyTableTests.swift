@@ -47,7 +47,7 @@ import Testing
     /// the value again.
     @Test func everyRowRoundTripsThroughTheITunesForm() throws {
         for row in MetadataKeyTable.rows where !row.iTunes.isEmpty && row.kind != .picture {
-            var store = MovieMetadataStore(scope: MetadataScope(), duration: nil)
+            var store = MovieMetadataStore(scope: MetadataScope(), movieTime: nil)
             _ = try store.set(.uniform(row), values: Self.sample(row))
             let item = store.rankedItems.first { $0.item.key == row.key }?.item
             #expect(item?.identifier == row.iTunes[0].identifier, "\(row.key)")
@@ -103,7 +103,7 @@ import Testing
             if let type = row.userData { identifiers.append(MetadataIdentifier(.quickTimeUserData, type)) }
             if let type = row.threeGPP { identifiers.append(MetadataIdentifier(.threeGPP, type)) }
             for identifier in identifiers {
-                var store = MovieMetadataStore(scope: MetadataScope(), duration: nil)
+                var store = MovieMetadataStore(scope: MetadataScope(), movieTime: nil)
                 let value = row.kind == .date && identifier.keySpace == .threeGPP ? ["2024"] : Self.sample(row)
                 _ = try store.set(.identifier(identifier), values: value)
                 let item = store.rankedItems.first { $0.item.identifier == identifier }?.item

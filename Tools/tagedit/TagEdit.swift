@@ -25,7 +25,7 @@ struct TagEdit: ParsableCommand {
         version: "0.2.0",
         subcommands: [
             Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, Picture.self,
-            Export.self, Import.self, Copy.self, Keys.self,
+            Export.self, Import.self, Copy.self, Chapters.self, Keys.self,
         ]
     )
 }

@@ -1,0 +1,143 @@
+import MediaMetadata
+import MediaBytes
+
+/// Chapters as the tools print them: JSON members, and the chapter-file formats people
+/// exchange (mp4chaps text, ffmpeg's ffmetadata, this project's JSON, Podlove Simple Chapters,
+/// Podcasting 2.0 JSON chapters).
+public enum ChapterReport {
+    /// One chapter: `start`/`end` in decimal seconds, `title`, and `subtitle`, `url`, `image`
+    /// where it has them.
+    public static func json(_ chapter: Chapter) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("start", .double(chapter.start.seconds)), ("end", chapter.end.map { .double($0.seconds) } ?? .null), ("title", .string(chapter.title)),
+        ]
+        if let subtitle = chapter.subtitle { members.append(("subtitle", .string(subtitle))) }
+        if let url = chapter.url { members.append(("url", .string(url))) }
+        if let image = chapter.image {
+            members.append(("image", .object([("mimeType", .string(image.mimeType)), ("size", .int(Int64(image.data.count))),
+                                              ("sha256", .string(SHA256.hexDigest(image.data)))])))
+        }
+        return .object(members)
+    }
+
+    /// The `chapters list --json` entry of one file: its path, the chapters of the chosen form
+    /// (or of every form with `form: nil` and `all`), the forms it has with the players that
+    /// read each, and the notes.
+    public static func listJSON(path: String, lists: [ChapterList], shown: ChapterList?) -> JSONValue {
+        .object([
+            ("path", .string(path)),
+            ("form", shown.map { .string($0.form.rawValue) } ?? .null),
+            ("chapters", .array((shown?.chapters ?? []).map(json))),
+            ("forms", .array(lists.map { list in
+                .object([("form", .string(list.form.rawValue)), ("name", .string(list.form.name)), ("readers", .string(list.form.readers)),
+                         ("count", .int(Int64(list.chapters.count)))])
+            })),
+            ("notes", .array(lists.flatMap { list in list.notes.map { .string("\(list.form.rawValue): \($0)") } })),
+        ])
+    }
+}
+
+extension ChapterReport {
+    /// `chapters list` for people: the shown lists, chapter by chapter, then every form the
+    /// file has with the players that read it, then the notes.
+    public static func text(path: String, lists: [ChapterList], shown: [ChapterList]) -> String {
+        var out = "\(path):\n"
+        if lists.isEmpty { return out + "  no chapters\n" }
+        for list in shown {
+            out += "  \(list.form.name): \(list.chapters.count) chapters\n"
+            for (index, chapter) in list.chapters.enumerated() {
+                out += "    \(index + 1)  \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title.replacingNewlines)\n"
+            }
+        }
+        for list in lists {
+            out += "  form \(list.form.rawValue): \(list.chapters.count) chapters, read by \(list.form.readers)\n"
+        }
+        for list in lists {
+            for note in list.notes { out += "  note (\(list.form.rawValue)): \(note)\n" }
+        }
+        return out
+    }
+}
+
+/// A chapter-file format that `tagedit chapters export` writes.
+public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseIterable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// mp4v2's `mp4chaps` text: `HH:MM:SS.mmm Title`, one chapter a line.
+    public static let mp4chaps = ChapterFileFormat(rawValue: "mp4chaps")
+    /// ffmpeg's `;FFMETADATA1` with `[CHAPTER]` sections.
+    public static let ffmetadata = ChapterFileFormat(rawValue: "ffmetadata")
+    /// This project's JSON: the `chapters list --json` object of one file.
+    public static let json = ChapterFileFormat(rawValue: "json")
+    /// Podlove Simple Chapters (XML, `psc:chapters`).
+    public static let podlove = ChapterFileFormat(rawValue: "podlove")
+    /// Podcasting 2.0 JSON chapters (`version` 1.2.0, `chapters` with `startTime`).
+    public static let podcastJSON = ChapterFileFormat(rawValue: "podcast-json")
+
+    public static let allCases: [ChapterFileFormat] = [.mp4chaps, .ffmetadata, .json, .podlove, .podcastJSON]
+
+    /// `chapters` of the file at `path` in this format.
+    public func render(_ chapters: [Chapter], path: String, lists: [ChapterList]) -> String {
+        switch self {
+        case .mp4chaps:
+            return chapters.map { "\($0.start) \($0.title.replacingNewlines)\n" }.joined()
+        case .ffmetadata:
+            var text = ";FFMETADATA1\n"
+            for chapter in chapters {
+                // The chapter's own timescale, so that the times stay exact.
+                let scale = chapter.start.timescale
+                text += "\n[CHAPTER]\nTIMEBASE=1/\(scale)\nSTART=\(chapter.start.value)\n"
+                if let end = chapter.end { text += "END=\(end.converted(to: scale))\n" }
+                text += "title=\(Self.ffmetadataEscaped(chapter.title))\n"
+            }
+            return text
+        case .json:
+            return ChapterReport.listJSON(path: path, lists: lists, shown: ChapterList(form: lists.first?.form ?? .quickTime, chapters: chapters)).serialized() + "\n"
+        case .podlove:
+            var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<psc:chapters version=\"1.2\" xmlns:psc=\"http://podlove.org/simple-chapters\">\n"
+            for chapter in chapters {
+                text += "  <psc:chapter start=\"\(chapter.start)\" title=\"\(Self.xmlEscaped(chapter.title))\""
+                if let url = chapter.url { text += " href=\"\(Self.xmlEscaped(url))\"" }
+                text += "/>\n"
+            }
+            return text + "</psc:chapters>\n"
+        case .podcastJSON:
+            let items = chapters.map { chapter -> JSONValue in
+                var members: [(String, JSONValue)] = [("startTime", .double(chapter.start.seconds))]
+                if let end = chapter.end { members.append(("endTime", .double(end.seconds))) }
+                members.append(("title", .string(chapter.title)))
+                if let url = chapter.url { members.append(("url", .string(url))) }
+                return .object(members)
+            }
+            return JSONValue.object([("version", .string("1.2.0")), ("chapters", .array(items))]).serialized() + "\n"
+        default:
+            return ""
+        }
+    }
+
+    /// ffmetadata escapes `=`, `;`, `#`, `\` and newlines with a backslash.
+    static func ffmetadataEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            if "=;#\\\n".contains(character) { out.append("\\") }
+            out.append(character)
+        }
+        return out
+    }
+
+    static func xmlEscaped(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n": out += "&#10;"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+}
