@@ -15,6 +15,12 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
         public var start: UInt64
         public var duration: UInt64
         public var title: String
+
+        public init(start: UInt64, duration: UInt64, title: String) {
+            self.start = start
+            self.duration = duration
+            self.title = title
+        }
     }
 
     /// A problem met reading the track: where, and what.
