@@ -81,7 +81,8 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
     public func render(_ chapters: [Chapter], path: String, lists: [ChapterList]) -> String {
         switch self {
         case .mp4chaps:
-            return chapters.map { "\($0.start) \($0.title.replacingNewlines)\n" }.joined()
+            // A line-based format without escapes: a line break in a title becomes a space.
+            return chapters.map { "\($0.start) " + String($0.title.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) + "\n" }.joined()
         case .ffmetadata:
             var text = ";FFMETADATA1\n"
             for chapter in chapters {

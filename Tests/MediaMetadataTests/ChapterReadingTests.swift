@@ -120,3 +120,30 @@ import Testing
         #expect(ChapterTime(.max, timescale: 1).converted(to: 1000) == .max, "saturates rather than traps")
     }
 }
+
+/// Every corpus file's chapters against what ffprobe reported for it (`corpus/oracles`): the
+/// chapters players are shown are ffmpeg's, start for start (to the millisecond) and title for
+/// title, and a file ffprobe lists no chapters for has none here.
+@Suite struct CorpusChapterTests {
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: TestFixtures.corpusDirectory + "/oracles/ffprobe-dump.json"),
+                   "../shared/corpus is not beside the project"))
+    func chaptersAgreeWithFFprobe() throws {
+        let data = try #require(FileManager.default.contents(atPath: TestFixtures.corpusDirectory + "/oracles/ffprobe-dump.json"))
+        let oracle = try #require(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        var compared = 0, withChapters = 0
+        for (file, report) in oracle.sorted(by: { $0.key < $1.key }) where report["error"] == nil {
+            let expected = (report["chapters"] as? [[String: Any]] ?? []).map { chapter in
+                (start: Int(((Double(chapter["start_time"] as? String ?? "") ?? -1) * 1000).rounded()),
+                 title: (chapter["tags"] as? [String: String])?["title"] ?? "")
+            }
+            guard let media = try? MediaFile(path: TestFixtures.corpusDirectory + "/" + file) else { continue }
+            let ours = media.chapters.map { (start: Int($0.start.converted(to: 1000)), title: $0.title) }
+            #expect(ours.map(\.start) == expected.map(\.start), "\(file): starts")
+            #expect(ours.map(\.title) == expected.map(\.title), "\(file): titles")
+            compared += 1
+            if !expected.isEmpty { withChapters += 1 }
+        }
+        #expect(withChapters >= 40, "the corpus has chapter files in every form")
+        print("chapters: \(compared) corpus files compared with ffprobe, \(withChapters) with chapters")
+    }
+}

@@ -26,6 +26,18 @@ public enum OtherReaders {
         return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The chapters ffprobe reports (`-show_chapters`): start and end in seconds, and title.
+    public static func ffprobeChapters(_ path: String) async throws -> [(start: Double, end: Double, title: String)] {
+        let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_chapters", "-of", "json", path])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any] else {
+            throw ReaderFailure(reader: "ffprobe", message: result.standardError)
+        }
+        return (object["chapters"] as? [[String: Any]] ?? []).map { chapter in
+            (Double(chapter["start_time"] as? String ?? "") ?? -1, Double(chapter["end_time"] as? String ?? "") ?? -1,
+             (chapter["tags"] as? [String: String])?["title"] ?? "")
+        }
+    }
+
     /// What exiftool reports for `tags` (its tag names, such as `Title`), by tag name; a tag
     /// it does not find is absent.
     public static func exiftoolTags(_ path: String, _ tags: [String]) async throws -> [String: String] {

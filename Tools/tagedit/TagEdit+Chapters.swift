@@ -41,29 +41,11 @@ extension TagEdit {
             func validate() throws { try Chapters.validate(form: form, allowingAll: true) }
 
             func run() throws {
-                let paths = FileList.expand(files, recursive: recursive)
-                var run = FileRun(total: paths.count)
-                var documents: [JSONValue] = []
-                for (index, path) in paths.enumerated() {
-                    run.progress(index)
-                    do throws(MetadataError) {
-                        let file = try MediaFile(path: path)
-                        let (all, shown) = Chapters.lists(file, form: form)
-                        if json {
-                            for list in shown.isEmpty ? [nil] : shown.map(Optional.some) {
-                                documents.append(ChapterReport.listJSON(path: path, lists: all, shown: list))
-                            }
-                        } else {
-                            run.clearProgress()
-                            print(ChapterReport.text(path: path, lists: all, shown: shown), terminator: "")
-                        }
-                    } catch {
-                        if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
-                        run.fail(error)
-                    }
+                try FileRun.readEach(FileList.expand(files, recursive: recursive), json: json) { file in
+                    let (all, shown) = Chapters.lists(file, form: form)
+                    guard json else { return .text(ChapterReport.text(path: file.path, lists: all, shown: shown)) }
+                    return .json((shown.isEmpty ? [nil] : shown.map(Optional.some)).map { ChapterReport.listJSON(path: file.path, lists: all, shown: $0) })
                 }
-                if json { print(JSONValue.array(documents).serialized()) }
-                try run.finish(writing: false)
             }
         }
 

@@ -14,27 +14,9 @@ extension TagEdit {
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
         func run() throws {
-            let paths = FileList.expand(files, recursive: recursive)
-            var run = FileRun(total: paths.count)
-            var documents: [JSONValue] = []
-            for (index, path) in paths.enumerated() {
-                run.progress(index)
-                do throws(MetadataError) {
-                    let file = try MediaFile(path: path)
-                    try FileRun.reportProblems(file, strict: strict, clearing: &run)
-                    if json {
-                        documents.append(try TagReport.json(file))
-                    } else {
-                        run.clearProgress()
-                        print(try TagReport.text(file, native: native), terminator: "")
-                    }
-                } catch {
-                    if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
-                    run.fail(error)
-                }
+            try FileRun.readEach(FileList.expand(files, recursive: recursive), json: json, strict: strict) { file throws(MetadataError) in
+                json ? .json([try TagReport.json(file)]) : .text(try TagReport.text(file, native: native))
             }
-            if json { print(JSONValue.array(documents).serialized()) }
-            try run.finish(writing: false)
         }
     }
 

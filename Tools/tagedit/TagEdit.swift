@@ -126,6 +126,40 @@ struct FileRun {
         for line in lines { standardError("tagedit: " + line) }
     }
 
+    /// What a read-only command makes of one file: JSON documents, or text for people.
+    enum Report {
+        case json([JSONValue])
+        case text(String)
+    }
+
+    /// Opens each of `paths` (`strict`: a file read with problems fails) and prints what
+    /// `report` makes of it: text as each file is read, or, with `json`, one array of every
+    /// file's documents at the end (a file that fails is `{"path", "error"}` there). Ends the
+    /// run with its exit code.
+    static func readEach(_ paths: [String], json: Bool, strict: Bool = false,
+                         _ report: (MediaFile) throws(MetadataError) -> Report) throws {
+        var run = FileRun(total: paths.count)
+        var documents: [JSONValue] = []
+        for (index, path) in paths.enumerated() {
+            run.progress(index)
+            do throws(MetadataError) {
+                let file = try MediaFile(path: path)
+                try reportProblems(file, strict: strict, clearing: &run)
+                switch try report(file) {
+                case .json(let made): documents += made
+                case .text(let text):
+                    run.clearProgress()
+                    print(text, terminator: "")
+                }
+            } catch {
+                if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
+                run.fail(error)
+            }
+        }
+        if json { print(JSONValue.array(documents).serialized()) }
+        try run.finish(writing: false)
+    }
+
     mutating func fail(_ error: MetadataError) {
         clearProgress()
         Self.standardError("tagedit: \(error.description)")
