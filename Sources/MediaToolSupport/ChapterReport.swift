@@ -127,18 +127,8 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
         return out
     }
 
+    /// Attribute text: the page escaper's entities, and a line break kept as `&#10;`.
     static func xmlEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
-            default: out.append(character)
-            }
-        }
-        return out
+        InspectionHTML.escape(text).replacing("\n", with: "&#10;")
     }
 }

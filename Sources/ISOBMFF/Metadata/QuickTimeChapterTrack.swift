@@ -162,8 +162,7 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
         guard sample.count >= 2 else { return "" }
         let length = Int(sample[0]) << 8 | Int(sample[1])
         let text = Array(sample[2..<min(2 + length, sample.count)])
-        if text.starts(with: [0xFE, 0xFF]) { return decodeUTF16(text.dropFirst(2), bigEndian: true) }
-        if text.starts(with: [0xFF, 0xFE]) { return decodeUTF16(text.dropFirst(2), bigEndian: false) }
+        if text.starts(with: [0xFE, 0xFF]) || text.starts(with: [0xFF, 0xFE]) { return TextDecoding.utf16(text) }
         var encoding: UInt32?
         var position = 2 + length
         while position + 8 <= sample.count {
@@ -175,18 +174,7 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
             position += size
         }
         // 0x100 is Unicode (UTF-8 in a text sample), as ffmpeg and Apple write it.
-        if encoding == 0x100 || String(validating: text, as: UTF8.self) != nil { return String(decoding: text, as: UTF8.self) }
-        return String(text.map { Character(Unicode.Scalar($0)) })
-    }
-
-    static func decodeUTF16(_ bytes: ArraySlice<UInt8>, bigEndian: Bool) -> String {
-        var units: [UInt16] = []
-        var index = bytes.startIndex
-        while index + 1 < bytes.endIndex {
-            let first = UInt16(bytes[index]), second = UInt16(bytes[index + 1])
-            units.append(bigEndian ? first << 8 | second : second << 8 | first)
-            index += 2
-        }
-        return String(decoding: units, as: UTF16.self)
+        if encoding == 0x100 || String(validating: text, as: UTF8.self) != nil { return TextDecoding.utf8(text) }
+        return TextDecoding.latin1(text)
     }
 }
