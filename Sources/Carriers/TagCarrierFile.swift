@@ -36,6 +36,8 @@ public protocol TagCarrierFile: Sendable {
     var carriedTags: CarriedTags { get }
     /// What was tolerated while reading (damaged chunks, tags, junk).
     var diagnostics: [CarrierDiagnostic] { get }
+    /// The audio's duration in seconds, from the headers (never by decoding); nil when unknown.
+    var duration: Double? { get }
     /// Writes `tag` into the file at `path` as its ID3v2 tag, verified before it is kept; the
     /// original is untouched on failure.
     static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome
@@ -48,5 +50,15 @@ extension MPEGStreamFile: TagCarrierFile {
 
 extension IFFChunkFile: TagCarrierFile {
     public static let formatNames = ["aiff", "wav"]
+
+    /// AIFF: the sample frames of `COMM` over the rate; WAV: the `data` chunk's bytes over the
+    /// PCM byte rate.
+    public var duration: Double? {
+        guard let format = audioFormat, format.sampleRate > 0 else { return nil }
+        if let frames = format.frameCount { return Double(frames) / format.sampleRate }
+        let frameBytes = format.channels * ((format.bitsPerSample + 7) / 8)
+        guard frameBytes > 0, let data = root.children.first(where: { $0.id == "data" }) else { return nil }
+        return Double(data.dataSize / UInt64(frameBytes)) / format.sampleRate
+    }
     public var carriedTags: CarriedTags { CarriedTags(id3v2: id3Tag, info: info ?? (kind == .wav ? RIFFInfoList() : nil)) }
 }

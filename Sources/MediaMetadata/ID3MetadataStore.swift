@@ -323,7 +323,7 @@ struct ID3MetadataStore: MetadataStore {
 
     /// The text encoding for new frames: UTF-8 in v2.4; Latin-1 when it holds the text, else
     /// UTF-16, in v2.3.
-    private func encoding(for values: [String]) -> ID3TextEncoding {
+    func encoding(for values: [String]) -> ID3TextEncoding {
         if version >= 4 { return .utf8 }
         return values.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value <= 0xFF } } ? .latin1 : .utf16
     }

@@ -115,7 +115,7 @@ public struct MediaFile: Sendable {
     }
 
     /// True when the metadata differs from what was read.
-    public var hasChanges: Bool { store.hasChanges }
+    public var hasChanges: Bool { container.hasChanges }
 
     /// The values of `key` (a uniform key, an alias, a custom key such as `COMMENT:NOTIZ`, or
     /// an identifier); nil when the file has none. For an identifier, the values of every item

@@ -85,6 +85,19 @@ protocol MetadataContainer: Sendable {
     var diagnostics: [MetadataDiagnostic] { get }
     /// The chapters the file holds, one list per form, in the order of `ChapterForm.all`.
     var chapterLists: [ChapterList] { get }
+    /// The chapter forms files of this kind hold, in the order they are written.
+    static var chapterForms: [ChapterForm] { get }
+    /// The file's duration, for the end of the last chapter; nil when unknown.
+    var duration: ChapterTime? { get }
+    /// Replaces the chapters of `form` (one of `chapterForms`) with `chapters` (in order, no two
+    /// at the same start); returns notes.
+    mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String]
+    /// Removes the chapters of `form`; false when there were none.
+    mutating func removeChapters(form: ChapterForm) -> Bool
+    /// True when the edits differ from what was read.
+    var hasChanges: Bool { get }
+    /// Removes every writable item and every chapter.
+    mutating func removeAll()
     /// True when a save with `options` has something to write (an edit, or a change of tag
     /// version that the options ask for).
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool
@@ -98,6 +111,7 @@ protocol MetadataContainer: Sendable {
 extension MetadataContainer {
     /// A container whose chapters are all in its tags.
     var chapterLists: [ChapterList] { store.chapterLists }
+    var hasChanges: Bool { store.hasChanges }
     /// The store's edits, forwarded so that `MediaFile` edits its container without knowing its type.
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] { try store.set(target, values: values) }
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }

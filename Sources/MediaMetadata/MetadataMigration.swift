@@ -40,8 +40,12 @@ extension MediaFile {
         // Native forms are only needed within a family (serialising them reads large pictures).
         let native = sameFamily ? try source.nativeItems() : []
         let dateParts: Set<String> = ["id3/TDAT", "id3/TIME", "id3/TRDA"]
+        // Chapter items travel as chapters (below) when the families differ.
+        let chapterItem = { (identifier: MetadataIdentifier) in
+            (identifier.keySpace == .id3 && ["CHAP", "CTOC"].contains(identifier.id3Parts.frame)) || (identifier.keySpace == .quickTimeUserData && identifier.fourCC == "chpl")
+        }
         for item in sourceItems where item.contributions.isEmpty && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
-            && !dateParts.contains(item.identifier.description)
+            && !dateParts.contains(item.identifier.description) && (sameFamily || !chapterItem(item.identifier))
         {
             if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
                 do {
@@ -58,11 +62,30 @@ extension MediaFile {
         }
         let pictures = try source.pictures
         if !pictures.isEmpty { applyPictures(pictures, to: &report) }
-        if !sameFamily && !source.chapters.isEmpty {
-            report.entries.append(.init(key: "chapters", outcome: .notRepresentable,
-                                        detail: "\(source.chapters.count) chapters are not copied (writing chapters into another format is not supported yet)"))
-        }
+        let chapters = source.chapters
+        if !chapters.isEmpty { report.entries += try applyChapters(chapters, restoring: sameFamily && family == .id3) }
         return report
+    }
+
+    /// Writes `chapters` (from another file or a document) in every form this file holds and
+    /// reports it; with `restoring`, ID3 chapters already restored as native frames (with every
+    /// sub-frame) are kept as they are, and the QuickTime chapter track is still written.
+    public mutating func applyChapters(_ chapters: [Chapter], restoring: Bool) throws(MetadataError) -> [MigrationReport.Entry] {
+        if restoring && family == .id3 {
+            return chapters.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "\(chapters.count) chapters copied as their CHAP/CTOC frames")]
+        }
+        if chapters.isEmpty {
+            let removed = removeChapters()
+            return removed.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "no chapters: \(removed.map(\.name).joined(separator: ", ")) removed")]
+        }
+        do {
+            let notes = try setChapters(chapters)
+            let forms = chapterLists.map(\.form.name).joined(separator: " and ")
+            return [.init(key: "chapters", outcome: notes.isEmpty ? .copied : .converted,
+                          detail: "\(chapters.count) chapters written as \(forms)" + (notes.isEmpty ? "" : " (adjusted: see the notes)"))]
+        } catch {
+            return [.init(key: "chapters", outcome: .notRepresentable, detail: error.message + "; not copied")]
+        }
     }
 
     /// Sets `tags` (from a document, such as an export of a file of the other family) and, when

@@ -10,6 +10,11 @@ struct MovieContainer: MetadataContainer {
     private let movie: MovieFile
     private let path: String
     var store: MovieMetadataStore
+    /// The change to the QuickTime chapter track the save makes; nil leaves it as it is.
+    private var chapterTrack: ChapterTrackEdit?
+    static var chapterForms: [ChapterForm] { [.quickTime, .nero] }
+    var duration: ChapterTime? { store.duration }
+    var hasChanges: Bool { store.hasChanges || chapterTrack != nil }
 
     init(source: FileByteSource, format: MediaFormat, path: String) throws {
         movie = try MovieFile(tree: try AtomTree(source: source), path: path)
@@ -20,8 +25,35 @@ struct MovieContainer: MetadataContainer {
         store = MovieMetadataStore(scope: movie.metadata.movie, movieTime: Self.movieTime(of: movie.tree), xmp: movie.metadata.xmp)
     }
 
-    /// The QuickTime chapter tracks, then the Nero chapters, as the file holds them.
+    mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] {
+        if form == .nero { return store.setNeroChapters(chapters) }
+        chapterTrack = ChapterTrackEdit(chapters, duration: duration)
+        return []
+    }
+
+    mutating func removeChapters(form: ChapterForm) -> Bool {
+        if form == .nero { return store.removeNeroChapters() }
+        guard form == .quickTime else { return false }
+        let had = chapterTrack.map { !$0.samples.isEmpty } ?? !QuickTimeChapterTrack.read(movie.tree).tracks.isEmpty
+        chapterTrack = .remove
+        return had
+    }
+
+    /// Removes every writable item, the chapter track included.
+    mutating func removeAll() {
+        store.removeAll()
+        if !QuickTimeChapterTrack.read(movie.tree).tracks.isEmpty { chapterTrack = .remove } else { chapterTrack = nil }
+    }
+
+    /// The QuickTime chapter tracks, then the Nero chapters, as the file holds them (or as edited).
     var chapterLists: [ChapterList] {
+        if let edit = chapterTrack {
+            let chapters = edit.samples.map { sample in
+                Chapter(start: ChapterTime(sample.start, timescale: edit.timescale),
+                        end: ChapterTime(sample.start + sample.duration, timescale: edit.timescale), title: sample.title)
+            }
+            return (chapters.isEmpty ? [] : [ChapterList(form: .quickTime, chapters: chapters)]) + store.chapterLists
+        }
         let (tracks, problems) = QuickTimeChapterTrack.read(movie.tree)
         var lists: [ChapterList] = []
         for (index, track) in tracks.enumerated() {
@@ -55,12 +87,13 @@ struct MovieContainer: MetadataContainer {
         }
     }
 
-    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { store.hasChanges }
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { hasChanges }
 
     /// The movie with the edited metadata.
     private var edited: MovieFile {
         var edited = movie
         edited.metadata.movie = store.scope
+        edited.chapterTrack = chapterTrack
         return edited
     }
 

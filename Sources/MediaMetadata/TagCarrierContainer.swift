@@ -21,6 +21,8 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
     private let path: String
     let diagnostics: [MetadataDiagnostic]
     var store: ID3MetadataStore
+    let duration: ChapterTime?
+    static var chapterForms: [ChapterForm] { [.id3] }
 
     init(source: FileByteSource, format: MediaFormat, path: String) throws {
         let file = try Carrier(source: source)
@@ -28,11 +30,18 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
         self.path = path
         let tags = file.carriedTags
         store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
+        duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
         diagnostics = file.diagnostics.map { diagnostic in
             MetadataDiagnostic(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
                                place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
         }
     }
+
+    mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] {
+        store.setID3Chapters(chapters, duration: duration)
+    }
+
+    mutating func removeChapters(form: ChapterForm) -> Bool { form == .id3 && store.removeID3Chapters() }
 
     /// The ID3v2 version a save writes: the one asked for, else the store's.
     private func version(_ options: MediaFile.SaveOptions) -> UInt8? { options.id3Version ?? store.tagVersion }

@@ -134,6 +134,8 @@ public enum TagReport {
         public var customKeys: [String: String] = [:]
         public var native: [(identifier: MetadataIdentifier, data: NativeItemData)]?
         public var pictures: [MediaPicture]
+        /// The document's `chapters`, when it has the member (an empty list: no chapters).
+        public var chapters: [Chapter]?
     }
 
     public struct ImportError: Error, Sendable, CustomStringConvertible {
@@ -167,6 +169,14 @@ public enum TagReport {
             default: nil
             }
             if let name { document.customKeys[key.uppercased()] = name }
+        }
+        if let chapters = json["chapters"] {
+            guard let items = chapters.arrayValue else { throw ImportError(message: "chapters: expected a list") }
+            do {
+                document.chapters = try ChapterFileFormat.chapters(in: items)
+            } catch {
+                throw ImportError(message: "chapters: \(error.description)")
+            }
         }
         if let native = json["native"], native.arrayValue == nil { throw ImportError(message: "native: expected a list") }
         if let pictures = json["pictures"], pictures.arrayValue == nil { throw ImportError(message: "pictures: expected a list") }

@@ -6,8 +6,24 @@ import MediaToolSupport
 extension TagEdit {
     struct Chapters: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "List and export chapters in every form: QuickTime chapter track, Nero chpl, ID3 CHAP/CTOC.",
-            subcommands: [List.self, ExportChapters.self])
+            abstract: "List, export, set, convert and remove chapters in every form: QuickTime chapter track, Nero chpl, ID3 CHAP/CTOC.",
+            subcommands: [List.self, ExportChapters.self, SetChapters.self, Convert.self, RemoveChapters.self])
+
+        /// The MP4 forms `--forms`/`--to` names, for `file`: nil is every form the file holds
+        /// (`both` for MP4; ID3 files hold only ID3 chapters).
+        static func forms(_ name: String, for file: MediaFile) -> [ChapterForm]? {
+            switch name {
+            case "both": nil
+            case "qt": [.quickTime]
+            case "nero": [.nero]
+            default: [ChapterForm(rawValue: name)]
+            }
+        }
+
+        static func validate(forms name: String, allowingID3: Bool) throws {
+            let names = ["both", "qt", "nero"] + (allowingID3 ? ["id3"] : [])
+            guard names.contains(name) else { throw ValidationError("unknown chapter forms \"\(name)\" (\(names.joined(separator: ", ")))") }
+        }
 
         /// `--form`: which form to show; `auto` is what players most read (QuickTime track,
         /// else Nero, else ID3), `all` shows every form.
@@ -79,6 +95,88 @@ extension TagEdit {
                 } catch {
                     FileRun.standardError("tagedit: \(error.description)")
                     throw ExitCode(TagEditExitCode.code(for: error))
+                }
+            }
+        }
+    
+        struct SetChapters: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "set", abstract: "Replace the chapters of files with those of a chapter file (mp4chaps, ffmetadata, JSON, Podlove, Podcasting 2.0 JSON).")
+            @Argument(help: "Media files (directories with --recursive).") var files: [String]
+            @Option(help: "The chapter file.") var from: String
+            @Option(help: "auto (from the file's content), mp4chaps, ffmetadata, json, podlove or podcast-json.") var format = "auto"
+            @Option(help: "MP4: both (QuickTime chapter track and Nero chpl), qt or nero; ID3 files always get CHAP/CTOC.") var forms = "both"
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var options: WriteOptions
+
+            func validate() throws {
+                try Chapters.validate(forms: forms, allowingID3: false)
+                guard format == "auto" || ChapterFileFormat.allCases.contains(where: { $0.rawValue == format }) else {
+                    throw ValidationError("unknown chapter file format \"\(format)\" (auto, \(ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
+            }
+
+            func run() throws {
+                let chapters = try Chapters.readChapterFile(from, format: format)
+                try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
+                    try file.setChapters(chapters, forms: file.family == .mp4 ? Chapters.forms(forms, for: file) : nil)
+                }
+            }
+        }
+
+        /// The chapters of the chapter file at `path`; a file that does not read ends the run
+        /// (exit 66 when missing, 65 when it does not parse, naming the line).
+        static func readChapterFile(_ path: String, format: String) throws -> [Chapter] {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                FileRun.standardError("tagedit: \(path): cannot read the chapter file")
+                throw ExitCode(TagEditExitCode.fileNotFound)
+            }
+            let text = String(decoding: data, as: UTF8.self)
+            let chapterFormat = format == "auto" ? ChapterFileFormat.detect(text) : ChapterFileFormat(rawValue: format)
+            do {
+                return try chapterFormat.parse(text)
+            } catch {
+                FileRun.standardError("tagedit: \(path): \(chapterFormat.rawValue): \(error.description)")
+                throw ExitCode(TagEditExitCode.badKeyOrValue)
+            }
+        }
+
+        struct Convert: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Write the chapters a file has (as players read them) in the forms named, and remove the other forms.")
+            @Argument(help: "Media files (directories with --recursive).") var files: [String]
+            @Option(help: "both, qt or nero (MP4); id3 for MP3, AAC, AIFF and WAV.") var to: String
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var options: WriteOptions
+
+            func validate() throws { try Chapters.validate(forms: to, allowingID3: true) }
+
+            func run() throws {
+                try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
+                    let chapters = file.chapters
+                    guard !chapters.isEmpty else { return }
+                    let forms = to == "id3" && file.family == .id3 ? nil : Chapters.forms(to, for: file)
+                    try file.setChapters(chapters, forms: forms)
+                }
+            }
+        }
+
+        struct RemoveChapters: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove chapters: the chapter track with its reference and samples, chpl, CHAP/CTOC.")
+            @Argument(help: "Media files (directories with --recursive).") var files: [String]
+            @Option(help: "qt, nero, id3 or all.") var form = "all"
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var options: WriteOptions
+
+            func validate() throws {
+                guard form == "all" || ChapterForm.all.contains(where: { $0.rawValue == form }) else {
+                    throw ValidationError("unknown chapter form \"\(form)\" (qt, nero, id3, all)")
+                }
+            }
+
+            func run() throws {
+                try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
+                    _ = file.removeChapters(forms: form == "all" ? nil : [ChapterForm(rawValue: form)])
                 }
             }
         }

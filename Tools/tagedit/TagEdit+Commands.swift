@@ -253,7 +253,10 @@ extension TagEdit {
                     let current = media.tags
                     tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
                 }
-                let report = try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys)
+                var report = try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys)
+                if let chapters = parsed.chapters {
+                    report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil)
+                }
                 for entry in report.entries where entry.outcome == .notRepresentable {
                     FileRun.standardError("tagedit: \(file): note: \(entry.key) not imported: \(entry.detail)")
                 }

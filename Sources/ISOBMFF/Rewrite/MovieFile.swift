@@ -15,6 +15,8 @@ public struct MovieFile: Sendable {
     public let originalMetadata: MovieMetadata
     /// The metadata to write; change it, then save.
     public var metadata: MovieMetadata
+    /// A change to the QuickTime chapter track to make with the save; nil leaves it as it is.
+    public var chapterTrack: ChapterTrackEdit?
 
     public init(tree: AtomTree, path: String? = nil) throws(AtomError) {
         self.tree = tree
@@ -29,11 +31,11 @@ public struct MovieFile: Sendable {
     }
 
     /// True when `metadata` differs from what was read.
-    public var hasChanges: Bool { metadata != originalMetadata }
+    public var hasChanges: Bool { metadata != originalMetadata || chapterTrack != nil }
 
     /// How `save` would write the change, without writing anything.
     public func plan(_ options: MovieSaveOptions = MovieSaveOptions()) throws -> MovieSavePlan {
-        try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, options: options)
+        try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, chapterTrack: chapterTrack, options: options)
     }
 
     /// Writes the changed metadata into the file it was read from and returns the plan it
@@ -82,7 +84,7 @@ public struct MovieFile: Sendable {
         var plan = try self.plan(options)
         if plan.strategy == .unchanged {
             // Nothing to change: the copy is the file as it is.
-            plan = try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, options: options, forceRewrite: true)
+            plan = try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, chapterTrack: chapterTrack, options: options, forceRewrite: true)
         }
         try FileReplacement.create(output, write: { sink in
             for node in plan.nodes { try node.write(to: &sink, from: tree) }
@@ -117,33 +119,55 @@ public struct MovieFile: Sendable {
             throw fail("it reads with a new problem: \(new)", offset: new.offset)
         }
         guard written.atoms.filter({ $0.type == "moov" }).count == 1 else { throw fail("it does not have exactly one 'moov'") }
-        // The metadata reads back as intended.
+        // The metadata reads back as intended: the tracks kept, then the chapter track added.
         let readBack = try MovieMetadata(tree: written)
-        guard readBack.movie == metadata.movie, readBack.tracks == metadata.tracks else {
+        var expectedTracks = metadata.tracks.enumerated().filter { !plan.removedTrackIndexes.contains($0.offset) }.map(\.element)
+        if plan.addedTrack != nil { expectedTracks.append(MetadataScope()) }
+        guard readBack.movie == metadata.movie, readBack.tracks == expectedTracks else {
             throw fail("its metadata does not read back as written")
         }
-        // Every stored offset points where the moved data now is.
-        let oldPointers = try Self.storedOffsets(in: tree)
-        let newPointers = try Self.storedOffsets(in: written)
+        // Every stored offset of what was kept points where the moved data now is.
+        let removed = plan.removedTrackIDs
+        let added = plan.addedTrack?.trackID
+        let oldPointers = try Self.storedOffsets(in: tree).filter { $0.trackID.map { !removed.contains($0) } ?? true }
+        let newPointers = try Self.storedOffsets(in: written).filter { $0.trackID == nil || $0.trackID != added }
         guard oldPointers.count == newPointers.count else { throw fail("it stores \(newPointers.count) offsets, the original \(oldPointers.count)") }
         for (old, new) in zip(oldPointers, newPointers) {
-            guard old.type == new.type || (old.type == "stco" && new.type == "co64"), old.values.count == new.values.count else {
+            guard old.type == new.type || (old.type == "stco" && new.type == "co64"), old.values.count == new.values.count, old.trackID == new.trackID else {
                 throw fail("'\(new.type)' at \(new.offset) does not match the original '\(old.type)'", offset: new.offset)
             }
             for (value, moved) in zip(old.values, new.values) where plan.offsetMap.map(value) != moved {
                 throw fail("'\(new.type)' at \(new.offset) points at \(moved) where \(value) moved to \(plan.offsetMap.map(value).map(String.init) ?? "nowhere")", offset: new.offset)
             }
         }
-        // Every chunk of every track still covers the same bytes: same lengths, inside one
+        // Every chunk of every kept track still covers the same bytes: same lengths, inside one
         // atom that was carried over whole.
-        let oldChunks = Self.chunkExtents(in: tree)
+        let oldChunks = Self.chunkExtents(in: tree).filter { !removed.contains($0.trackID) }
         let newChunks = Self.chunkExtents(in: written)
-        guard oldChunks.count == newChunks.count else { throw fail("it has \(newChunks.count) tracks with chunks, the original \(oldChunks.count)") }
-        for (track, (old, new)) in zip(oldChunks, newChunks).enumerated() {
-            guard old.count == new.count else { throw fail("track \(track + 1) has \(new.count) chunks, the original \(old.count)") }
-            for (a, b) in zip(old, new) where a.length != b.length || plan.offsetMap.map(a.offset) != b.offset || (a.length > 0 && !plan.offsetMap.holds(a.offset, length: a.length)) {
-                throw fail("track \(track + 1) has a chunk at \(b.offset) (\(b.length) bytes) that does not match the original at \(a.offset) (\(a.length) bytes)", offset: b.offset)
+        let keptChunks = newChunks.filter { $0.trackID != added }
+        guard oldChunks.count == keptChunks.count else { throw fail("it has \(keptChunks.count) tracks with chunks, \(oldChunks.count) were kept") }
+        for (old, new) in zip(oldChunks, keptChunks) {
+            guard old.trackID == new.trackID, old.chunks.count == new.chunks.count else {
+                throw fail("track \(new.trackID) has \(new.chunks.count) chunks, the original \(old.chunks.count)")
             }
+            for (a, b) in zip(old.chunks, new.chunks) where a.length != b.length || plan.offsetMap.map(a.offset) != b.offset || (a.length > 0 && !plan.offsetMap.holds(a.offset, length: a.length)) {
+                throw fail("track \(new.trackID) has a chunk at \(b.offset) (\(b.length) bytes) that does not match the original at \(a.offset) (\(a.length) bytes)", offset: b.offset)
+            }
+        }
+        // The chapter track added holds exactly the samples written, and reads as the chapters.
+        if let track = plan.addedTrack {
+            guard let chunks = newChunks.first(where: { $0.trackID == track.trackID })?.chunks,
+                chunks.count == 1, chunks[0].offset == track.chunkOffset, chunks[0].length == UInt64(track.data.count)
+            else { throw fail("the chapter track \(track.trackID) does not have its one chunk at \(track.chunkOffset)") }
+            guard try result.read(at: track.chunkOffset, count: track.data.count) == track.data else {
+                throw fail("the chapter samples at \(track.chunkOffset) are not the bytes written", offset: track.chunkOffset)
+            }
+            let chapters = QuickTimeChapterTrack.read(written).tracks
+            guard chapters.count == 1, chapters[0].trackID == track.trackID, chapters[0].samples == track.edit.samples, !chapters[0].isEnabled else {
+                throw fail("the chapter track does not read back as the chapters written")
+            }
+        } else if plan.chapterTrackEdited && !QuickTimeChapterTrack.read(written).tracks.isEmpty {
+            throw fail("it still has a chapter track")
         }
         // The carried-over atoms hold the same bytes (media data included).
         switch plan.strategy {
@@ -167,16 +191,24 @@ public struct MovieFile: Sendable {
         }
     }
 
+    /// One offset-bearing atom: its type, where it is, the track it belongs to (nil outside
+    /// the movie's tracks: fragments, item locations, the segment index) and its offsets.
+    typealias StoredOffsets = (type: FourCC, offset: UInt64, path: AtomPath, trackID: UInt32?, values: [UInt64])
+
     /// The stored file offsets of every offset-bearing atom, in file order.
-    static func storedOffsets(in tree: AtomTree) throws -> [(type: FourCC, offset: UInt64, path: AtomPath, values: [UInt64])] {
-        var result: [(type: FourCC, offset: UInt64, path: AtomPath, values: [UInt64])] = []
+    static func storedOffsets(in tree: AtomTree) throws -> [StoredOffsets] {
+        var result: [StoredOffsets] = []
         var failure: Error?
-        tree.walk { atom, path, _ in
+        var track: UInt32?
+        tree.walk { atom, path, depth in
             guard failure == nil else { return false }
+            if depth <= 1 {
+                track = depth == 1 && atom.type == "trak" ? QuickTimeChapterTrack.trackInfo(atom, path: "", tree: tree).trackID : nil
+            }
             if !atom.isContainer, FilePointers.types.contains(atom.type) {
                 do {
                     let values = try FilePointers.offsets(type: atom.type, payload: try tree.fieldBytes(of: atom), atomEnd: atom.endOffset)
-                    result.append((atom.type, atom.offset, path, values))
+                    result.append((atom.type, atom.offset, path, track, values))
                 } catch {
                     failure = error
                 }
@@ -187,15 +219,16 @@ public struct MovieFile: Sendable {
         return result
     }
 
-    /// The chunks of each track of the first `moov`: where each starts and how many bytes its
-    /// samples take (through `stsc` and `stsz`/`stz2`); an empty list for a track whose tables
-    /// do not decode.
-    static func chunkExtents(in tree: AtomTree) -> [[(offset: UInt64, length: UInt64)]] {
+    /// The chunks of each track of the first `moov`, by track ID: where each starts and how
+    /// many bytes its samples take (through `stsc` and `stsz`/`stz2`); an empty list for a
+    /// track whose tables do not decode.
+    static func chunkExtents(in tree: AtomTree) -> [(trackID: UInt32, chunks: [(offset: UInt64, length: UInt64)])] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
         return moov.children.filter { $0.type == "trak" }.map { trak in
+            let id = QuickTimeChapterTrack.trackInfo(trak, path: "", tree: tree).trackID
             guard let tables = TrackSampleTables(trak, tree: tree), let perChunk = tables.samplesPerChunk, tables.sizes != nil
-            else { return [] }
-            return tables.chunkExtents(samplesPerChunk: perChunk)
+            else { return (id, []) }
+            return (id, tables.chunkExtents(samplesPerChunk: perChunk))
         }
     }
 }

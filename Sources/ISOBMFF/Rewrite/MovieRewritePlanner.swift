@@ -58,6 +58,14 @@ public struct MovieSavePlan: Sendable {
     public let newMovieSize: UInt64
     /// Padding left after `moov` (top level) in the new file.
     public let padding: UInt64
+    /// The chapter tracks removed (by ID and by index among the movie's tracks).
+    public internal(set) var removedTrackIDs: Set<UInt32> = []
+    var removedTrackIndexes: Set<Int> = []
+    /// The chapter track added: its ID, where its one chunk is in the new file, its samples'
+    /// bytes, and the edit it came from.
+    var addedTrack: (trackID: UInt32, chunkOffset: UInt64, data: [UInt8], edit: ChapterTrackEdit)?
+    /// True when the save changes the chapter track (so that none may remain when none is added).
+    var chapterTrackEdited = false
 
     /// The bytes a save writes.
     public var bytesWritten: UInt64 {
@@ -77,13 +85,20 @@ public struct MovieSavePlan: Sendable {
         case .unchanged:
             return "nothing to write"
         case .inPlace:
-            return "\(bytesWritten) bytes written in \(patches.count) range(s) inside the metadata region; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding after it; no other byte moves"
+            return "\(bytesWritten) bytes written in \(patches.count) range(s) inside the metadata region; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding after it; no other byte moves" + chapterDetails
         case .movieAtEnd:
-            return "moov rewritten at offset \(writableRegion.lowerBound) (\(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding); file \(oldFileSize) -> \(newFileSize) bytes; media data does not move"
+            return "moov rewritten at offset \(writableRegion.lowerBound) (\(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding); file \(oldFileSize) -> \(newFileSize) bytes; media data does not move" + chapterDetails
         case .rewrite:
             let moved = offsetMap.isIdentity ? "media data stays at its offsets" : "media data moves and every offset into it is updated"
-            return "new file of \(newFileSize) bytes (was \(oldFileSize)) written beside the original, verified, then renamed over it; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding; \(moved)"
+            return "new file of \(newFileSize) bytes (was \(oldFileSize)) written beside the original, verified, then renamed over it; moov \(oldMovieSize) -> \(newMovieSize) bytes, \(padding) bytes of padding; \(moved)" + chapterDetails
         }
+    }
+
+    private var chapterDetails: String {
+        var parts: [String] = []
+        if !removedTrackIDs.isEmpty { parts.append("chapter track \(removedTrackIDs.sorted().map(String.init).joined(separator: ", ")) removed") }
+        if let added = addedTrack { parts.append("chapter track \(added.trackID) added (\(added.edit.samples.count) samples, \(added.data.count) bytes at offset \(added.chunkOffset))") }
+        return parts.isEmpty ? "" : "; " + parts.joined(separator: "; ")
     }
 }
 
@@ -95,13 +110,23 @@ public enum MovieRewritePlanner {
     ///   (any warning while reading it, not exactly one `moov`, an offset that points nowhere).
     ///
     /// - Parameter forceRewrite: plan a rewrite even when nothing changed (to copy the file).
-    public static func plan(tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, options: MovieSaveOptions = MovieSaveOptions(), forceRewrite: Bool = false) throws -> MovieSavePlan {
+    /// - Parameter chapterTrack: a change to the QuickTime chapter track, made with the save.
+    public static func plan(
+        tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, chapterTrack: ChapterTrackEdit? = nil,
+        options: MovieSaveOptions = MovieSaveOptions(), forceRewrite: Bool = false
+    ) throws -> MovieSavePlan {
         try checkWritable(tree)
-        let plan = try makePlan(tree: tree, original: original, metadata: metadata, options: options, forceRewrite: forceRewrite)
+        var chapters: ChapterTrackChange?
+        if let chapterTrack {
+            let moov = tree.atoms.first { $0.type == "moov" }!
+            chapters = try ChapterTrackChange(chapterTrack, tree: tree, moov: moov, quickTime: isQuickTime(tree))
+        }
+        let plan = try makePlan(tree: tree, original: original, metadata: metadata, chapters: chapters, options: options, forceRewrite: forceRewrite)
         guard plan.strategy != .unchanged else { return plan }
         // Every stored offset must land in data that is carried over; one that points outside
-        // the media (a cut file, a broken table) means the file is not understood.
-        for pointers in try MovieFile.storedOffsets(in: tree) {
+        // the media (a cut file, a broken table) means the file is not understood. The chapter
+        // tracks removed do not count.
+        for pointers in try MovieFile.storedOffsets(in: tree) where !(pointers.trackID.map { plan.removedTrackIDs.contains($0) } ?? false) {
             if let stray = pointers.values.first(where: { plan.offsetMap.map($0) == nil }) {
                 throw AtomError(.notWritable, offset: pointers.offset, path: pointers.path,
                                 message: "not written: '\(pointers.type)' at offset \(pointers.offset) points at offset \(stray), outside the media data the file carries")
@@ -110,7 +135,24 @@ public enum MovieRewritePlanner {
         return plan
     }
 
-    private static func makePlan(tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, options: MovieSaveOptions, forceRewrite: Bool) throws -> MovieSavePlan {
+    private static func makePlan(
+        tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, chapters: ChapterTrackChange?, options: MovieSaveOptions,
+        forceRewrite: Bool
+    ) throws -> MovieSavePlan {
+        var chapters = chapters
+        var plan = try makeLayout(tree: tree, original: original, metadata: metadata, chapters: &chapters, options: options, forceRewrite: forceRewrite)
+        if let chapters {
+            plan.chapterTrackEdited = true
+            plan.removedTrackIDs = chapters.removedTrackIDs
+            plan.removedTrackIndexes = chapters.removedTrackIndexes
+        }
+        return plan
+    }
+
+    private static func makeLayout(
+        tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, chapters: inout ChapterTrackChange?, options: MovieSaveOptions,
+        forceRewrite: Bool
+    ) throws -> MovieSavePlan {
         let moovIndex = tree.atoms.firstIndex { $0.type == "moov" }!
         let moov = tree.atoms[moovIndex]
         let traks = moov.children.filter { $0.type == "trak" }
@@ -130,12 +172,21 @@ public enum MovieRewritePlanner {
             parent.children = children
             moovNode = parent
         }
+        // The chapter track: tracks removed, one added.
+        if chapters != nil {
+            var node = try moovNode ?? AtomNode.expanding(moov, in: tree)
+            try chapters!.apply(to: &node, moov: moov, tree: tree)
+            moovNode = node
+        }
+        let chapterMedia = chapters?.mediaNode
+        let orphaned = chapters?.orphanedAtoms ?? []
 
-        // Top-level padding around moov.
+        // Top-level padding around moov (and media data only removed chapter tracks used).
+        let absorbable = { (index: Int) in isPadding(tree.atoms[index]) || orphaned.contains(index) }
         var first = moovIndex
-        while first > 0, isPadding(tree.atoms[first - 1]) { first -= 1 }
+        while first > 0, absorbable(first - 1) { first -= 1 }
         var last = moovIndex
-        while last + 1 < tree.atoms.count, isPadding(tree.atoms[last + 1]) { last += 1 }
+        while last + 1 < tree.atoms.count, absorbable(last + 1) { last += 1 }
         let regionEnd = tree.atoms[last].endOffset
         let firstMediaIndex = tree.atoms.firstIndex { $0.type == "mdat" }
         let relocateMovie = options.fastStart && (firstMediaIndex.map { $0 < moovIndex } ?? false)
@@ -148,25 +199,34 @@ public enum MovieRewritePlanner {
         }
         absorbPadding(&moovNode, delta: Int64(moovNode.size) - Int64(moov.size))
         let newSize = moovNode.size
+        let mediaSize = chapterMedia?.size ?? 0
 
         if options.allowInPlace && !relocateMovie {
-            // 1. In place, keeping moov where it starts, or starting at the padding before it.
-            for start in [moov.offset, tree.atoms[first].offset] where newSize <= regionEnd - start {
-                let rest = regionEnd - start - newSize
+            // 1. In place, keeping moov where it starts, or starting at the padding before it;
+            //    new chapter samples go in an mdat right after it.
+            for start in [moov.offset, tree.atoms[first].offset] where newSize + mediaSize <= regionEnd - start {
+                let rest = regionEnd - start - newSize - mediaSize
                 guard rest == 0 || rest >= 8 else { continue }
-                let nodes = rest > 0 ? [moovNode, .padding(size: rest)] : [moovNode]
-                return try inPlacePlan(tree: tree, nodes: nodes, region: start..<regionEnd, moov: moov, newMovieSize: newSize, padding: rest, newFileSize: tree.fileSize)
+                let movie = chapters?.settingChunkOffset(start + newSize + 8, in: moovNode) ?? moovNode
+                let nodes = [movie] + (chapterMedia.map { [$0] } ?? []) + (rest > 0 ? [.padding(size: rest)] : [])
+                var plan = try inPlacePlan(tree: tree, nodes: nodes, region: start..<regionEnd, moov: moov, newMovieSize: newSize, padding: rest, newFileSize: tree.fileSize)
+                plan.addedTrack = chapters?.added(at: start + newSize + 8)
+                return plan
             }
             // 2. moov is the last atom: rewrite it there and extend or cut the file.
             if last == tree.atoms.count - 1 && tree.trailingSize == 0 {
                 let padding = options.paddingSize(forMovieSize: newSize)
-                let nodes = padding > 0 ? [moovNode, .padding(size: padding)] : [moovNode]
-                let end = moov.offset + newSize + padding
-                return try inPlacePlan(tree: tree, nodes: nodes, region: moov.offset..<max(end, regionEnd), moov: moov, newMovieSize: newSize, padding: padding, newFileSize: end, strategy: .movieAtEnd)
+                let movie = chapters?.settingChunkOffset(moov.offset + newSize + 8, in: moovNode) ?? moovNode
+                let nodes = [movie] + (chapterMedia.map { [$0] } ?? []) + (padding > 0 ? [.padding(size: padding)] : [])
+                let end = moov.offset + newSize + mediaSize + padding
+                var plan = try inPlacePlan(tree: tree, nodes: nodes, region: moov.offset..<max(end, regionEnd), moov: moov, newMovieSize: newSize, padding: padding, newFileSize: end, strategy: .movieAtEnd)
+                plan.addedTrack = chapters?.added(at: moov.offset + newSize + 8)
+                return plan
             }
         }
         // 3. Rewrite the whole file.
-        return try rewrite(tree: tree, moovNode: moovNode, moovIndex: moovIndex, padding: first...last, before: relocateMovie ? firstMediaIndex : nil, options: options)
+        return try rewrite(tree: tree, moovNode: moovNode, moovIndex: moovIndex, padding: first...last, before: relocateMovie ? firstMediaIndex : nil,
+                           chapters: chapters, options: options)
     }
 
     /// Refuses a file whose structure is not fully understood.
@@ -263,20 +323,35 @@ public enum MovieRewritePlanner {
     /// was around moov replaced by fresh padding, moov moved before the media data when asked,
     /// and every stored offset into moved atoms updated.
     private static func rewrite(
-        tree: AtomTree, moovNode: AtomNode, moovIndex: Int, padding dropped: ClosedRange<Int>, before mediaIndex: Int?,
-        options: MovieSaveOptions
+        tree: AtomTree, moovNode: AtomNode, moovIndex: Int, padding: ClosedRange<Int>, before mediaIndex: Int?,
+        chapters: ChapterTrackChange? = nil, options: MovieSaveOptions
     ) throws -> MovieSavePlan {
         let moov = tree.atoms[moovIndex]
+        // Dropped: the padding around moov, and media data only removed chapter tracks used.
+        let dropped = Set(padding).union(chapters?.orphanedAtoms ?? [])
+        // New chapter samples go before the first media data that is kept (after moov without).
+        let chapterMedia = chapters?.mediaNode
+        let chapterIndex = tree.atoms.indices.first { tree.atoms[$0].type == "mdat" && !dropped.contains($0) }
+        var chapterOffset: UInt64 = 0
         func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
             let padding = options.paddingSize(forMovieSize: movie.size)
-            let block = padding > 0 ? [movie, .padding(size: padding)] : [movie]
+            var block = padding > 0 ? [movie, AtomNode.padding(size: padding)] : [movie]
+            if chapterIndex == nil, let chapterMedia { block.append(chapterMedia) }
             var nodes: [AtomNode] = []
             var moves: [OffsetMap.Move] = []
             var position: UInt64 = 0
             for (index, atom) in tree.atoms.enumerated() {
                 if index == mediaIndex || (mediaIndex == nil && index == moovIndex) {
-                    nodes += block
-                    position += block.reduce(0) { $0 + $1.size }
+                    for node in block {
+                        if node.type == "mdat" { chapterOffset = position + 8 }
+                        nodes.append(node)
+                        position += node.size
+                    }
+                }
+                if index == chapterIndex, let chapterMedia {
+                    chapterOffset = position + 8
+                    nodes.append(chapterMedia)
+                    position += chapterMedia.size
                 }
                 if dropped.contains(index) { continue }
                 moves.append(OffsetMap.Move(start: atom.offset, end: atom.endOffset, delta: Int64(position) - Int64(atom.offset)))
@@ -304,11 +379,16 @@ public enum MovieRewritePlanner {
                 return try relocate(node, in: tree, map: result.map)
             }
         }
-        let newMovie = result.nodes.first { $0.type == "moov" }!
-        return MovieSavePlan(
+        let movieIndex = result.nodes.firstIndex { $0.type == "moov" && $0.originalAtom == nil } ?? result.nodes.firstIndex { $0.type == "moov" }!
+        if let chapters {
+            result.nodes[movieIndex] = chapters.settingChunkOffset(chapterOffset, in: result.nodes[movieIndex])
+        }
+        var plan = MovieSavePlan(
             strategy: .rewrite, nodes: result.nodes, patches: [], writableRegion: 0..<0,
             oldFileSize: tree.fileSize, newFileSize: result.size, offsetMap: result.map, oldMovieSize: moov.size,
-            newMovieSize: newMovie.size, padding: result.padding)
+            newMovieSize: result.nodes[movieIndex].size, padding: result.padding)
+        plan.addedTrack = chapters?.added(at: chapterOffset)
+        return plan
     }
 
     /// `node` with every stored file offset moved by `map`; containers are opened only where
