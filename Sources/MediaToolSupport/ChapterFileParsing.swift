@@ -72,8 +72,8 @@ extension ChapterFileFormat {
     /// mp4v2's `mp4chaps` text: `TIME TITLE` a line; blank lines and `#` comments skipped.
     static func parseMP4Chaps(_ text: String) throws(ChapterFileError) -> [Chapter] {
         var chapters: [Chapter] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+        // Lines end at LF, CR LF (one Character) or CR.
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             let time = trimmed.prefix { $0 != " " && $0 != "\t" }

@@ -68,6 +68,46 @@ public enum OtherReaders {
         return object
     }
 
+    public static let ffmpeg = "/usr/bin/ffmpeg"
+
+    /// The MD5 of the decoded streams `map` selects (`0`: every stream, `0:a`: the audio), from
+    /// ffmpeg's `md5` muxer.
+    public static func decodeChecksum(_ path: String, map: String = "0") async throws -> String {
+        let result = try await ToolRunner.runProgram(ffmpeg, ["-v", "error", "-nostdin", "-i", path, "-map", map, "-f", "md5", "-"])
+        guard result.status == 0 else { throw ReaderFailure(reader: "ffmpeg", message: result.standardError) }
+        return result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The chapters mutagen reads: Nero `chpl` of an MP4 (`MP4.chapters`: start in seconds and
+    /// title), or the ID3 `CHAP` frames (start in seconds, title) and `CTOC` frames (element
+    /// ID, top-level flag, ordered flag, children).
+    public static func mutagenChapters(_ path: String) async throws -> (chapters: [(start: Double, title: String)], tables: [(id: String, topLevel: Bool, ordered: Bool, children: [String])]) {
+        let script = """
+            import json, sys, mutagen, mutagen.mp4, mutagen.id3
+            try:
+                f = mutagen.File(sys.argv[1])
+            except mutagen.MutagenError:
+                # mutagen takes a short ADTS stream for MP3 and fails; its ID3 reader reads the tag.
+                f = None
+            chapters, tables = [], []
+            if isinstance(f, mutagen.mp4.MP4):
+                chapters = [[c.start, c.title] for c in (f.chapters or [])]
+            else:
+                tags = f.tags if f is not None else mutagen.id3.ID3(sys.argv[1])
+                if tags is not None:
+                    chapters = [[c.start_time / 1000.0, str(c.sub_frames['TIT2'].text[0]) if 'TIT2' in c.sub_frames else ''] for c in tags.getall('CHAP')]
+                    tables = [[t.element_id, bool(t.flags & 2), bool(t.flags & 1), list(t.child_element_ids)] for t in tags.getall('CTOC')]
+            print(json.dumps({'chapters': chapters, 'tables': tables}))
+            """
+        let result = try await ToolRunner.runProgram(python, ["-c", script, path])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: [[Any]]] else {
+            throw ReaderFailure(reader: "mutagen", message: result.standardError)
+        }
+        let chapters = (object["chapters"] ?? []).map { (start: ($0[0] as? Double) ?? Double(($0[0] as? Int) ?? -1), title: ($0[1] as? String) ?? "") }
+        let tables = (object["tables"] ?? []).map { (id: ($0[0] as? String) ?? "", topLevel: ($0[1] as? Bool) ?? false, ordered: ($0[2] as? Bool) ?? false, children: ($0[3] as? [String]) ?? []) }
+        return (chapters, tables)
+    }
+
     public struct ReaderFailure: Error, CustomStringConvertible {
         public var reader: String
         public var message: String

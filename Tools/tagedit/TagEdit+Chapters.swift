@@ -119,7 +119,9 @@ extension TagEdit {
             func run() throws {
                 let chapters = try Chapters.readChapterFile(from, format: format)
                 try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                    try file.setChapters(chapters, forms: file.family == .mp4 ? Chapters.forms(forms, for: file) : nil)
+                    // `both`, the default, means every form the file holds; an MP4 form named for
+                    // an ID3 file is refused.
+                    try file.setChapters(chapters, forms: file.family == .mp4 || forms != "both" ? Chapters.forms(forms, for: file) : nil)
                 }
             }
         }

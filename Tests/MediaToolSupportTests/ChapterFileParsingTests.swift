@@ -1,0 +1,84 @@
+import MediaMetadata
+import MediaToolSupport
+import Testing
+
+/// Reading chapter files for `tagedit chapters set`: each format read back from what `export`
+/// writes, exact times, escapes and entities, the format told from the content, and errors
+/// that name the line.
+@Suite struct ChapterFileParsingTests {
+    let chapters = [
+        Chapter(start: .milliseconds(0), end: .milliseconds(61_500), title: "Intro = start; #1 \\ \"quoted\"\nnext", url: "https://example.org/?a=1&b=2"),
+        Chapter(start: ChapterTime(2_712_150, timescale: 44100), end: ChapterTime(5_424_300, timescale: 44100), title: "Second <b> & ü"),
+    ]
+
+    func roundTrip(_ format: ChapterFileFormat) throws -> [Chapter] {
+        let text = format.render(chapters, path: "x.m4b", lists: [ChapterList(form: .quickTime, chapters: chapters)])
+        #expect(ChapterFileFormat.detect(text) == format)
+        return try format.parse(text)
+    }
+
+    @Test func ffmetadataReadsBackExactlyWithItsEscapes() throws {
+        let read = try roundTrip(.ffmetadata)
+        #expect(read.map(\.title) == chapters.map(\.title))
+        #expect(read.map(\.start) == chapters.map(\.start))
+        #expect(read[1].start.timescale == 44100 && read[1].start.value == 2_712_150)
+        #expect(read.map(\.end) == chapters.map(\.end))
+    }
+
+    @Test func mp4chapsReadsStartsAndTitles() throws {
+        let read = try roundTrip(.mp4chaps)
+        #expect(read.map(\.start) == [.milliseconds(0), .milliseconds(61_500)])
+        #expect(read.map(\.title) == ["Intro = start; #1 \\ \"quoted\" next", "Second <b> & ü"])
+        // Hours past 99, minutes-and-seconds, plain seconds, fractions to the nanosecond, comments.
+        let more = try ChapterFileFormat.mp4chaps.parse("# a comment\r\n100:00:00.5 Long\n\n01:02 Short\n7 Seven\n0:00:01.123456789 Fine\n")
+        #expect(more.map(\.start) == [ChapterTime(360_000_500, timescale: 1000), .milliseconds(62_000), .milliseconds(7000),
+                                      ChapterTime(1_123_456_789, timescale: 1_000_000_000)])
+        #expect(more.map(\.title) == ["Long", "Short", "Seven", "Fine"])
+    }
+
+    @Test func podloveReadsAttributesAndEntities() throws {
+        let read = try roundTrip(.podlove)
+        #expect(read.map(\.title) == chapters.map(\.title))
+        #expect(read.first?.url == "https://example.org/?a=1&b=2")
+        #expect(read.map { $0.start.converted(to: 1000) } == [0, 61_500])
+        let other = try ChapterFileFormat.podlove.parse("<chapters><chapter start='1.5' title='A &#x263A; &#65;'/></chapters>")
+        #expect(other.map(\.title) == ["A ☺ A"])
+        #expect(other.map(\.start) == [.milliseconds(1500)])
+    }
+
+    @Test func jsonFormsReadStartsInSeconds() throws {
+        for format in [ChapterFileFormat.json, .podcastJSON] {
+            let read = try roundTrip(format)
+            #expect(read.map(\.title) == chapters.map(\.title), "\(format.rawValue)")
+            #expect(read.map { $0.start.converted(to: 1000) } == [0, 61_500], "\(format.rawValue)")
+            #expect(read.first?.url == chapters.first?.url, "\(format.rawValue)")
+        }
+        // A bare array of chapters is read too.
+        #expect(try ChapterFileFormat.json.parse("[{\"start\": 2.25, \"title\": \"x\"}]").map(\.start) == [.milliseconds(2250)])
+    }
+
+    @Test func errorsNameTheLine() {
+        func failure(_ format: ChapterFileFormat, _ text: String) -> ChapterFileError? {
+            do { _ = try format.parse(text) } catch { return error }
+            return nil
+        }
+        #expect(failure(.mp4chaps, "00:00:00.000 A\n\n0:61:00 B\n")?.line == 3)
+        #expect(failure(.mp4chaps, "00:00:00.000 A\n1:2:3:4 B\n")?.line == 2)
+        #expect(failure(.ffmetadata, "[CHAPTER]\nSTART=0\n")?.line == 1)
+        #expect(failure(.ffmetadata, ";FFMETADATA1\n[CHAPTER]\nTIMEBASE=1/0\nSTART=0\n")?.line == 3)
+        #expect(failure(.ffmetadata, ";FFMETADATA1\n\n[CHAPTER]\nTIMEBASE=1/1000\ntitle=x\n")?.line == 3)
+        #expect(failure(.ffmetadata, ";FFMETADATA1\n[CHAPTER]\nno equals sign\n")?.line == 3)
+        #expect(failure(.json, "{\"chapters\": [\n\n  {\"start\": 1,]}")?.line == 3)
+        #expect(failure(.podlove, "<psc:chapters>\n<psc:chapter title=\"x\"/>\n</psc:chapters>")?.line == 2)
+        #expect(failure(.podlove, "<psc:chapters>\n<psc:chapter start=\"0\" title=\"x/>\n</psc:chapters>") != nil)
+        #expect(failure(.mp4chaps, "# nothing\n")?.message.contains("no chapters") == true)
+    }
+
+    @Test func theFormatIsToldFromTheContent() {
+        #expect(ChapterFileFormat.detect("\u{FEFF};FFMETADATA1\n") == .ffmetadata)
+        #expect(ChapterFileFormat.detect("  <?xml version=\"1.0\"?><psc:chapters/>") == .podlove)
+        #expect(ChapterFileFormat.detect("{\"version\": \"1.2.0\", \"chapters\": [{\"startTime\": 0}]}") == .podcastJSON)
+        #expect(ChapterFileFormat.detect("[{\"path\": \"x\", \"chapters\": []}]") == .json)
+        #expect(ChapterFileFormat.detect("00:00:00.000 Intro\n") == .mp4chaps)
+    }
+}
