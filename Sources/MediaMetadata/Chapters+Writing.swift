@@ -138,12 +138,16 @@ extension Chapter {
 }
 
 extension ChapterTrackEdit {
-    /// The chapter track for `chapters` (in order, the first at 0): in their common timescale
-    /// when they share one and each duration fits 32 bits, else in milliseconds.
+    /// The chapter track for `chapters` (in order, the first at 0): in the least common
+    /// multiple of their timescales, so that every time stays exact, when that fits 32 bits and
+    /// so does each duration; else in milliseconds.
     init(_ chapters: [Chapter], duration: ChapterTime?) {
         let ends = Chapter.ends(of: chapters, duration: duration)
-        let scales = Set(chapters.map(\.start.timescale) + ends.map(\.timescale))
-        var timescale: UInt32 = scales.count == 1 ? scales.first! : 1000
+        func gcd(_ a: UInt64, _ b: UInt64) -> UInt64 { b == 0 ? a : gcd(b, a % b) }
+        let common = Set(chapters.map(\.start.timescale) + ends.map(\.timescale)).reduce(UInt64(1)) { lcm, scale in
+            lcm > UInt64(UInt32.max) ? lcm : lcm / gcd(lcm, UInt64(scale)) * UInt64(scale)
+        }
+        var timescale: UInt32 = common <= UInt64(UInt32.max) ? UInt32(common) : 1000
         func samples(_ scale: UInt32) -> [QuickTimeChapterTrack.Sample] {
             zip(chapters, ends).map { chapter, end in
                 let start = chapter.start.converted(to: scale)
