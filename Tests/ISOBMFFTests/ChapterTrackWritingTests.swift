@@ -169,6 +169,24 @@ import Testing
         #expect(try structureFindings(path).isEmpty)
     }
 
+    @Test func aReferenceToAChapterPictureTrackIsKept() throws {
+        // Track 1 names track 2, a video track (chapter pictures, as in Apple's audiobooks).
+        let bytes = ChapterTrackTests.movie(titles: [Array("x".utf8)], handler: "vide")
+        let path = try TemporaryFile.write(bytes, name: "pictures.m4b")
+        var file = try MovieFile(path: path)
+        file.chapterTrack = Self.edit
+        let plan = try file.save()
+        #expect(plan.removedTrackIDs.isEmpty)
+        let tree = try AtomTree(contentsOf: path)
+        #expect(try payload(tree, "moov/trak[0]/tref/chap") == [0, 0, 0, 2, 0, 0, 0, 3])
+        #expect(QuickTimeChapterTrack.read(tree).tracks.map(\.trackID) == [3])
+        // Removing the chapters keeps the picture track's reference.
+        var again = try MovieFile(path: path)
+        again.chapterTrack = .remove
+        #expect(try again.save().removedTrackIDs == [3])
+        #expect(try payload(try AtomTree(contentsOf: path), "moov/trak[0]/tref/chap") == [0, 0, 0, 2])
+    }
+
     @Test func removingDropsTheTrackItsReferenceAndItsOwnMediaData() throws {
         // Added by a rewrite (its own mdat before the audio), then removed.
         let (path, _) = try saved("moov-before-mdat.m4a", Self.edit, options: MovieSaveOptions(allowInPlace: false))
@@ -206,37 +224,12 @@ import Testing
     }
 
     @Test func aChapterTrackInAFileOverFourGiBUsesSixtyFourBitOffsets() throws {
-        // moov after a 5 GiB sparse mdat: the chapter samples go after moov, past 4 GiB.
-        var builder = MovieBuilder()
-        builder.movieFirst = false
-        let small = builder.build()
-        let tree0 = try AtomTree(source: MemoryByteSource(small))
-        let mdat = try #require(tree0.atoms.first { $0.type == "mdat" })
-        let moov = try #require(tree0.atoms.first { $0.type == "moov" })
-        let gap: UInt64 = 5 << 30
-        let directory = try TemporaryFile.makeDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/big.m4b"
-        let ftyp = Array(small[..<Int(mdat.offset)])
-        let payload = Array(small[Int(mdat.payloadOffset)..<Int(mdat.endOffset)])
-        let header64 = [0, 0, 0, 1] + Array("mdat".utf8) + AtomBuilder.be(16 + UInt64(payload.count) + gap, width: 8)
-        var movie = Array(small[Int(moov.offset)..<Int(moov.endOffset)])
-        let stco = try #require(tree0.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stco")!))
-        let stcoAt = Int(stco.payloadOffset - moov.offset) + 8
-        for i in 0..<builder.chunks.count {
-            let at = stcoAt + 4 * i
-            let value = movie[at..<at + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            movie.replaceSubrange(at..<at + 4, with: AtomBuilder.be(value + 8, width: 4))
+        // moov after a 5 GiB sparse mdat: the chapter samples go after moov, past 4 GiB. The
+        // movie header gets a timescale of 1000 and a 10 s duration.
+        let (directory, path) = try sparseMovieAfterLargeMedia(gap: 5 << 30) { movie in
+            movie.replaceSubrange(28..<36, with: AtomBuilder.be(1000, width: 4) + AtomBuilder.be(10_000, width: 4))
         }
-        // A movie header with a timescale of 1000 and a 10 s duration.
-        let mvhdAt = 8
-        movie.replaceSubrange(mvhdAt + 8 + 12..<mvhdAt + 8 + 20, with: AtomBuilder.be(1000, width: 4) + AtomBuilder.be(10_000, width: 4))
-        FileManager.default.createFile(atPath: path, contents: Data(ftyp + header64 + payload))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(ftyp.count + header64.count + payload.count) + gap)
-        try handle.seekToEnd()
-        handle.write(Data(movie))
-        try handle.close()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let audioOffsets = try MovieFile.storedOffsets(in: AtomTree(contentsOf: path)).map(\.values)
 
         var file = try MovieFile(path: path)

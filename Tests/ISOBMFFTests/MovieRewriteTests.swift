@@ -429,34 +429,8 @@ func readTitle(_ path: String) throws -> [String]? {
 
     @Test func sparseFileLargerThanFourGiBIsEditedInPlaceAndAtTheEnd() throws {
         // moov after a 5 GiB sparse mdat with a 64-bit header: movie-at-end, then in place.
-        var builder = MovieBuilder()
-        builder.movieFirst = false
-        let small = builder.build()
-        let tree0 = try AtomTree(source: MemoryByteSource(small))
-        let mdat = try #require(tree0.atoms.first { $0.type == "mdat" })
-        let moov = try #require(tree0.atoms.first { $0.type == "moov" })
-        let gap: UInt64 = 5 << 30
-        let directory = try TemporaryFile.makeDirectory()
-        let path = directory + "/big.m4a"
-        // ftyp, 64-bit mdat (payload + gap), moov with offsets unchanged (they point at the start of mdat).
-        let ftyp = Array(small[..<Int(mdat.offset)])
-        let payload = Array(small[Int(mdat.payloadOffset)..<Int(mdat.endOffset)])
-        let header64 = [0, 0, 0, 1] + Array("mdat".utf8) + AtomBuilder.be(16 + UInt64(payload.count) + gap, width: 8)
-        // The 64-bit header is 8 bytes longer: move the chunk offsets by 8.
-        var movie = Array(small[Int(moov.offset)..<Int(moov.endOffset)])
-        let stco = try #require(tree0.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stco")!))
-        let stcoAt = Int(stco.payloadOffset - moov.offset) + 8
-        for i in 0..<builder.chunks.count {
-            let at = stcoAt + 4 * i
-            let value = movie[at..<at + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-            movie.replaceSubrange(at..<at + 4, with: AtomBuilder.be(value + 8, width: 4))
-        }
-        FileManager.default.createFile(atPath: path, contents: Data(ftyp + header64 + payload))
-        let handle = try #require(FileHandle(forWritingAtPath: path))
-        try handle.truncate(atOffset: UInt64(ftyp.count + header64.count + payload.count) + gap)
-        try handle.seekToEnd()
-        handle.write(Data(movie))
-        try handle.close()
+        let (directory, path) = try sparseMovieAfterLargeMedia(gap: 5 << 30)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         #expect(try AtomTree(contentsOf: path).diagnostics.isEmpty)
 
         let first = try titled(try MovieFile(path: path), "Big file").save()
@@ -466,12 +440,45 @@ func readTitle(_ path: String) throws -> [String]? {
         #expect(second.strategy == .inPlace)
         #expect(try readTitle(path) == ["Big file, renamed"])
         #expect(try structureFindings(path).isEmpty)
-        try FileManager.default.removeItem(atPath: directory)
     }
 
     func chunkOffsets(_ path: String) throws -> [[UInt64]] {
         try MovieFile.storedOffsets(in: AtomTree(contentsOf: path)).filter { ["stco", "co64"].contains($0.type) }.map(\.values)
     }
+}
+
+/// A sparse file over 4 GiB in a new temporary directory: `MovieBuilder`'s movie after its
+/// media, the media in a 64-bit `mdat` followed by `gap` bytes never written; `edit` changes
+/// the `moov` bytes first (their size must stay). Returns the directory and the file's path.
+func sparseMovieAfterLargeMedia(gap: UInt64, edit: (inout [UInt8]) -> Void = { _ in }) throws -> (directory: String, path: String) {
+    var builder = MovieBuilder()
+    builder.movieFirst = false
+    let small = builder.build()
+    let tree = try AtomTree(source: MemoryByteSource(small))
+    let mdat = try #require(tree.atoms.first { $0.type == "mdat" })
+    let moov = try #require(tree.atoms.first { $0.type == "moov" })
+    let directory = try TemporaryFile.makeDirectory()
+    let path = directory + "/big.m4a"
+    let ftyp = Array(small[..<Int(mdat.offset)])
+    let payload = Array(small[Int(mdat.payloadOffset)..<Int(mdat.endOffset)])
+    let header64 = [0, 0, 0, 1] + Array("mdat".utf8) + AtomBuilder.be(16 + UInt64(payload.count) + gap, width: 8)
+    // The 64-bit header is 8 bytes longer: move the chunk offsets by 8.
+    var movie = Array(small[Int(moov.offset)..<Int(moov.endOffset)])
+    let stco = try #require(tree.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stco")!))
+    let stcoAt = Int(stco.payloadOffset - moov.offset) + 8
+    for i in 0..<builder.chunks.count {
+        let at = stcoAt + 4 * i
+        let value = movie[at..<at + 4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        movie.replaceSubrange(at..<at + 4, with: AtomBuilder.be(value + 8, width: 4))
+    }
+    edit(&movie)
+    FileManager.default.createFile(atPath: path, contents: Data(ftyp + header64 + payload))
+    let handle = try #require(FileHandle(forWritingAtPath: path))
+    try handle.truncate(atOffset: UInt64(ftyp.count + header64.count + payload.count) + gap)
+    try handle.seekToEnd()
+    handle.write(Data(movie))
+    try handle.close()
+    return (directory, path)
 }
 
 /// A source of `size` bytes: `head`, then zeros (a sparse file without the file).

@@ -95,8 +95,15 @@ struct ChapterTrackChange {
             defer { trakIndex += 1 }
             if removedTrackIndexes.contains(trakIndex) { continue }
             var node = child
-            if !infos[trakIndex].chapterReferences.isEmpty || trakIndex == hostIndex {
-                node = try Self.withChapterReference(node, to: trakIndex == hostIndex ? builder?.trackID : nil, tree: tree)
+            let info = infos[trakIndex]
+            if !info.chapterReferences.isEmpty || trakIndex == hostIndex {
+                // References to tracks that stay (chapter images: a video track of pictures) are
+                // kept; those to removed, missing or the same track go; the new track is named last.
+                var references = info.chapterReferences.filter { id in
+                    id != info.trackID && !removedTrackIDs.contains(id) && infos.contains { $0.trackID == id }
+                }
+                if trakIndex == hostIndex, let id = builder?.trackID { references.append(id) }
+                node = try Self.withChapterReferences(node, references, tree: tree)
             }
             children.append(node)
         }
@@ -130,24 +137,30 @@ struct ChapterTrackChange {
         return node
     }
 
-    /// `trak` with its `tref/chap` removed, or set to name `target` when given (in the
-    /// existing `tref`, or a new one before `mdia`).
-    private static func withChapterReference(_ trak: AtomNode, to target: UInt32?, tree: AtomTree) throws -> AtomNode {
+    /// `trak` with its `tref/chap` naming `references` (removed when there are none), in the
+    /// existing `tref`, or a new one before `mdia`.
+    private static func withChapterReferences(_ trak: AtomNode, _ references: [UInt32], tree: AtomTree) throws -> AtomNode {
         var node = try opened(trak, tree)
         var children = node.children ?? []
-        let chap = target.map { id -> AtomNode in
-            var writer = ByteWriter(capacity: 4)
-            writer.writeUInt32(id)
-            return .leaf("chap", payload: writer.bytes)
+        var chap: AtomNode?
+        if !references.isEmpty {
+            var writer = ByteWriter(capacity: 4 * references.count)
+            for id in references { writer.writeUInt32(id) }
+            chap = .leaf("chap", payload: writer.bytes)
         }
         if let index = children.firstIndex(where: { $0.type == "tref" }) {
             var tref = try opened(children[index], tree)
-            var references = (tref.children ?? []).filter { $0.type != "chap" }
-            if let chap { references.append(chap) }
-            if references.isEmpty {
+            var boxes = tref.children ?? []
+            if let at = boxes.firstIndex(where: { $0.type == "chap" }) {
+                boxes.removeAll { $0.type == "chap" }
+                if let chap { boxes.insert(chap, at: at) }
+            } else if let chap {
+                boxes.append(chap)
+            }
+            if boxes.isEmpty {
                 children.remove(at: index)
             } else {
-                tref.children = references
+                tref.children = boxes
                 children[index] = tref
             }
         } else if let chap {
