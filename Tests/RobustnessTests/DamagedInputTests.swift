@@ -51,20 +51,58 @@ struct DamagedInputTests {
         return offsets
     }
 
-    /// Reads `path` through every layer, as `tagedit show --json` would.
-    static func readAll(_ path: String) {
-        guard let file = try? MediaFile(path: path) else { return }
-        _ = file.tags
-        _ = file.items
-        _ = try? file.pictures
-        _ = file.chapters
-        _ = try? file.nativeItems()
+    /// What reading a damaged file came to.
+    enum Outcome: Hashable {
+        /// Opened and read through every layer; `problems` diagnostics say what was tolerated.
+        case read(problems: Bool)
+        /// Refused with a typed error of this code.
+        case refused(MetadataError.Code)
+    }
+
+    /// The tally of a sweep: each outcome and how often, and the inputs whose outcome broke
+    /// the rule (a refusal that is not `malformed` or `unsupportedFormat`, or one whose message
+    /// does not say where).
+    struct Tally {
+        var counts: [Outcome: Int] = [:]
+        var broken: [String] = []
+
+        var total: Int { counts.values.reduce(0, +) }
+        var summary: String {
+            counts.sorted { $0.value > $1.value }.map { "\($0.key): \($0.value)" }.joined(separator: ", ")
+        }
+    }
+
+    /// Reads `path` through every layer, as `tagedit show --json` would, and records the
+    /// outcome: the tags, items, pictures, chapters and native items of a file that opens (a
+    /// picture or native-item error counts as a refusal of that code), or the error it was
+    /// refused with. A refusal must be `malformed` or `unsupportedFormat` and name the place
+    /// (a byte offset, or what is missing).
+    static func readAll(_ path: String, label: String, into tally: inout Tally) {
+        let outcome: Outcome
+        do throws(MetadataError) {
+            let file = try MediaFile(path: path)
+            _ = file.tags
+            _ = file.items
+            _ = file.chapters
+            _ = file.chapterLists
+            _ = try file.pictures
+            _ = try file.nativeItems()
+            outcome = .read(problems: file.diagnostics.contains { $0.isProblem })
+        } catch {
+            outcome = .refused(error.code)
+            if error.code != .malformed && error.code != .unsupportedFormat {
+                tally.broken.append("\(label): refused as \(error.code): \(error.description)")
+            } else if error.message.isEmpty {
+                tally.broken.append("\(label): refused without a message")
+            }
+        }
+        tally.counts[outcome, default: 0] += 1
     }
 
     @Test func truncatedFilesReadToAResultOrAnError() throws {
         let directory = try TemporaryFile.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        var cuts = 0
+        var tally = Tally()
         var slowest: (seconds: Double, name: String) = (0, "")
         for path in Self.inputs {
             let bytes = try TemporaryFile.read(path)
@@ -79,21 +117,24 @@ struct DamagedInputTests {
             // Cut from the end: each cut is one truncate of the same copy.
             for point in points.sorted(by: >) {
                 guard truncate(copy, off_t(point)) == 0 else { continue }
-                Self.readAll(copy)
-                cuts += 1
+                Self.readAll(copy, label: "\((path as NSString).lastPathComponent) cut at \(point)", into: &tally)
             }
             let perCut = Date().timeIntervalSince(started) / Double(max(1, points.count))
             if perCut > slowest.seconds { slowest = (perCut, (path as NSString).lastPathComponent) }
         }
-        print("truncation sweep: \(cuts) cuts of \(Self.inputs.count) files; slowest file \(slowest.name) at \(Int(slowest.seconds * 1000)) ms per cut")
-        #expect(cuts > 1000)
+        print("truncation sweep: \(tally.total) cuts of \(Self.inputs.count) files (\(tally.summary)); slowest file \(slowest.name) at \(Int(slowest.seconds * 1000)) ms per cut")
+        #expect(tally.total > 1000)
+        #expect(tally.broken.isEmpty, "\(tally.broken.count) cuts broke the rule:\n\(tally.broken.prefix(20).joined(separator: "\n"))")
+        // Both outcomes occur: cut files that still read, and cut files refused.
+        #expect(tally.counts.keys.contains { if case .read = $0 { true } else { false } })
+        #expect(tally.counts.keys.contains(.refused(.malformed)) || tally.counts.keys.contains(.refused(.unsupportedFormat)))
     }
 
     @Test func flippedBytesAndRewrittenSizesReadToAResultOrAnError() throws {
         let directory = try TemporaryFile.makeDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var generator = SplitMix64(seed: 0x5EED)
-        var mutations = 0
+        var tally = Tally()
         for path in Self.inputs {
             let original = try TemporaryFile.read(path)
             guard original.count > 16 else { continue }
@@ -106,9 +147,8 @@ struct DamagedInputTests {
             /// original bytes back.
             func mutate(_ offset: Int, _ bytes: [UInt8]) {
                 _ = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
-                Self.readAll(copy)
+                Self.readAll(copy, label: "\((path as NSString).lastPathComponent) with \(bytes) at \(offset)", into: &tally)
                 _ = original[offset..<offset + bytes.count].withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, off_t(offset)) }
-                mutations += 1
             }
             // Size fields of atoms, chunks and frames set to hostile values.
             let sizeFields = Self.boundaries(path).filter { $0 + 4 <= UInt64(original.count) }.sorted().prefix(48)
@@ -124,8 +164,10 @@ struct DamagedInputTests {
                 mutate(index, [original[index] ^ UInt8(1 << (generator.next() % 8))])
             }
         }
-        print("corruption sweep: \(mutations) mutated files")
-        #expect(mutations > 1000)
+        print("corruption sweep: \(tally.total) mutated files (\(tally.summary))")
+        #expect(tally.total > 1000)
+        #expect(tally.broken.isEmpty, "\(tally.broken.count) mutations broke the rule:\n\(tally.broken.prefix(20).joined(separator: "\n"))")
+        #expect(tally.counts.keys.contains { if case .read = $0 { true } else { false } })
     }
 }
 
