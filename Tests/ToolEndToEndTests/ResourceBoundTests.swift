@@ -6,16 +6,18 @@ import Testing
 /// Hostile files built to cost memory or time: size fields that claim gigabytes, deep nesting,
 /// huge entry and item counts, a decompression bomb, atoms that do not advance. Each goes
 /// through `tagedit show --json`, `tagedit set`, `atominspect` and `atominspect check`; each
-/// run must peak under 256 MiB of resident memory (measured by GNU time)
-/// and end within 10 seconds (a hang guard for this debug build on a loaded 2-core CI machine;
-/// the README gives the release build's times, all well under a second). A run may fail with
+/// run must peak under 256 MiB of resident memory (measured by GNU time), and must end: a hang
+/// guard of two minutes, far above any real run (the README's benchmarks give the release
+/// build's times, all well under a second), catches a tool that never finishes without making
+/// this a speed test. A run may fail with
 /// one of the documented exit codes, never by a signal; a `set` that succeeds leaves a file
 /// that reads.
 @Suite struct ResourceBoundTests {
     typealias A = AtomBuilder
 
     static let memoryLimitKiB = 256 << 10
-    static let timeLimit: TimeInterval = 10
+    /// Not a speed limit: only a run that hangs reaches it.
+    static let hangGuard: TimeInterval = 120
 
     struct Hostile: CustomTestStringConvertible, Sendable {
         var name: String
@@ -136,7 +138,7 @@ import Testing
             let command = "\(tool) \(arguments.first ?? "")"
             print("resource bound: \(hostile.name) \(command): exit \(run.status), \(Int(run.seconds * 1000)) ms, \(run.peakMemoryKiB / 1024) MiB peak")
             #expect(documented.contains(run.status), "\(command) on \(hostile.name) ended with \(run.status): \(run.standardError)")
-            #expect(run.seconds < Self.timeLimit, "\(command) on \(hostile.name) took \(run.seconds) s")
+            #expect(run.seconds < Self.hangGuard, "hang guard: \(command) on \(hostile.name) ran \(run.seconds) s")
             #expect(run.peakMemoryKiB > 1024, "the measurement works: no tool runs in under 1 MiB")
             #expect(run.peakMemoryKiB < Self.memoryLimitKiB, "\(command) on \(hostile.name) peaked at \(run.peakMemoryKiB / 1024) MiB")
         }
