@@ -1,8 +1,17 @@
 import Foundation
 
 /// Temporary files for tests that need a real path. Fixtures are never written to: tests that
-/// write copy them here first.
+/// write copy them here first. Everything goes under one folder per test process, removed when
+/// the process exits, so that no run leaves folders behind.
 public enum TemporaryFile {
+    /// The folder of this process's temporary files.
+    static let root: String = {
+        let path = NSTemporaryDirectory() + "media-metadata-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: TemporaryFile.root) }
+        return path
+    }()
+
     /// Writes `bytes` to a new file in a fresh temporary directory and returns its path.
     public static func write(_ bytes: [UInt8], name: String = "file.bin") throws -> String {
         let directory = try makeDirectory()
@@ -11,9 +20,9 @@ public enum TemporaryFile {
         return path
     }
 
-    /// A new empty directory under the system temporary directory.
+    /// A new empty directory under this process's folder.
     public static func makeDirectory() throws -> String {
-        let path = NSTemporaryDirectory() + "media-metadata-tests-" + UUID().uuidString
+        let path = root + "/" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
