@@ -24,7 +24,11 @@ func copyOfFixture(_ name: String) throws -> String {
         #expect(result.changed)
         let reread = try MediaFile(path: path)
         #expect(reread.tags["TITLE"] == ["Neuer Titel ✓"])
-        #expect(reread.tags["ARTIST"] == ["One", "Two"] || reread.tags["ARTIST"] == ["One / Two"])
+        // Two values, unless the format holds one string per key; then they are joined, and the
+        // save says so.
+        let joined = result.notes.contains { $0.contains("values joined") }
+        if ["id3v24-full.mp3", "no-tags.mp3", "id3v23-utf16.mp3"].contains(fixture) { #expect(joined == (fixture == "id3v23-utf16.mp3"), "ID3v2.4 holds several values, v2.3 one") }
+        #expect(reread.tags["ARTIST"] == (joined ? ["One / Two"] : ["One", "Two"]), "\(result.notes)")
         #expect(reread.tags["TRACKNUMBER"] == ["4/10"])
         #expect(reread.tags["DATE"] == ["2024-05-17"])
     }
@@ -102,7 +106,7 @@ func copyOfFixture(_ name: String) throws -> String {
         var file = try MediaFile(path: path)
         try file.set("TITLE", ["As v2.3"])
         let result = try file.save(MediaFile.SaveOptions(id3Version: 3))
-        #expect(result.notes.contains { $0.contains("TMOO") || $0.contains("RVA2") })
+        #expect(result.notes.contains { $0.contains("RVA2 dropped: ID3v2.4 only") }, "\(result.notes)")
         #expect(TagLibReading.read(path)?.id3v2Version == 3)
         #expect(try MediaFile(path: path).tags["TITLE"] == ["As v2.3"])
     }

@@ -117,7 +117,8 @@ import Testing
         result = try await tagedit("get", path, "title")
         #expect(result.standardOutput == "Über\n")
         result = try await tagedit("get", path, "common/artist")
-        #expect(result.standardOutput == "A / B\n" || result.standardOutput == "A\nB\n")
+        // ID3v2.3 holds one string per text frame: the two artists are joined (and a note says so).
+        #expect(result.standardOutput == "A / B\n")
         result = try await tagedit("get", path, "id3/TRCK")
         #expect(result.standardOutput == "2/9\n")
         result = try await tagedit("remove", path, "TITLE")
@@ -200,7 +201,7 @@ import Testing
         result = try await tagedit("picture", "remove", path, "--type", "back-cover")
         #expect(result.status == 0)
         result = try await tagedit("show", "--json", path)
-        #expect(result.standardOutput.contains("\"pictures\" : []") || result.standardOutput.contains("\"pictures\": []"))
+        #expect(result.standardOutput.contains("\"pictures\": []"))
     }
 
     @Test func exportThenImportOntoACopyGivesIdenticalMetadata() async throws {
