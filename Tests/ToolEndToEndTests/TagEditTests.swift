@@ -14,6 +14,26 @@ import Testing
         try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
     }
 
+    @Test func bothToolsPrintOneVersionAndHelpListsEveryExitCode() async throws {
+        let tagedit = try await tagedit("--version")
+        let atominspect = try await ToolRunner.run("atominspect", ["--version"])
+        #expect(tagedit.status == 0 && atominspect.status == 0)
+        #expect(tagedit.standardOutput == atominspect.standardOutput)
+        #expect(tagedit.standardOutput.split(separator: ".").count == 3)
+        let help = try await self.tagedit("--help").standardOutput.replacingOccurrences(of: "\n", with: " ")
+        for code in ["0 success", "1 `get`", "64 usage", "65 unknown key", "66 file not found", "67 unsupported", "68 damaged", "73 read-only", "74 I/O", "75 another program"] {
+            #expect(help.contains(code), "\(code)")
+        }
+    }
+
+    @Test func aDirectoryWithoutRecursiveSaysToAddIt() async throws {
+        let directory = (try copy("no-tags.mp3") as NSString).deletingLastPathComponent
+        let result = try await tagedit("show", directory)
+        #expect(result.status == 67)
+        #expect(result.standardError == "tagedit: \(directory): is a directory; add -r (--recursive) to work on the media files in it\n")
+        #expect(try await tagedit("show", "-r", directory).status == 0)
+    }
+
     @Test func showJSONFollowsThePinnedShape() async throws {
         let missing = "/nonexistent/gone.mp3"
         let result = try await tagedit("show", "--json", TestFixtures.path("aac-itunes-tags-cover.m4a"), TestFixtures.path("id3v24-full.mp3"), missing)

@@ -18,6 +18,7 @@ struct AtomInspect: ParsableCommand {
             a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \
             (with --strict); 5 --path names nothing; 6 'browse' without a terminal; 64 usage error.
             """,
+        version: ToolVersion.current,
         subcommands: [Tree.self, Browse.self, Diff.self, HTML.self, Hex.self, Extract.self, Check.self],
         defaultSubcommand: Tree.self
     )

@@ -19,10 +19,11 @@ struct TagEdit: ParsableCommand {
 
             Exit codes: 0 success; 1 `get` found no value; 64 usage; 65 unknown key, bad value or \
             a key the format cannot hold; 66 file not found; 67 unsupported format; 68 damaged file; \
-            73 read-only file or directory; 74 I/O error or failed verification. With several files, \
+            73 read-only file or directory; 74 I/O error or failed verification; 75 another program \
+            is editing the file (try again). With several files, \
             the code is the first failure's, after every file was processed.
             """,
-        version: "0.2.0",
+        version: ToolVersion.current,
         subcommands: [
             Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, Picture.self,
             Export.self, Import.self, Copy.self, Chapters.self, Keys.self,
@@ -162,7 +163,12 @@ struct FileRun {
 
     mutating func fail(_ error: MetadataError) {
         clearProgress()
-        Self.standardError("tagedit: \(error.description)")
+        var isDirectory: ObjCBool = false
+        if let path = error.path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+            Self.standardError("tagedit: \(path): is a directory; add -r (--recursive) to work on the media files in it")
+        } else {
+            Self.standardError("tagedit: \(error.description)")
+        }
         failed += 1
         if exitCode == 0 { exitCode = TagEditExitCode.code(for: error) }
     }
