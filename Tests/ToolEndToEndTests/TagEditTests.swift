@@ -34,6 +34,26 @@ import Testing
         #expect(try await tagedit("show", "-r", directory).status == 0)
     }
 
+    @Test func getOverSeveralFilesNamesEachFile() async throws {
+        let one = try copy("id3v24-full.mp3")
+        let two = try copy("aac-itunes-tags-cover.m4a")
+        let none = try copy("no-tags.mp3")
+        var result = try await tagedit("get", one, two, "ALBUM")
+        #expect(result.status == 0, "\(result.standardError)")
+        let albums = try await [tagedit("get", one, "ALBUM").standardOutput, tagedit("get", two, "ALBUM").standardOutput]
+        #expect(result.standardOutput == "\(one): \(albums[0])\(two): \(albums[1])")
+        // A file without the key: the others are printed, the exit code is 1.
+        result = try await tagedit("get", one, none, "ALBUM")
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "\(one): \(albums[0])")
+        result = try await tagedit("get", "--json", one, none, "ALBUM")
+        #expect(result.status == 1)
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(documents.map { $0["path"] as? String } == [one, none])
+        #expect(documents.first?["values"] as? [String] == [String(albums[0].dropLast())])
+        #expect(documents.last?["values"] is NSNull)
+    }
+
     @Test func showJSONFollowsThePinnedShape() async throws {
         let missing = "/nonexistent/gone.mp3"
         let result = try await tagedit("show", "--json", TestFixtures.path("aac-itunes-tags-cover.m4a"), TestFixtures.path("id3v24-full.mp3"), missing)

@@ -21,32 +21,42 @@ extension TagEdit {
     }
 
     struct Get: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the values of a key, one per line (exit 1 when absent).")
-        @Argument(help: "The file.") var file: String
-        @Argument(help: "A uniform key, alias, custom key or identifier.") var key: String
+        static let configuration = CommandConfiguration(
+            abstract: "Print the values of a key: one per line for one file, 'FILE: value' lines (or --json) for several (exit 1 when a file has none).")
+        @Argument(help: "The files (directories with --recursive), then a uniform key, alias, custom key or identifier.") var arguments: [String]
+        @Flag(help: "Print a JSON array: {\"path\", \"key\", \"values\"} per file (values null when absent).") var json = false
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
-        func run() throws {
-            let values: [String]?
-            do throws(MetadataError) {
-                let media = try MediaFile(path: file)
-                var run = FileRun(total: 1)
-                try FileRun.reportProblems(media, strict: strict, clearing: &run)
-                if MetadataKeyTable.definition(key)?.kind == .picture {
-                    // Pictures are not text: one line describing each.
-                    let pictures = try media.pictures
-                    values = pictures.isEmpty ? nil : pictures.map {
-                        TagReport.describe(PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count))
-                    }
-                } else {
-                    values = try media.values(key)
+        func validate() throws {
+            guard arguments.count >= 2 else { throw ValidationError("name a file and a key: tagedit get FILE... KEY") }
+        }
+
+        /// The values of `key` in `media`; pictures as one line describing each.
+        static func values(_ media: MediaFile, _ key: String) throws(MetadataError) -> [String]? {
+            if MetadataKeyTable.definition(key)?.kind == .picture {
+                let pictures = try media.pictures
+                return pictures.isEmpty ? nil : pictures.map {
+                    TagReport.describe(PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count))
                 }
-            } catch {
-                FileRun.standardError("tagedit: \(error.description)")
-                throw ExitCode(TagEditExitCode.code(for: error))
             }
-            guard let values, !values.isEmpty else { throw ExitCode(TagEditExitCode.absent) }
-            for value in values { print(value) }
+            return try media.values(key)
+        }
+
+        func run() throws {
+            let key = arguments.last!
+            let paths = FileList.expand(Array(arguments.dropLast()), recursive: recursive)
+            var absent = false
+            let several = paths.count > 1 || recursive
+            try FileRun.readEach(paths, json: json, strict: strict) { media throws(MetadataError) -> FileRun.Report in
+                let values = try Self.values(media, key) ?? []
+                if values.isEmpty { absent = true }
+                if json {
+                    return .json([.object([("path", .string(media.path)), ("key", .string(key)), ("values", values.isEmpty ? .null : .array(values.map(JSONValue.string)))])])
+                }
+                return .text(values.map { several ? "\(media.path): \($0)\n" : "\($0)\n" }.joined())
+            }
+            if absent { throw ExitCode(TagEditExitCode.absent) }
         }
     }
 
