@@ -54,6 +54,24 @@ import Testing
         #expect(documents.last?["values"] is NSNull)
     }
 
+    @Test func convertRewritesTagsInTheVersionAskedFor() async throws {
+        let path = try copy("id3v24-full.mp3")
+        #expect(try TemporaryFile.read(path)[3] == 4)
+        let title = try await tagedit("get", path, "TITLE").standardOutput
+        var result = try await tagedit("convert", path, "--id3v2-version", "3")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("RVA2 dropped"))
+        #expect(try TemporaryFile.read(path)[3] == 3)
+        #expect(try await tagedit("get", path, "TITLE").standardOutput == title)
+        // Already version 3: nothing is written.
+        let before = try TemporaryFile.read(path)
+        result = try await tagedit("convert", path, "--id3v2-version", "3", "-v")
+        #expect(result.standardOutput.contains("unchanged"))
+        #expect(try TemporaryFile.read(path) == before)
+        // Without a version: a usage error.
+        #expect(try await tagedit("convert", path).status == 64)
+    }
+
     @Test func showJSONFollowsThePinnedShape() async throws {
         let missing = "/nonexistent/gone.mp3"
         let result = try await tagedit("show", "--json", TestFixtures.path("aac-itunes-tags-cover.m4a"), TestFixtures.path("id3v24-full.mp3"), missing)

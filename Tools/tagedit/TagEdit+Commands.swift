@@ -128,6 +128,23 @@ extension TagEdit {
         }
     }
 
+    struct ConvertTags: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "convert", abstract: "Rewrite ID3v2 tags as version 3 or 4 (tagedit convert --id3v2-version 3 FILE...); tags already in that version are left alone.")
+        @Argument(help: "Files (directories with --recursive).") var files: [String]
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var options: WriteOptions
+
+        func validate() throws {
+            guard options.id3v2Version != nil else { throw ValidationError("name the version: --id3v2-version 3 or 4") }
+        }
+
+        func run() throws {
+            // No edit: the save writes the tag in the version asked for when it differs.
+            try FileRun.edit(files, recursive: recursive, options: options) { _ throws(MetadataError) in }
+        }
+    }
+
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Remove all metadata, keeping the media.")
         @Argument(help: "Files.") var files: [String]

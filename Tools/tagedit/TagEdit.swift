@@ -25,7 +25,7 @@ struct TagEdit: ParsableCommand {
             """,
         version: ToolVersion.current,
         subcommands: [
-            Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, Picture.self,
+            Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, ConvertTags.self, Picture.self,
             Export.self, Import.self, Copy.self, Chapters.self, Keys.self,
         ]
     )
