@@ -27,6 +27,9 @@ public struct MediaFile: Sendable {
     var container: any MetadataContainer
     /// Notes on conversions made by the edits so far (values joined, types not kept).
     public private(set) var notes: [String] = []
+    /// Values the typed properties (`title`, `trackNumber`...) could not set, by key: `save()`
+    /// throws the first, so that a property assignment never fails silently.
+    var deferredErrors: [String: MetadataError] = [:]
 
     /// The file layouts this layer opens, one row per container type; a format is opened by
     /// the first row that lists it.
@@ -323,12 +326,16 @@ public struct MediaFile: Sendable {
         /// it over it: slower for large files, but atomic against a crash or power loss, which an
         /// in-place write is not.
         public var allowInPlace: Bool
+        /// Read the saved file again, so that the `MediaFile` goes on from what was written
+        /// (false for a caller that is done with it, such as a batch that saves each file once).
+        public var rereadAfterSaving: Bool
 
-        public init(dryRun: Bool = false, output: String? = nil, id3Version: UInt8? = nil, allowInPlace: Bool = true) {
+        public init(dryRun: Bool = false, output: String? = nil, id3Version: UInt8? = nil, allowInPlace: Bool = true, rereadAfterSaving: Bool = true) {
             self.dryRun = dryRun
             self.output = output
             self.id3Version = id3Version
             self.allowInPlace = allowInPlace
+            self.rereadAfterSaving = rereadAfterSaving
         }
     }
 
@@ -336,7 +343,15 @@ public struct MediaFile: Sendable {
     /// in-place write is kept); on any failure the original is left as it was. Returns what was
     /// written where (for a dry run, what would be).
     @discardableResult
+    ///
+    /// After a save to the file itself, the `MediaFile` reads the saved file again (unless
+    /// `rereadAfterSaving` is false): it reflects what was written, and a second edit and save
+    /// work.
+    ///
+    /// - Throws: the error of a typed property (`title`, `trackNumber`...) that could not be
+    ///   set, before anything is written; otherwise as `MediaFile(path:)` and the writers.
     public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SavePlan {
+        if let (_, error) = deferredErrors.min(by: { $0.key < $1.key }) { throw error }
         var notes = takeNotes()
         if let version = options.id3Version ?? id3Version, version != 3 && version != 4 {
             throw MetadataError(.badValue, path: path, message: "an ID3v2 tag is written as version 3 or 4, not \(version)")
@@ -351,14 +366,21 @@ public struct MediaFile: Sendable {
             plan.notes = notes
             return plan
         }
+        var plan: SavePlan
         do {
-            var plan = options.dryRun ? try container.plan(options) : try container.write(options)
-            notes += plan.notes
-            plan.notes = notes
-            return plan
+            plan = options.dryRun ? try container.plan(options) : try container.write(options)
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }
+        notes += plan.notes
+        plan.notes = notes
+        if options.rereadAfterSaving && !options.dryRun && options.output == nil && plan.changed {
+            // Read what was written, so that this value goes on from the saved file.
+            let saved = try MediaFile(path: path)
+            container = saved.container
+            container.setTagVersion(id3Version)
+        }
+        return plan
     }
 
     /// True when both paths name the same file (after links).

@@ -56,7 +56,8 @@ struct WriteOptions: ParsableArguments {
     }
 
     var saveOptions: MediaFile.SaveOptions {
-        MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version, allowInPlace: !rewrite)
+        // Each file is saved once and let go: no need to read it again.
+        MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version, allowInPlace: !rewrite, rereadAfterSaving: false)
     }
 }
 
