@@ -95,6 +95,27 @@ import Testing
         #expect(Array(original[918..<918 + 1696]) == extracted)
     }
 
+    @Test func payloadOnlyOfAnItemValueIsTheValueItself() async throws {
+        // The covers of the fixture, as tagedit extracts them, and as the data atoms' values.
+        let directory = try TemporaryFile.makeDirectory()
+        let cover = TestFixtures.path("aac-itunes-tags-cover.m4a")
+        let pictures = try await ToolRunner.run("tagedit", ["picture", "extract", cover, "--output", directory])
+        #expect(pictures.status == 0, "\(pictures.standardError)")
+        let files = pictures.standardOutput.split(separator: "\n").map(String.init)
+        #expect(files.count == 2)
+        for (index, file) in files.enumerated() {
+            let output = directory + "/value-\(index)"
+            let result = try await atominspect("extract", cover, "--path", "moov/udta/meta/ilst/covr/data[\(index)]", "--output", output, "--payload-only")
+            #expect(result.status == 0)
+            #expect(try TemporaryFile.read(output) == TemporaryFile.read(file))
+        }
+        #expect(try TemporaryFile.read(directory + "/value-0").starts(with: [0xFF, 0xD8, 0xFF]))
+        // Into a folder that does not exist: said so, exit 66.
+        let missing = try await ToolRunner.run("tagedit", ["picture", "extract", cover, "--output", directory + "/absent"])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.contains("no such folder"))
+    }
+
     @Test func checkPassesSoundFilesAndListsProblems() async throws {
         let sound = try await atominspect("check", fixture, TestFixtures.path("co64-chunk-offsets.m4a"))
         #expect(sound.status == 0)

@@ -16,7 +16,7 @@ extension AtomInspect {
         @Option(name: [.short, .long], help: "The file to write ('-' for standard output).")
         var output: String
 
-        @Flag(help: "Write the payload only, without the header.")
+        @Flag(help: "Write the payload only, without the header; for an item-list 'data' atom, only its value (a cover becomes the image file).")
         var payloadOnly = false
 
         func run() throws {
@@ -25,7 +25,11 @@ extension AtomInspect {
             if FileByteSink.isSameFile(output, options.file) {
                 fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
             }
-            let header = payloadOnly ? UInt64(min(node.headerSize, Int(node.size))) : 0
+            var header = payloadOnly ? UInt64(min(node.headerSize, Int(node.size))) : 0
+            // An iTunes item's `data` atom: a type indicator and a locale come before the value.
+            if payloadOnly && node.type == "data" && node.path.contains("/ilst/") {
+                header = min(header + 8, node.size)
+            }
             do {
                 var sink = try FileByteSink(path: output)
                 try file.source.copy(from: node.offset + header, count: node.size - header, to: &sink)

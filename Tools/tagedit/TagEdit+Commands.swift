@@ -200,6 +200,10 @@ extension TagEdit {
             func run() throws {
                 do throws(MetadataError) {
                     let media = try MediaFile(path: file)
+                    var isDirectory: ObjCBool = false
+                    guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else {
+                        throw MetadataError(.fileNotFound, path: output, message: "no such folder to write the pictures to")
+                    }
                     let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
                     for (index, picture) in try media.pictures.enumerated() {
                         let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
