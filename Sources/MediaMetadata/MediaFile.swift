@@ -342,14 +342,14 @@ public struct MediaFile: Sendable {
     /// Writes the changes. The file is verified before it replaces the original (or before the
     /// in-place write is kept); on any failure the original is left as it was. Returns what was
     /// written where (for a dry run, what would be).
-    @discardableResult
     ///
     /// After a save to the file itself, the `MediaFile` reads the saved file again (unless
     /// `rereadAfterSaving` is false): it reflects what was written, and a second edit and save
-    /// work.
+    /// work. (Should that read fail, the value stays as it was; the save itself succeeded.)
     ///
     /// - Throws: the error of a typed property (`title`, `trackNumber`...) that could not be
     ///   set, before anything is written; otherwise as `MediaFile(path:)` and the writers.
+    @discardableResult
     public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SavePlan {
         if let (_, error) = deferredErrors.min(by: { $0.key < $1.key }) { throw error }
         var notes = takeNotes()
@@ -376,9 +376,10 @@ public struct MediaFile: Sendable {
         plan.notes = notes
         if options.rereadAfterSaving && !options.dryRun && options.output == nil && plan.changed {
             // Read what was written, so that this value goes on from the saved file.
-            let saved = try MediaFile(path: path)
-            container = saved.container
-            container.setTagVersion(id3Version)
+            if let saved = try? MediaFile(path: path) {
+                container = saved.container
+                container.setTagVersion(id3Version)
+            }
         }
         return plan
     }
