@@ -19,7 +19,8 @@ struct MovieContainer: MetadataContainer {
     init(source: FileByteSource, format: MediaFormat, path: String) throws {
         movie = try MovieFile(tree: try AtomTree(source: source), path: path)
         guard movie.tree.atoms.contains(where: { $0.type == "moov" }) else {
-            throw MetadataError(.malformed, path: path, message: "no movie atom (moov): there is no metadata to read or write")
+            let atoms = movie.tree.atoms.prefix(8).map { "'\($0.type)' at \($0.offset)" }.joined(separator: ", ")
+            throw MetadataError(.malformed, path: path, message: "no movie atom (moov) among the top-level atoms (\(atoms.isEmpty ? "none" : atoms)) up to byte offset \(movie.tree.fileSize), where the file ends: there is no metadata to read or write (a file cut short loses its moov when it comes last)")
         }
         self.path = path
         store = MovieMetadataStore(scope: movie.metadata.movie, movieTime: Self.movieTime(of: movie.tree), xmp: movie.metadata.xmp)
