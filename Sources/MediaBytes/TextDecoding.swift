@@ -12,6 +12,17 @@ public enum TextDecoding {
         return text
     }
 
+    /// The UTF-8 bytes of `text`, cut at a character boundary to at most `maxBytes` (for fields
+    /// with a byte count: Nero chapter titles, QuickTime text samples).
+    public static func utf8Bytes(of text: String, maxBytes: Int) -> [UInt8] {
+        var bytes = Array(text.utf8)
+        guard bytes.count > maxBytes else { return bytes }
+        var end = max(maxBytes, 0)
+        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        bytes.removeSubrange(end...)
+        return bytes
+    }
+
     /// UTF-8, with U+FFFD for invalid sequences.
     @inlinable
     public static func utf8<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {

@@ -62,10 +62,9 @@ extension MediaFile {
     /// the forms that had chapters.
     @discardableResult
     public mutating func removeChapters(forms: [ChapterForm]? = nil) -> [ChapterForm] {
-        let present = Set(chapterLists.filter { !$0.chapters.isEmpty || !$0.notes.isEmpty }.map(\.form))
         var removed: [ChapterForm] = []
         for form in forms ?? ChapterForm.all where chapterForms.contains(form) {
-            if container.removeChapters(form: form) || present.contains(form) { removed.append(form) }
+            if container.removeChapters(form: form) { removed.append(form) }
         }
         return removed
     }
@@ -102,7 +101,7 @@ extension MovieMetadataStore {
         writer.writeUInt8(UInt8(chapters.count))
         for chapter in chapters {
             writer.writeUInt64(chapter.start.converted(to: 10_000_000))
-            let title = Chapter.truncatedUTF8(chapter.title, maximum: 255)
+            let title = TextDecoding.utf8Bytes(of: chapter.title, maxBytes: 255)
             if title.count < chapter.title.utf8.count { notes.append("chpl: the title \"\(chapter.title)\" is cut to 255 bytes") }
             writer.writeUInt8(UInt8(title.count))
             writer.writeBytes(title)
@@ -122,18 +121,6 @@ extension MovieMetadataStore {
         let before = scope.userData.count
         scope.userData.removeAll { $0.type == "chpl" }
         return scope.userData.count != before
-    }
-}
-
-extension Chapter {
-    /// The UTF-8 bytes of `text`, cut at a character boundary to at most `maximum` bytes.
-    static func truncatedUTF8(_ text: String, maximum: Int) -> [UInt8] {
-        var bytes = Array(text.utf8)
-        guard bytes.count > maximum else { return bytes }
-        var end = maximum
-        while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        bytes.removeSubrange(end...)
-        return bytes
     }
 }
 

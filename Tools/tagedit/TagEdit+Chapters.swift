@@ -84,21 +84,14 @@ extension TagEdit {
                 do throws(MetadataError) {
                     let media = try MediaFile(path: file)
                     let (all, shown) = Chapters.lists(media, form: form)
-                    let text = chapterFormat.render(shown.first?.chapters ?? [], path: file, lists: shown.isEmpty ? all : shown)
-                    if let output {
-                        guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                            throw MetadataError(.permissionDenied, path: output, message: "cannot write the chapter file")
-                        }
-                    } else {
-                        print(text, terminator: "")
-                    }
+                    try FileRun.emit(chapterFormat.render(shown.first?.chapters ?? [], path: file, lists: shown.isEmpty ? all : shown), to: output, what: "chapter file")
                 } catch {
                     FileRun.standardError("tagedit: \(error.description)")
                     throw ExitCode(TagEditExitCode.code(for: error))
                 }
             }
         }
-    
+
         struct SetChapters: ParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "set", abstract: "Replace the chapters of files with those of a chapter file (mp4chaps, ffmetadata, JSON, Podlove, Podcasting 2.0 JSON).")

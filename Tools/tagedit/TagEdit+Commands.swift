@@ -239,14 +239,7 @@ extension TagEdit {
 
         func run() throws {
             do throws(MetadataError) {
-                let text = try TagReport.exportDocument(try MediaFile(path: file)).serialized() + "\n"
-                if let output {
-                    guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-                        throw MetadataError(.permissionDenied, path: output, message: "cannot write the document")
-                    }
-                } else {
-                    print(text, terminator: "")
-                }
+                try FileRun.emit(TagReport.exportDocument(try MediaFile(path: file)).serialized() + "\n", to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))

@@ -162,6 +162,14 @@ struct FileRun {
         try run.finish(writing: false)
     }
 
+    /// Writes a document `tagedit` produced to `output`, or to standard output without one.
+    static func emit(_ text: String, to output: String?, what: String) throws(MetadataError) {
+        guard let output else { return print(text, terminator: "") }
+        guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
+            throw MetadataError(.permissionDenied, path: output, message: "cannot write the \(what)")
+        }
+    }
+
     mutating func fail(_ error: MetadataError) {
         clearProgress()
         var isDirectory: ObjCBool = false

@@ -24,12 +24,7 @@ public struct ChapterTrackEdit: Sendable, Hashable {
     public var mediaData: [UInt8] { samples.flatMap(Self.sampleBytes) }
 
     static func sampleBytes(_ sample: QuickTimeChapterTrack.Sample) -> [UInt8] {
-        var text = Array(sample.title.utf8)
-        if text.count > 0xFFFF {
-            var end = 0xFFFF
-            while end > 0 && text[end] & 0xC0 == 0x80 { end -= 1 }
-            text = Array(text[..<end])
-        }
+        let text = TextDecoding.utf8Bytes(of: sample.title, maxBytes: 0xFFFF)
         var writer = ByteWriter(capacity: text.count + 14)
         writer.writeUInt16(UInt16(text.count))
         writer.writeBytes(text)

@@ -124,18 +124,23 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
         return (tracks, problems)
     }
 
+    /// The track ID and enabled flag of `trak`'s `tkhd` (one read of its first 24 bytes); nil
+    /// without a readable `tkhd`.
+    static func trackHeader(_ trak: Atom, tree: AtomTree) -> (trackID: UInt32, isEnabled: Bool)? {
+        guard let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24, let head = try? tree.bytes(at: tkhd.payloadOffset, count: 24) else { return nil }
+        let s = head.startIndex
+        let at = s + (head[s] == 1 ? 20 : 12)
+        return (head[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }, head[s + 3] & 1 != 0)
+    }
+
     static func trackInfo(_ trak: Atom, path: String, tree: AtomTree) -> TrackInfo {
         func payload(_ atom: Atom?, _ count: Int) -> [UInt8]? {
             guard let atom, atom.payloadSize >= UInt64(count), let bytes = try? tree.bytes(at: atom.payloadOffset, count: count) else { return nil }
             return Array(bytes)
         }
         func number(_ bytes: ArraySlice<UInt8>) -> UInt64 { bytes.reduce(0) { $0 << 8 | UInt64($1) } }
-        var info = TrackInfo(atom: trak, path: path, trackID: 0, isEnabled: false, chapterReferences: [])
-        if let head = payload(trak.child("tkhd"), 24) {
-            let at = head[0] == 1 ? 20 : 12
-            info.trackID = UInt32(number(head[at..<at + 4]))
-            info.isEnabled = head[3] & 1 != 0
-        }
+        let header = trackHeader(trak, tree: tree)
+        var info = TrackInfo(atom: trak, path: path, trackID: header?.trackID ?? 0, isEnabled: header?.isEnabled ?? false, chapterReferences: [])
         let mdia = trak.child("mdia")
         if let hdlr = payload(mdia?.child("hdlr"), 12) { info.handler = FourCC(hdlr[8], hdlr[9], hdlr[10], hdlr[11]) }
         if let mdhd = payload(mdia?.child("mdhd"), 4) {

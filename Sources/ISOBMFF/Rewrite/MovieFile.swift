@@ -203,7 +203,7 @@ public struct MovieFile: Sendable {
         tree.walk { atom, path, depth in
             guard failure == nil else { return false }
             if depth <= 1 {
-                track = depth == 1 && atom.type == "trak" ? QuickTimeChapterTrack.trackInfo(atom, path: "", tree: tree).trackID : nil
+                track = depth == 1 && atom.type == "trak" ? QuickTimeChapterTrack.trackHeader(atom, tree: tree)?.trackID ?? 0 : nil
             }
             if !atom.isContainer, FilePointers.types.contains(atom.type) {
                 do {
@@ -225,7 +225,7 @@ public struct MovieFile: Sendable {
     static func chunkExtents(in tree: AtomTree) -> [(trackID: UInt32, chunks: [(offset: UInt64, length: UInt64)])] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
         return moov.children.filter { $0.type == "trak" }.map { trak in
-            let id = QuickTimeChapterTrack.trackInfo(trak, path: "", tree: tree).trackID
+            let id = QuickTimeChapterTrack.trackHeader(trak, tree: tree)?.trackID ?? 0
             guard let tables = TrackSampleTables(trak, tree: tree), let perChunk = tables.samplesPerChunk, tables.sizes != nil
             else { return (id, []) }
             return (id, tables.chunkExtents(samplesPerChunk: perChunk))

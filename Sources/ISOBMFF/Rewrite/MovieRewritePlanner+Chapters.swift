@@ -14,6 +14,8 @@ struct ChapterTrackChange {
     var builder: ChapterTrackBuilder?
     /// Where in `moov`'s children the new `trak` is.
     var newTrackIndex: Int?
+    /// The movie's tracks as read, in file order.
+    private let infos: [QuickTimeChapterTrack.TrackInfo]
 
     /// The `mdat` holding the new track's samples.
     var mediaNode: AtomNode? {
@@ -23,8 +25,8 @@ struct ChapterTrackChange {
     /// Works out the change `edit` makes to the movie `moov` of `tree`.
     init(_ edit: ChapterTrackEdit, tree: AtomTree, moov: Atom, quickTime: Bool) throws(AtomError) {
         self.edit = edit
-        let traks = moov.children.filter { $0.type == "trak" }
-        let infos = traks.map { QuickTimeChapterTrack.trackInfo($0, path: "", tree: tree) }
+        let infos = moov.children.filter { $0.type == "trak" }.map { QuickTimeChapterTrack.trackInfo($0, path: "", tree: tree) }
+        self.infos = infos
         // The chapter tracks: text tracks some other track names in its tref/chap.
         var removedIDs: Set<UInt32> = []
         for info in infos {
@@ -84,8 +86,6 @@ struct ChapterTrackChange {
     /// raises `mvhd`'s next track ID.
     mutating func apply(to moovNode: inout AtomNode, moov: Atom, tree: AtomTree) throws {
         var movie = try Self.opened(moovNode, tree)
-        let traks = moov.children.filter { $0.type == "trak" }
-        let infos = traks.map { QuickTimeChapterTrack.trackInfo($0, path: "", tree: tree) }
         let kept = infos.indices.filter { !removedTrackIndexes.contains($0) }
         let hostIndex = builder == nil ? nil : Self.host(infos, kept: kept)
         var children: [AtomNode] = []
