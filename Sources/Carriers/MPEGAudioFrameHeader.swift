@@ -84,7 +84,7 @@ public struct MPEGAudioFrameHeader: Sendable, Hashable {
 /// The Xing / Info header in the first frame of a VBR (or LAME CBR) MP3, with the LAME
 /// extension's encoder string when present.
 public struct XingHeader: Sendable, Hashable {
-    /// `Xing` (VBR) or `Info` (CBR).
+    /// `Xing` (VBR), `Info` (CBR) or `VBRI` (Fraunhofer's VBR header).
     public var tag: String
     public var frameCount: UInt32?
     public var byteCount: UInt32?
@@ -94,6 +94,14 @@ public struct XingHeader: Sendable, Hashable {
 
     /// Reads the header from the bytes of a first frame; nil when it has none.
     public init?(frame: [UInt8], header: MPEGAudioFrameHeader) {
+        // Fraunhofer's VBRI header sits 32 bytes after the frame header, whatever the mode.
+        if frame.count >= 36 + 18, frame[36..<40].elementsEqual(Array("VBRI".utf8)) {
+            tag = "VBRI"
+            func word(_ at: Int) -> UInt32 { frame[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
+            byteCount = word(36 + 10)
+            frameCount = word(36 + 14)
+            return
+        }
         let start = header.sideInformationEnd
         guard frame.count >= start + 8 else { return nil }
         let tagBytes = frame[start..<start + 4]

@@ -23,6 +23,14 @@ public struct MPEGStreamFile: Sendable {
     public var adtsHeader: ADTSFrameHeader?
     /// An ID3v2 tag appended at the end (found by its footer).
     public var appendedTag: ID3v2Tag?
+    /// ADTS: the frames counted from the first on (up to `adtsScanLimit` bytes of them) and the
+    /// bytes they cover; nil for MPEG audio.
+    public var adtsFrames: (count: Int, bytes: UInt64)?
+    /// A CBR stream's bit rate in kbit/s, from the frame after its `Info` header.
+    public var constantBitrate: Int?
+    /// How many bytes of an ADTS stream's frame headers are walked for its duration; a longer
+    /// stream is measured by the average frame of this much.
+    public static let adtsScanLimit: UInt64 = 4 << 20
     /// Where the APE tag is (header to footer).
     public var apeBlock: Range<UInt64>?
     /// The APE tag (APEv1 or APEv2) at the end of the file, before a Lyrics3v2 block and an
@@ -125,8 +133,16 @@ public struct MPEGStreamFile: Sendable {
             if kind == .mp3, let header = MPEGAudioFrameHeader(frame) {
                 mpegHeader = header
                 xingHeader = XingHeader(frame: frame, header: header)
+                // LAME writes a CBR file's `Info` frame at a higher rate when the tag does not fit
+                // a frame of the stream's own: the stream's rate is the next frame's.
+                if xingHeader?.tag == "Info", let length = header.frameLength, index + length + 4 <= window.count,
+                    let next = MPEGAudioFrameHeader(window[(index + length)...])
+                {
+                    constantBitrate = next.bitrate
+                }
             } else {
                 adtsHeader = ADTSFrameHeader(frame)
+                adtsFrames = Self.countADTSFrames(original, in: audio)
             }
         } else if windowSize > 0 {
             diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "MPEG", offset: position,
@@ -137,8 +153,36 @@ public struct MPEGStreamFile: Sendable {
     /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
     public var primaryTag: ID3v2Tag? { leadingTags.first ?? appendedTag }
 
-    /// Duration in seconds: from the Xing frame count when there is one, else from the bit rate.
+    /// Walks the ADTS frame headers in `audio` from its start (64 KiB reads), stopping at the
+    /// first byte that is not a frame header or at `adtsScanLimit`.
+    static func countADTSFrames(_ source: any ByteSource, in audio: Range<UInt64>) -> (count: Int, bytes: UInt64)? {
+        var count = 0
+        var position = audio.lowerBound
+        let limit = min(audio.upperBound, audio.lowerBound + adtsScanLimit)
+        var window: [UInt8] = []
+        var windowStart = position
+        while position + 7 <= audio.upperBound, position < limit {
+            if position < windowStart || position + 7 > windowStart + UInt64(window.count) {
+                windowStart = position
+                guard let bytes = try? source.readAvailable(at: position, upTo: Int(min(64 << 10, audio.upperBound - position))), bytes.count >= 7 else { break }
+                window = bytes
+            }
+            let at = Int(position - windowStart)
+            guard let header = ADTSFrameHeader(window[at..<at + 7]) else { break }
+            count += 1
+            position += UInt64(header.frameLength)
+        }
+        return count > 0 ? (count, min(position, audio.upperBound) - audio.lowerBound) : nil
+    }
+
+    /// Duration in seconds: from the Xing or VBRI frame count when there is one, else from the
+    /// bit rate; for ADTS, 1024 samples per counted frame (scaled to the whole stream when it
+    /// is longer than the walk).
     public var duration: Double? {
+        if let header = adtsHeader, let rate = header.sampleRate, rate > 0, let frames = adtsFrames, frames.bytes > 0 {
+            let scale = frames.bytes < UInt64(audio.count) && frames.bytes >= Self.adtsScanLimit ? Double(audio.count) / Double(frames.bytes) : 1
+            return Double(frames.count) * 1024 / Double(rate) * scale
+        }
         if let header = mpegHeader {
             if let frames = xingHeader?.frameCount, header.sampleRate > 0 {
                 return Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
@@ -149,12 +193,20 @@ public struct MPEGStreamFile: Sendable {
     }
 
     /// Average bit rate in kbit/s.
-    public var bitrate: Int? {
+    public var bitrate: Int? { bitsPerSecond.map { $0 / 1000 + ($0 % 1000 >= 500 ? 1 : 0) } }
+
+    /// Average bit rate in bits per second: a CBR stream's frame rate; a VBR stream's bytes
+    /// (from its Xing or VBRI header) over its duration; an ADTS stream's bytes over its
+    /// duration.
+    public var bitsPerSecond: Int? {
+        if adtsHeader != nil, let duration, duration > 0 { return Int(exactly: (Double(audio.count) * 8 / duration).rounded()) }
+        if let constantBitrate { return constantBitrate * 1000 }
         if let header = mpegHeader {
-            if let duration, duration > 0, xingHeader?.frameCount != nil {
-                return Int((Double(xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)) * 8 / duration / 1000).rounded())
+            // A CBR file's `Info` header counts frames too, but its rate is the frame header's.
+            if let duration, duration > 0, xingHeader?.frameCount != nil, xingHeader?.tag != "Info" {
+                return Int(exactly: (Double(xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)) * 8 / duration).rounded())
             }
-            return header.bitrate
+            return header.bitrate * 1000
         }
         return nil
     }

@@ -58,6 +58,13 @@ public struct MediaFile: Sendable {
         didSet { container.setTagVersion(id3Version) }
     }
 
+    /// The file's audio and video streams, from their headers (never by decoding): codec,
+    /// duration, sample rate, channels, bit rate; video size and frame rate.
+    public var properties: MediaProperties { container.properties }
+
+    /// The first audio stream's properties; nil for a file without audio.
+    public var audio: AudioProperties? { properties.audio }
+
     /// Problems tolerated while reading the file (damaged parts skipped, junk), in file order.
     public var diagnostics: [MetadataDiagnostic] { container.diagnostics }
 
@@ -124,6 +131,7 @@ public struct MediaFile: Sendable {
     /// an identifier); nil when the file has none. For an identifier, the values of every item
     /// it names. A picture key has no text values (nil): read `pictures`.
     public func values(_ key: String) throws(MetadataError) -> [String]? {
+        if let total = totalValues(key) { return total }
         switch try resolve(key) {
         case .uniform(let row):
             // Pictures are not text: `pictures` has them.
@@ -172,6 +180,7 @@ public struct MediaFile: Sendable {
     /// Replaces the values of `key` (an empty list removes it). Values are checked against the
     /// key's kind (`TRACKNUMBER=abc` throws `.badValue`).
     public mutating func set(_ key: String, _ values: [String]) throws(MetadataError) {
+        if try setTotal(key, values) { return }
         let target = try resolve(key)
         // An empty value removes the key, as in TagLib.
         let values = values.filter { !$0.isEmpty }
@@ -228,6 +237,11 @@ public struct MediaFile: Sendable {
                 throw MetadataError.wrapping(error, path: path)
             }
             return !matching.isEmpty
+        }
+        if totalValues(key) != nil {
+            let had = totalValues(key)! != nil
+            _ = try setTotal(key, [])
+            return had
         }
         let target = try resolve(key)
         do {

@@ -89,6 +89,9 @@ protocol MetadataContainer: Sendable {
     static var chapterForms: [ChapterForm] { get }
     /// The file's duration, for the end of the last chapter; nil when unknown.
     var duration: ChapterTime? { get }
+    /// The audio and video streams, from the headers already read (a movie reads its sample
+    /// tables for the bit rate).
+    var properties: MediaProperties { get }
     /// Replaces the chapters of `form` (one of `chapterForms`) with `chapters` (in order, no two
     /// at the same start); returns notes.
     mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String]

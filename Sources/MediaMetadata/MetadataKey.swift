@@ -25,6 +25,17 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     public static let copyright: MetadataKey = "COPYRIGHT"
     public static let grouping: MetadataKey = "GROUPING"
     public static let encodedBy: MetadataKey = "ENCODEDBY"
+    /// The `m` of `TRACKNUMBER` `n/m`, read and set as a key of its own (TagLib's and Vorbis
+    /// comments' `TRACKTOTAL`; `TOTALTRACKS` is accepted too). Not listed in `tags`, which
+    /// has it inside `TRACKNUMBER`.
+    public static let trackTotal: MetadataKey = "TRACKTOTAL"
+    /// The `m` of `DISCNUMBER` `n/m` (`DISCTOTAL`; `TOTALDISCS` is accepted too).
+    public static let discTotal: MetadataKey = "DISCTOTAL"
+
+    /// The keys that are half of a number pair, with the pair's key.
+    static let totals: [String: MetadataKey] = [
+        "TRACKTOTAL": .trackNumber, "TOTALTRACKS": .trackNumber, "DISCTOTAL": .discNumber, "TOTALDISCS": .discNumber,
+    ]
 
     /// The constants above, in table order.
     public static let common: [MetadataKey] = [
@@ -58,6 +69,34 @@ extension MediaFile {
         } catch {
             deferredErrors[key.rawValue] = error
         }
+    }
+
+    /// The values of a total key (`TRACKTOTAL`): the `m` of its pair; nil for other keys
+    /// (`.some(nil)` when the file has no total).
+    func totalValues(_ key: String) -> [String]?? {
+        guard let pairKey = MetadataKey.totals[key.uppercased()] else { return nil }
+        return .some(pair(pairKey).total.map { [String($0)] })
+    }
+
+    /// Sets a total key (`TRACKTOTAL=12`; no value removes the total and keeps the number);
+    /// false for other keys.
+    mutating func setTotal(_ key: String, _ values: [String]) throws(MetadataError) -> Bool {
+        guard let pairKey = MetadataKey.totals[key.uppercased()] else { return false }
+        let values = values.filter { !$0.isEmpty }
+        var total: Int?
+        if let value = values.first {
+            guard values.count == 1, let number = Int(value.trimmingCharacters(" ")), number >= 0 else {
+                throw MetadataError(.badValue, path: path, message: "\(key.uppercased()) takes one whole number, not \(values.map { "\"\($0)\"" }.joined(separator: ", "))")
+            }
+            total = number
+        }
+        let current = pair(pairKey)
+        switch (current.number, total) {
+        case (nil, nil): try set(pairKey.rawValue, [])
+        case (let number?, nil): try set(pairKey.rawValue, [String(number)])
+        case (let number, let total?): try set(pairKey.rawValue, ["\(number ?? 0)/\(total)"])
+        }
+        return true
     }
 
     /// `n/m` of a number-pair key, as numbers.

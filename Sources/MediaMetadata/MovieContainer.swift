@@ -14,6 +14,7 @@ struct MovieContainer: MetadataContainer {
     private var chapterTrack: ChapterTrackEdit?
     static var chapterForms: [ChapterForm] { [.quickTime, .nero] }
     var duration: ChapterTime? { store.duration }
+    var properties: MediaProperties { MediaProperties(movie: movie.tree) }
     var hasChanges: Bool { store.hasChanges || chapterTrack != nil }
 
     init(source: FileByteSource, format: MediaFormat, path: String) throws {

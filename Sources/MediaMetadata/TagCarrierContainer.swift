@@ -12,7 +12,7 @@ import MediaBytes
 /// Files whose metadata is the tags a carrier holds (an MPEG audio or ADTS stream, AIFF or WAV
 /// chunks): edited through the ID3 store, saved by the carrier. One generic container serves
 /// every `TagCarrierFile`; `MediaFile.containerTypes` lists one row per carrier.
-struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
+struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: MetadataContainer {
     static var formats: [MediaFormat] { Carrier.formatNames.map(MediaFormat.init(rawValue:)) }
     static var family: MetadataFamily { .id3 }
 
@@ -22,6 +22,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
     let diagnostics: [MetadataDiagnostic]
     var store: ID3MetadataStore
     let duration: ChapterTime?
+    let properties: MediaProperties
     static var chapterForms: [ChapterForm] { [.id3] }
 
     init(source: FileByteSource, format: MediaFormat, path: String) throws {
@@ -30,6 +31,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile>: MetadataContainer {
         self.path = path
         let tags = file.carriedTags
         store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
+        properties = file.mediaProperties
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
         diagnostics = file.diagnostics.map { diagnostic in
             MetadataDiagnostic(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,

@@ -34,11 +34,71 @@ public enum TagReport {
         }
         let chapters = file.chapters.map(ChapterReport.json)
         let diagnostics = file.diagnostics.map(diagnosticJSON)
+        let properties = file.properties
         return [
-            ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("tags", .object(tags)),
+            ("path", .string(file.path)), ("format", .string(file.format.rawValue)),
+            ("audio", properties.audio.map(audioJSON) ?? .null), ("video", .array(properties.video.map(videoJSON))), ("tags", .object(tags)),
             ("items", .array(items)), ("pictures", .array(pictures)), ("chapters", .array(chapters)),
             ("diagnostics", .array(diagnostics)),
         ]
+    }
+
+    /// Seconds and rates to the millisecond (three decimals), as JSON numbers.
+    static func rounded(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return .double((value * 1000).rounded() / 1000)
+    }
+
+    static func integer(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+
+    /// `"audio"` in `show --json`: codec (ffprobe's name), duration in seconds, sample rate,
+    /// channels, bits per sample (uncompressed and lossless audio only) and bits per second.
+    static func audioJSON(_ audio: AudioProperties) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("codec", .string(audio.codec)), ("duration", rounded(audio.duration)), ("sampleRate", integer(audio.sampleRate)),
+            ("channels", integer(audio.channels)),
+        ]
+        if let bits = audio.bitsPerSample { members.append(("bitsPerSample", .int(Int64(bits)))) }
+        members.append(("bitrate", integer(audio.bitrate)))
+        return .object(members)
+    }
+
+    /// One video track in `show --json`: codec, width, height, frames per second.
+    static func videoJSON(_ video: VideoProperties) -> JSONValue {
+        .object([
+            ("codec", .string(video.codec)), ("width", integer(video.width)), ("height", integer(video.height)),
+            ("frameRate", rounded(video.frameRate)), ("duration", rounded(video.duration)),
+        ])
+    }
+
+    /// The audio in one line: `aac, 44100 Hz, 2 channels, 128 kb/s, 3.045 s`.
+    public static func describe(_ audio: AudioProperties) -> String {
+        var parts = [audio.codec]
+        if let rate = audio.sampleRate { parts.append("\(rate) Hz") }
+        if let channels = audio.channels { parts.append(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels") }
+        if let bits = audio.bitsPerSample { parts.append("\(bits) bit") }
+        if let bitrate = audio.bitrate { parts.append("\(bitrate / 1000 + (bitrate % 1000 >= 500 ? 1 : 0)) kb/s") }
+        if let duration = audio.duration, duration.isFinite { parts.append(seconds(duration)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// A video track in one line: `h264, 320x240, 25 fps`.
+    public static func describe(_ video: VideoProperties) -> String {
+        var parts = [video.codec]
+        if let width = video.width, let height = video.height { parts.append("\(width)x\(height)") }
+        if let rate = video.frameRate, rate.isFinite {
+            let text = Int(exactly: rate).map(String.init) ?? String((rate * 1000).rounded() / 1000)
+            parts.append(text + " fps")
+        }
+        if let duration = video.duration, duration.isFinite { parts.append(seconds(duration)) }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Seconds with three decimals: `3.045 s`.
+    static func seconds(_ value: Double) -> String {
+        guard let millis = Int64(exactly: (value * 1000).rounded()), millis >= 0 else { return "\(value) s" }
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
     }
 
     /// An item's values as `show` lists them: its text values, then each picture it holds as
@@ -69,6 +129,9 @@ public enum TagReport {
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.
     public static func text(_ file: MediaFile, native: Bool) throws(MetadataError) -> String {
         var out = "\(file.path) (\(file.format))\n"
+        let properties = file.properties
+        if let audio = properties.audio { out += "  audio: \(describe(audio))\n" }
+        for video in properties.video { out += "  video: \(describe(video))\n" }
         let tags = file.tags.sorted { $0.key < $1.key }
         if tags.isEmpty { out += "  no tags\n" }
         let width = tags.map(\.key.count).max() ?? 0

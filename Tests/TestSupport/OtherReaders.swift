@@ -26,6 +26,16 @@ public enum OtherReaders {
         return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
     }
 
+    /// The streams ffprobe reports (`-show_streams`), each as its JSON object (numbers as
+    /// ffprobe prints them, mostly strings).
+    public static func ffprobeStreams(_ path: String) async throws -> [[String: Any]] {
+        let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_streams", "-of", "json", path])
+        guard result.status == 0, let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any] else {
+            throw ReaderFailure(reader: "ffprobe", message: result.standardError)
+        }
+        return object["streams"] as? [[String: Any]] ?? []
+    }
+
     /// The chapters ffprobe reports (`-show_chapters`): start and end in seconds, and title.
     public static func ffprobeChapters(_ path: String) async throws -> [(start: Double, end: Double, title: String)] {
         let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_chapters", "-of", "json", path])

@@ -79,7 +79,7 @@ import Testing
         let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
         #expect(documents.count == 3)
         let m4a = documents[0]
-        #expect(Set(m4a.keys) == ["path", "format", "tags", "items", "pictures", "chapters", "diagnostics"])
+        #expect(Set(m4a.keys) == ["path", "format", "audio", "video", "tags", "items", "pictures", "chapters", "diagnostics"])
         #expect((m4a["diagnostics"] as? [Any])?.isEmpty == true)
         #expect(m4a["format"] as? String == "mp4")
         #expect((m4a["tags"] as? [String: [String]])?["TITLE"] == ["Fixture Title"])

@@ -1,0 +1,174 @@
+import MediaBytes
+
+/// What one track of a movie is, from its headers and sample description: handler, time,
+/// sample entry and the stream parameters it declares (never by reading samples). The
+/// metadata layer turns this into audio and video properties.
+public struct MovieTrackSummary: Sendable, Hashable {
+    public var trackID: UInt32
+    public var isEnabled: Bool
+    /// `soun`, `vide`, `text`, `meta`...; nil without a readable `hdlr`.
+    public var handler: FourCC?
+    /// The media timescale and duration (`mdhd`); 0 when unknown.
+    public var timescale: UInt32 = 0
+    public var mediaDuration: UInt64 = 0
+    /// The first sample entry's type (`mp4a`, `alac`, `avc1`, `lpcm`...).
+    public var sampleEntryType: FourCC?
+    /// Audio: from the sample entry, refined by `esds` and `alac` where they say more.
+    public var channels: Int?
+    public var sampleRate: Double?
+    public var bitsPerSample: Int?
+    /// The MPEG-4 object type of an `esds` (0x40 MPEG-4 audio, 0x6B MPEG-1 audio...).
+    public var objectTypeIndication: UInt8?
+    /// The MPEG-4 audio object type of the AudioSpecificConfig (2 AAC LC, 5 HE-AAC...).
+    public var audioObjectType: Int?
+    /// The average bit rate the stream declares (`esds`, `alac` or `btrt`), bits per second.
+    public var declaredBitrate: UInt32?
+    /// Video: the sample entry's size in pixels.
+    public var width: Int?
+    public var height: Int?
+    /// The number of samples (`stts`) and their total size in bytes (`stsz`); nil when the
+    /// tables are missing (fragmented movies keep them in fragments).
+    public var sampleCount: UInt64?
+    public var sampleBytes: UInt64?
+
+    /// The presentation's length through the edit list (`edts/elst`: the non-empty edits, in
+    /// seconds); nil without one.
+    public var editedDuration: Double?
+    /// Uncompressed QuickTime audio whose `wave/enda` says little-endian.
+    public var isLittleEndian = false
+
+    /// The track's duration in seconds: through its edit list when it has one (as players and
+    /// ffprobe count it, without the encoder's priming samples), else the media duration; nil
+    /// when unknown.
+    public var duration: Double? {
+        if let editedDuration, editedDuration > 0 { return editedDuration }
+        return timescale > 0 && mediaDuration > 0 ? Double(mediaDuration) / Double(timescale) : nil
+    }
+
+    /// The tracks of `tree`'s movie, in file order. A track whose boxes are missing or damaged
+    /// has the fields it could read; it is never an error.
+    public static func tracks(in tree: AtomTree) -> [MovieTrackSummary] {
+        guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
+        let movieTimescale = (decode(moov.child("mvhd"), tree: tree) as MovieHeaderBox?)?.timescale ?? 0
+        return moov.children.filter { $0.type == "trak" }.map { summary(of: $0, tree: tree, movieTimescale: movieTimescale) }
+    }
+
+    /// The movie's duration in seconds (`mvhd`, or `mvex/mehd` for a fragmented movie).
+    public static func movieDuration(in tree: AtomTree) -> Double? {
+        guard let moov = tree.atoms.first(where: { $0.type == "moov" }),
+            let mvhd: MovieHeaderBox = decode(moov.child("mvhd"), tree: tree), mvhd.timescale > 0
+        else { return nil }
+        var duration = mvhd.duration
+        if duration == 0 || duration == UInt64(UInt32.max), let mehd = moov.child("mvex")?.child("mehd"),
+            let fields: FragmentFieldsBox = decode(mehd, tree: tree, parent: "mvex"),
+            case .unsigned(let fragmentDuration)? = fields.fields.first(where: { $0.name == "fragmentDuration" })?.value
+        {
+            duration = fragmentDuration
+        }
+        return duration > 0 && duration != UInt64(UInt32.max) ? Double(duration) / Double(mvhd.timescale) : nil
+    }
+
+    static func summary(of trak: Atom, tree: AtomTree, movieTimescale: UInt32) -> MovieTrackSummary {
+        let header = QuickTimeChapterTrack.trackHeader(trak, tree: tree)
+        var track = MovieTrackSummary(trackID: header?.trackID ?? 0, isEnabled: header?.isEnabled ?? false)
+        let mdia = trak.child("mdia")
+        if let handler: HandlerBox = decode(mdia?.child("hdlr"), tree: tree, parent: "mdia") { track.handler = handler.handlerType }
+        if let mdhd: MediaHeaderBox = decode(mdia?.child("mdhd"), tree: tree, parent: "mdia") {
+            track.timescale = mdhd.timescale
+            track.mediaDuration = mdhd.duration == UInt64(UInt32.max) ? 0 : mdhd.duration
+        }
+        if movieTimescale > 0, let edits: EditListBox = decode(trak.child("edts")?.child("elst"), tree: tree, parent: "edts") {
+            let total = edits.entries.filter { $0.mediaTime >= 0 }.reduce(UInt64(0)) { $0 &+ $1.segmentDuration }
+            if total > 0 { track.editedDuration = Double(total) / Double(movieTimescale) }
+        }
+        guard let stbl = trak.descendant(TrackSampleTables.stblPath) else { return track }
+        if let entry = stbl.child("stsd")?.children.first {
+            track.readSampleEntry(entry, tree: tree, handler: track.handler)
+        }
+        let tables = TrackSampleTables(trak, tree: tree)
+        if let times = tables?.times?.box, !times.entries.isEmpty { track.sampleCount = times.sampleCount }
+        if let sizes = tables?.sizes?.box, sizes.sampleCount > 0 {
+            track.sampleBytes = sizes.uniformSize != 0
+                ? UInt64(sizes.uniformSize) * UInt64(sizes.sampleCount)
+                : sizes.sizes.reduce(0) { $0 + UInt64($1) }
+        }
+        return track
+    }
+
+    private mutating func readSampleEntry(_ entry: Atom, tree: AtomTree, handler: FourCC?) {
+        sampleEntryType = entry.type
+        if let decoded: SampleEntry = Self.decode(entry, tree: tree, parent: "stsd", handler: handler) {
+            func number(_ name: String) -> Double? {
+                switch decoded.fields.first(where: { $0.name == name })?.value {
+                case .unsigned(let value)?: Double(value)
+                case .integer(let value)?: Double(value)
+                case .number(let value)?: value
+                default: nil
+                }
+            }
+            switch decoded.kind {
+            case .audio:
+                channels = number("channelCount").flatMap { Int(exactly: $0) }
+                sampleRate = number("sampleRate")
+                // QuickTime version 1 descriptions keep 16 in sampleSize and the real width in
+                // bytesPerSample; version 2 has bitsPerChannel.
+                let bytesPerSample = number("bytesPerSample").flatMap { $0 > 0 && $0 <= 8 ? Int($0) * 8 : nil }
+                bitsPerSample = number("bitsPerChannel").flatMap { Int(exactly: $0) } ?? bytesPerSample ?? number("sampleSize").flatMap { Int(exactly: $0) }
+            case .video:
+                width = number("width").flatMap { Int(exactly: $0) }
+                height = number("height").flatMap { Int(exactly: $0) }
+            default:
+                break
+            }
+        }
+        // The codec's own configuration says more than the QuickTime-era fields; a protected
+        // entry (`enca`, `encv`) keeps its children all the same.
+        for child in entry.children {
+            switch child.type {
+            case "esds":
+                guard let esds: ElementaryStreamDescriptorBox = Self.decode(child, tree: tree, parent: entry.type) else { continue }
+                objectTypeIndication = esds.objectTypeIndication
+                if let bitrate = esds.averageBitrate, bitrate > 0 { declaredBitrate = bitrate }
+                if let config = esds.audioConfig {
+                    audioObjectType = config.audioObjectType
+                    if let rate = config.samplingFrequency, sampleRate == nil || sampleRate == 0 { sampleRate = Double(rate) }
+                    if (1...7).contains(config.channelConfiguration) {
+                        channels = config.channelConfiguration == 7 ? 8 : config.channelConfiguration
+                    }
+                }
+            case "alac":
+                // ALACSpecificConfig after the full-box header: frameLength(4) compatibleVersion(1)
+                // bitDepth(1) pb mb kb(3) numChannels(1) maxRun(2) maxFrameBytes(4) avgBitRate(4) sampleRate(4).
+                guard child.payloadSize >= 28, let bytes = try? tree.bytes(at: child.payloadOffset, count: 28) else { continue }
+                var reader = ByteReader(Array(bytes))
+                guard (try? reader.skip(9)) != nil, let depth = try? reader.readUInt8(), (try? reader.skip(3)) != nil,
+                    let count = try? reader.readUInt8(), (try? reader.skip(6)) != nil,
+                    let average = try? reader.readUInt32(), let rate = try? reader.readUInt32()
+                else { continue }
+                bitsPerSample = Int(depth)
+                channels = Int(count)
+                if rate > 0 { sampleRate = Double(rate) }
+                if average > 0 { declaredBitrate = average }
+            case "wave":
+                // QuickTime's decompression parameters: `enda` 1 means little-endian samples.
+                guard let enda = child.child("enda"), enda.payloadSize >= 2,
+                    let flag = try? tree.bytes(at: enda.payloadOffset, count: 2) else { continue }
+                isLittleEndian = flag.last == 1
+            case "btrt":
+                guard declaredBitrate == nil, let box: SmallFieldsBox = Self.decode(child, tree: tree, parent: entry.type),
+                    case .unsigned(let average)? = box.fields.first(where: { $0.name == "averageBitrate" })?.value, average > 0
+                else { continue }
+                declaredBitrate = UInt32(clamping: average)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// The typed payload of `atom`, or nil when it is missing or does not decode.
+    static func decode<T: AtomPayload>(_ atom: Atom?, tree: AtomTree, parent: FourCC? = nil, handler: FourCC? = nil) -> T? {
+        guard let atom, let bytes = try? tree.fieldBytes(of: atom) else { return nil }
+        var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
+        return try? T(from: &reader, context: AtomDecodingContext(atom: atom, parent: parent, handler: handler))
+    }
+}
