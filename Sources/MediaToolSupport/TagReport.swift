@@ -43,6 +43,32 @@ public enum TagReport {
         ]
     }
 
+    /// One field of `show --tsv`: tabs, line breaks and backslashes written as `\t`, `\n`,
+    /// `\r` and `\\`, so every row is one line with a fixed number of columns.
+    public static func tsvField(_ text: String) -> String {
+        var out = ""
+        for character in text {
+            switch character {
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\r\n": out += "\\r\\n"
+            case "\\": out += "\\\\"
+            default: out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// One row of `show --tsv`: the path, then each column's values joined with "; ".
+    public static func tsvRow(_ file: MediaFile, columns: [String]) throws(MetadataError) -> String {
+        var fields = [tsvField(file.path)]
+        for column in columns {
+            fields.append(tsvField((try file.values(column) ?? []).joined(separator: "; ")))
+        }
+        return fields.joined(separator: "\t") + "\n"
+    }
+
     /// Seconds and rates to the millisecond (three decimals), as JSON numbers.
     static func rounded(_ value: Double?) -> JSONValue {
         guard let value, value.isFinite else { return .null }

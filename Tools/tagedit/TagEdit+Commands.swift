@@ -12,9 +12,34 @@ extension TagEdit {
         @Flag(help: "Also list every native item with its identifier.") var native = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
+        @Option(help: "Print one line per file from a template: '{ARTIST} - {TITLE}', {TRACKNUMBER:02} zero-pads, {KEY|default} fills a missing key, {path} {filename} {basename} {ext} name the file.")
+        var format: String?
+        @Flag(help: "Print tab-separated values for spreadsheets: a header line, then the path and the --keys of each file.") var tsv = false
+        @Option(help: "The columns of --tsv, comma-separated (default: the common keys).") var keys: String?
+
+        func validate() throws {
+            if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
+            if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
+            if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
+        }
 
         func run() throws {
-            try FileRun.readEach(FileList.expand(files, recursive: recursive), json: json, strict: strict) { file throws(MetadataError) in
+            let paths = FileList.expand(files, recursive: recursive)
+            if let format {
+                let template = try TagTemplate(format)
+                return try FileRun.readEach(paths, json: false, strict: strict) { file throws(MetadataError) in
+                    .text(try template.line(file))
+                }
+            }
+            if tsv {
+                let columns = keys.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+                    ?? MetadataKey.common.map(\.rawValue)
+                print((["path"] + columns).map(TagReport.tsvField).joined(separator: "\t"))
+                return try FileRun.readEach(paths, json: false, strict: strict) { file throws(MetadataError) in
+                    .text(try TagReport.tsvRow(file, columns: columns))
+                }
+            }
+            try FileRun.readEach(paths, json: json, strict: strict) { file throws(MetadataError) in
                 json ? .json([try TagReport.json(file)]) : .text(try TagReport.text(file, native: native))
             }
         }
@@ -168,14 +193,25 @@ extension TagEdit {
         }
 
         struct AddPicture: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "add", abstract: "Embed an image: tagedit picture add FILE IMAGE")
-            @Argument(help: "The media file.") var file: String
-            @Argument(help: "The image (JPEG, PNG, GIF, BMP; others for ID3 only).") var image: String
+            static let configuration = CommandConfiguration(
+                commandName: "add", abstract: "Embed an image: tagedit picture add FILE... --image IMAGE [--replace] (or tagedit picture add FILE IMAGE)")
+            @Argument(help: "The media files (directories with --recursive); without --image, one file and then the image.") var files: [String]
+            @Option(help: "The image (JPEG, PNG, GIF, BMP; others for ID3 only).") var image: String?
             @Option(help: "The picture type (front-cover, back-cover, artist, ...).") var type = "front-cover"
             @Option(help: "A description.") var description = ""
+            @Flag(help: "Replace the pictures of this type instead of adding another.") var replace = false
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
             @OptionGroup var options: WriteOptions
 
+            func validate() throws {
+                if image == nil && files.count != 2 {
+                    throw ValidationError("name the image with --image IMAGE (or give one FILE and then its IMAGE)")
+                }
+            }
+
             func run() throws {
+                var files = self.files
+                let image = self.image ?? files.removeLast()
                 let pictureType = try Picture.type(type) ?? 3
                 guard let data = FileManager.default.contents(atPath: image) else {
                     FileRun.standardError("tagedit: \(image): cannot read the image")
@@ -186,48 +222,55 @@ extension TagEdit {
                     FileRun.standardError("tagedit: \(image): not a JPEG, PNG, GIF, BMP or WebP image")
                     throw ExitCode(TagEditExitCode.badKeyOrValue)
                 }
-                try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
+                try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in
+                    if replace { media.removePictures(type: pictureType) }
                     try media.addPicture(MediaPicture(type: pictureType, mimeType: mime, description: description, data: bytes))
                 }
             }
         }
 
         struct ExtractPictures: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "extract", abstract: "Write the embedded pictures to files (printing their paths).")
-            @Argument(help: "The media file.") var file: String
+            static let configuration = CommandConfiguration(
+                commandName: "extract", abstract: "Write the embedded pictures to NAME-N-TYPE.EXT files in a folder (printing their paths); an existing file is kept unless --force.")
+            @Argument(help: "The media files (directories with --recursive).") var files: [String]
             @Option(help: "The directory to write to (default: the current one).") var output = "."
+            @Flag(help: "Overwrite picture files that exist.") var force = false
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
 
             func run() throws {
-                do throws(MetadataError) {
-                    let media = try MediaFile(path: file)
-                    var isDirectory: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else {
-                        throw MetadataError(.fileNotFound, path: output, message: "no such folder to write the pictures to")
-                    }
-                    let base = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
+                var isDirectory: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else {
+                    FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
+                    throw ExitCode(TagEditExitCode.fileNotFound)
+                }
+                try FileRun.readEach(FileList.expand(files, recursive: recursive), json: false) { media throws(MetadataError) in
+                    let base = ((media.path as NSString).lastPathComponent as NSString).deletingPathExtension
+                    var written = ""
                     for (index, picture) in try media.pictures.enumerated() {
                         let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
+                        if !force && FileManager.default.fileExists(atPath: path) {
+                            throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
+                        }
                         guard FileManager.default.createFile(atPath: path, contents: Data(picture.data)) else {
                             throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture")
                         }
-                        print(path)
+                        written += path + "\n"
                     }
-                } catch {
-                    FileRun.standardError("tagedit: \(error.description)")
-                    throw ExitCode(TagEditExitCode.code(for: error))
+                    return .text(written)
                 }
             }
         }
 
         struct RemovePictures: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove embedded pictures (all, or those of --type).")
-            @Argument(help: "The media files.") var files: [String]
+            @Argument(help: "The media files (directories with --recursive).") var files: [String]
             @Option(help: "Only pictures of this type.") var type: String?
+            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
             @OptionGroup var options: WriteOptions
 
             func run() throws {
                 let pictureType = try Picture.type(type)
-                try FileRun.edit(files, recursive: false, options: options) { media throws(MetadataError) in media.removePictures(type: pictureType) }
+                try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in media.removePictures(type: pictureType) }
             }
         }
     }

@@ -19,14 +19,14 @@ struct TagEdit: ParsableCommand {
 
             Exit codes: 0 success; 1 `get` found no value; 64 usage; 65 unknown key, bad value or \
             a key the format cannot hold; 66 file not found; 67 unsupported format; 68 damaged file; \
-            73 read-only file or directory; 74 I/O error or failed verification; 75 another program \
+            73 read-only file or directory, or a target that exists (rename, picture extract); 74 I/O error or failed verification; 75 another program \
             is editing the file (try again). With several files, \
             the code is the first failure's, after every file was processed.
             """,
         version: ToolVersion.current,
         subcommands: [
             Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, ConvertTags.self, Picture.self,
-            Export.self, Import.self, Copy.self, Chapters.self, Keys.self,
+            Export.self, Import.self, Copy.self, Chapters.self, Number.self, Rename.self, FromName.self, Keys.self,
         ]
     )
 }

@@ -1,0 +1,50 @@
+import MediaMetadata
+
+/// File names made from tag values (`tagedit rename`): one path component per value, safe on
+/// Linux, macOS and Windows file systems and on the SMB and FAT volumes music libraries live on.
+public enum FileNaming {
+    /// Characters replaced by `_`: the path separators, the ones Windows and FAT reject, and
+    /// control characters.
+    static let rejected: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+    /// A component longer than this many UTF-8 bytes is cut (most file systems allow 255).
+    public static let maximumComponentBytes = 240
+
+    /// `text` as one path component: rejected characters become `_`, leading dots and trailing
+    /// dots and spaces go (Windows drops them; a leading dot hides a file), and the result is cut
+    /// to `maximumComponentBytes` on a character boundary. Never empty: `_` stands for nothing.
+    public static func component(_ text: String) -> String {
+        var result = String(text.map { character in
+            rejected.contains(character) || character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "_" : character
+        })
+        while result.first == "." || result.first == " " { result.removeFirst() }
+        while result.last == "." || result.last == " " { result.removeLast() }
+        if result.utf8.count > maximumComponentBytes {
+            var cut = ""
+            for character in result {
+                guard cut.utf8.count + String(character).utf8.count <= maximumComponentBytes else { break }
+                cut.append(character)
+            }
+            result = cut
+            while result.last == "." || result.last == " " { result.removeLast() }
+        }
+        return result.isEmpty ? "_" : result
+    }
+
+    /// The relative path a rename pattern gives `file`, without extension: the pattern split at
+    /// its `/`s, each component rendered with its values made safe (a `/` in a value does not
+    /// make a folder). Empty components (a missing key between two slashes) become `_`.
+    public static func relativePath(_ template: String, for file: MediaFile) throws(MetadataError) -> String {
+        var components: [String] = []
+        for piece in template.split(separator: "/", omittingEmptySubsequences: false) {
+            let parsed: TagTemplate
+            do { parsed = try TagTemplate(String(piece)) } catch {
+                throw MetadataError(.badValue, path: file.path, message: error.description)
+            }
+            let rendered = try parsed.render(file) { value in
+                String(value.map { rejected.contains($0) ? "_" : $0 })
+            }
+            components.append(component(rendered))
+        }
+        return components.joined(separator: "/")
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import MediaMetadata
+import TestSupport
+import Testing
+
+/// The batch conveniences of `tagedit`: output templates and TSV, numbering, renaming by tags,
+/// tags from names, pictures over several files, and the TRACKTOTAL/DISCTOTAL keys.
+@Suite struct LibraryCommandsTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result {
+        try await ToolRunner.run("tagedit", arguments)
+    }
+
+    /// A folder holding copies of `fixtures` under the given names.
+    func library(_ files: [(fixture: String, name: String)]) throws -> String {
+        let directory = try TemporaryFile.makeDirectory()
+        for file in files {
+            let path = (directory as NSString).appendingPathComponent(file.name)
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(TemporaryFile.read(TestFixtures.path(file.fixture))).write(to: URL(fileURLWithPath: path))
+        }
+        return directory
+    }
+
+    func names(in directory: String) throws -> [String] {
+        (FileManager.default.enumerator(atPath: directory)?.allObjects as? [String] ?? []).filter {
+            var isDirectory: ObjCBool = false
+            FileManager.default.fileExists(atPath: directory + "/" + $0, isDirectory: &isDirectory)
+            return !isDirectory.boolValue
+        }.sorted()
+    }
+
+    @Test func showFormatRendersOneLinePerFileWithPaddingAndDefaults() async throws {
+        let directory = try library([("id3v24-full.mp3", "a.mp3"), ("no-tags.mp3", "b.mp3")])
+        let result = try await tagedit("show", "-r", directory, "--format", "{TRACKNUMBER:03}|{TRACKTOTAL}|{ARTIST|nobody} - {TITLE}|{filename}|{basename}.{ext}|{{x}}")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "003|12|Fixture Artist - Fixture Title ♪|a.mp3|a.mp3|{x}\n||nobody - |b.mp3|b.mp3|{x}\n")
+        let bad = try await tagedit("show", directory + "/a.mp3", "--format", "{TITLE")
+        #expect(bad.status == 64)
+        #expect(bad.standardError.contains("unclosed"))
+    }
+
+    @Test func showTSVHasAHeaderAndOneEscapedRowPerFile() async throws {
+        let directory = try library([("id3v24-full.mp3", "a.mp3"), ("aac-itunes-tags-cover.m4a", "b.m4a")])
+        #expect(try await tagedit("set", directory + "/a.mp3", "COMMENT=tab\there\nand a line").status == 0)
+        let result = try await tagedit("show", "--tsv", "--keys", "TITLE,TRACKNUMBER,COMMENT", directory + "/a.mp3", directory + "/b.m4a")
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 4 && lines[3].isEmpty)
+        #expect(lines[0] == "path\tTITLE\tTRACKNUMBER\tCOMMENT")
+        #expect(lines[1] == "\(directory)/a.mp3\tFixture Title ♪\t3/12\ttab\\there\\nand a line")
+        #expect(lines[2].hasPrefix("\(directory)/b.m4a\tFixture Title\t3/12\t"))
+        #expect(lines.dropFirst().dropLast().allSatisfy { $0.split(separator: "\t", omittingEmptySubsequences: false).count == 4 })
+    }
+
+    @Test func trackAndDiscTotalsAreKeysOfTheirOwnInEveryFormat() async throws {
+        for fixture in ["id3v24-full.mp3", "aac-itunes-tags-cover.m4a", "wav-id3-info.wav"] {
+            let path = try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+            #expect(try await tagedit("set", path, "TRACKNUMBER=3", "DISCNUMBER=", "DISCTOTAL=2").status == 0)
+            #expect(try await tagedit("set", path, "TRACKTOTAL=12").status == 0)
+            #expect(try await tagedit("get", path, "TRACKNUMBER").standardOutput == "3/12\n", "\(fixture)")
+            #expect(try await tagedit("get", path, "tracktotal").standardOutput == "12\n")
+            #expect(try await tagedit("get", path, "DISCNUMBER").standardOutput == "0/2\n", "\(fixture)")
+            var file = try MediaFile(path: path)
+            #expect(try file.values(.trackTotal) == ["12"])
+            #expect(try file.values(.discTotal) == ["2"])
+            #expect(file.tags["TRACKTOTAL"] == nil)
+            #expect(throws: MetadataError.self) { try file.set(.trackTotal, ["twelve"]) }
+            // Removing the total keeps the number.
+            #expect(try await tagedit("remove", path, "TRACKTOTAL").status == 0)
+            #expect(try await tagedit("get", path, "TRACKNUMBER").standardOutput == "3\n")
+            #expect(try await tagedit("get", path, "TRACKTOTAL").status == 1)
+        }
+    }
+
+    @Test func numberCountsEachFolderInNaturalOrderWithItsTotal() async throws {
+        let directory = try library([
+            ("no-tags.mp3", "cd1/10 ten.mp3"), ("no-tags.mp3", "cd1/2 two.mp3"), ("no-tags.mp3", "cd1/1 one.mp3"),
+            ("aac-itunes-tags-cover.m4a", "cd2/b.m4a"), ("id3v24-full.mp3", "cd2/a.mp3"),
+        ])
+        #expect(try await tagedit("number", directory).status == 0)
+        let numbers = try await tagedit("show", "-r", directory, "--format", "{TRACKNUMBER}/{TRACKTOTAL} {filename}")
+        // (listed in path order; numbered in natural order)
+        #expect(numbers.standardOutput == "1/3 1 one.mp3\n3/3 10 ten.mp3\n2/3 2 two.mp3\n1/2 a.mp3\n2/2 b.m4a\n")
+        // Tag order: by the numbers the files have; --start and --no-total.
+        #expect(try await tagedit("set", directory + "/cd2/a.mp3", "TRACKNUMBER=9").status == 0)
+        #expect(try await tagedit("number", directory + "/cd2", "--order", "tag", "--start", "5", "--no-total").status == 0)
+        let reordered = try await tagedit("show", "-r", directory + "/cd2", "--format", "{TRACKNUMBER}/{TRACKTOTAL|-} {filename}")
+        #expect(reordered.standardOutput == "6/- a.mp3\n5/- b.m4a\n")
+    }
+
+    @Test func renameMovesFilesToNamesFromTheirTags() async throws {
+        let directory = try library([("id3v24-full.mp3", "in/a.mp3"), ("aac-itunes-tags-cover.m4a", "in/b.m4a"), ("no-tags.mp3", "in/c.mp3")])
+        #expect(try await tagedit("set", directory + "/in/b.m4a", "TITLE=AC/DC: Live?", "TRACKNUMBER=4").status == 0)
+        // A missing number leaves its field empty (and the space before the title is dropped).
+        let pattern = "{ARTIST|Unknown Artist}/{TRACKNUMBER:02} {TITLE|untitled}"
+        let dry = try await tagedit("rename", "-r", directory + "/in", "--pattern", pattern, "--dry-run")
+        #expect(dry.status == 0)
+        #expect(dry.standardOutput.contains("\(directory)/in/b.m4a -> \(directory)/in/Fixture Artist/04 AC_DC_ Live_.m4a\n"))
+        #expect(try names(in: directory) == ["in/a.mp3", "in/b.m4a", "in/c.mp3"])
+        let result = try await tagedit("rename", "-r", directory + "/in", "--pattern", pattern)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try names(in: directory) == ["in/Fixture Artist/03 Fixture Title ♪.mp3", "in/Fixture Artist/04 AC_DC_ Live_.m4a", "in/Unknown Artist/untitled.mp3"])
+        #expect(result.standardOutput.split(separator: "\n").count == 3)
+        // With --to, relative to a root; already named files stay.
+        let root = try TemporaryFile.makeDirectory()
+        let again = try await tagedit("rename", "-r", directory + "/in", "--pattern", "{ALBUM|x}/{TITLE|untitled}", "--to", root)
+        #expect(again.status == 0)
+        #expect(try names(in: root).count == 3)
+        #expect(try names(in: directory).isEmpty)
+    }
+
+    @Test func renameRefusesCollisionsAndExistingTargetsMovingNothing() async throws {
+        let directory = try library([("no-tags.mp3", "x.mp3"), ("no-tags.mp3", "y.mp3"), ("id3v24-full.mp3", "z.mp3")])
+        let collision = try await tagedit("rename", directory + "/x.mp3", directory + "/y.mp3", directory + "/z.mp3", "--pattern", "{TITLE|same}")
+        #expect(collision.status == 73)
+        #expect(collision.standardError.contains("would all become"))
+        #expect(collision.standardError.contains("nothing moved"))
+        #expect(try names(in: directory) == ["x.mp3", "y.mp3", "z.mp3"])
+        try Data("occupied".utf8).write(to: URL(fileURLWithPath: directory + "/Fixture Title ♪.mp3"))
+        let existing = try await tagedit("rename", directory + "/z.mp3", "--pattern", "{TITLE}")
+        #expect(existing.status == 73)
+        #expect(existing.standardError.contains("exists"))
+        #expect(try names(in: directory) == ["Fixture Title ♪.mp3", "x.mp3", "y.mp3", "z.mp3"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/Fixture Title ♪.mp3")) == Data("occupied".utf8))
+    }
+
+    @Test func fromNameSetsTagsFromNamesAndFolders() async throws {
+        let directory = try library([("id3v24-full.mp3", "Some Band/07 - A Song - Live.mp3"), ("no-tags.mp3", "Other/no number.mp3")])
+        let result = try await tagedit("from-name", directory + "/Some Band/07 - A Song - Live.mp3", "--pattern", "{ARTIST}/{TRACKNUMBER} - {TITLE}")
+        #expect(result.status == 0, "\(result.standardError)")
+        let file = try MediaFile(path: directory + "/Some Band/07 - A Song - Live.mp3")
+        #expect(file.artist == "Some Band")
+        #expect(file.title == "A Song - Live")
+        // The number from the name; the total the file had stays.
+        #expect(file.trackNumber == 7 && file.trackTotal == 12)
+        let before = try TemporaryFile.read(directory + "/Other/no number.mp3")
+        let mismatch = try await tagedit("from-name", directory + "/Other/no number.mp3", "--pattern", "{TRACKNUMBER} - {TITLE}")
+        #expect(mismatch.status == 65)
+        #expect(mismatch.standardError.contains("does not match the pattern"))
+        #expect(try TemporaryFile.read(directory + "/Other/no number.mp3") == before)
+    }
+
+    @Test func pictureCommandsTakeSeveralFilesAndReplaceByType() async throws {
+        let directory = try library([("no-tags.mp3", "a.mp3"), ("moov-before-mdat.m4a", "b.m4a")])
+        let cover = try TemporaryFile.write(Array(Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==")!), name: "cover.jpg")
+        #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover).status == 0)
+        #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover, "--replace").status == 0)
+        for name in ["a.mp3", "b.m4a"] {
+            #expect(try MediaFile(path: directory + "/" + name).pictures.count == 1, "\(name)")
+        }
+        // The one-file form still works, and adds a second picture.
+        #expect(try await tagedit("picture", "add", directory + "/a.mp3", cover, "--type", "back-cover").status == 0)
+        #expect(try MediaFile(path: directory + "/a.mp3").pictures.map(\.typeName) == ["front-cover", "back-cover"])
+        let output = try TemporaryFile.makeDirectory()
+        let extracted = try await tagedit("picture", "extract", "-r", directory, "--output", output)
+        #expect(extracted.status == 0)
+        #expect(try names(in: output) == ["a-1-front-cover.jpg", "a-2-back-cover.jpg", "b-1-front-cover.jpg"])
+        let again = try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output)
+        #expect(again.status == 73)
+        #expect(again.standardError.contains("exists; --force overwrites it"))
+        #expect(try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output, "--force").status == 0)
+        #expect(try await tagedit("picture", "remove", "-r", directory, "--type", "front-cover").status == 0)
+        #expect(try MediaFile(path: directory + "/b.m4a").pictures.isEmpty)
+    }
+}
