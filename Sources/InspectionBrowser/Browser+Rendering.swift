@@ -155,7 +155,7 @@ extension Browser {
                 hex += cell + (column == Int(perLine) / 2 - 1 && perLine == 16 ? "  " : " ")
                 ascii += char
             }
-            lines.append(HexDump.hex(offset, width: 8) + " " + hex + " " + ascii + " ")
+            lines.append(HexDump.offsetColumn(offset) + " " + hex + " " + ascii + " ")
             offset += perLine
             index += Int(perLine)
         }

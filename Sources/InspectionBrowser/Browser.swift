@@ -604,7 +604,7 @@ public struct Browser {
 
     // MARK: Layout helpers
 
-    var bytesPerLine: Int { rightWidth >= 76 ? 16 : 8 }
+    var bytesPerLine: Int { rightWidth >= 78 ? 16 : 8 }
     var treeWidth: Int { max(24, min(width * 45 / 100, width - 44)) }
     var rightWidth: Int { max(width - treeWidth - 1, 10) }
 

@@ -1,4 +1,5 @@
-/// Classic hex dump lines: an 8-digit hexadecimal offset, 16 bytes in two groups of eight, and
+/// Hex dump lines: the byte offset in decimal (the notation of `tree`, `check` and every error
+/// message, so an offset can be looked up in either), 16 bytes in two groups of eight, and
 /// their printable ASCII.
 public enum HexDump {
     public static func lines<C: Collection>(_ bytes: C, startingAt offset: UInt64) -> [String] where C.Element == UInt8 {
@@ -7,7 +8,7 @@ public enum HexDump {
         var index = 0
         while index < data.count {
             let row = data[index..<min(index + 16, data.count)]
-            var line = hex(offset + UInt64(index), width: 8) + "  "
+            var line = offsetColumn(offset + UInt64(index)) + "  "
             for (i, byte) in row.enumerated() {
                 line += hex(UInt64(byte), width: 2) + (i == 7 ? "  " : " ")
             }
@@ -19,6 +20,12 @@ public enum HexDump {
             index += 16
         }
         return lines
+    }
+
+    /// A byte offset in decimal, right-aligned in ten columns (wider past 9,999,999,999).
+    public static func offsetColumn(_ offset: UInt64) -> String {
+        let digits = String(offset)
+        return String(repeating: " ", count: max(0, 10 - digits.count)) + digits
     }
 
     /// `value` in lower-case hexadecimal, zero-padded to `width` digits.

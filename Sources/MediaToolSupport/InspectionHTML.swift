@@ -119,7 +119,7 @@ function hexView(n, hl) {
   const out = [];
   const bytes = n.hex.match(/../g) || [];
   for (let i = 0; i < bytes.length; i += 16) {
-    let line = (n.offset + i).toString(16).padStart(8, "0") + "  ";
+    let line = String(n.offset + i).padStart(10, " ") + "  ";
     let ascii = "";
     for (let j = i; j < i + 16; j++) {
       if (j >= bytes.length) { line += "   "; continue; }

@@ -26,9 +26,9 @@ import Testing
     @Test func fullAndPartialRowsAlign() {
         let lines = HexDump.lines(Array(0x41..<0x55), startingAt: 0x10)
         #expect(lines.count == 2)
-        #expect(lines[0] == "00000010  41 42 43 44 45 46 47 48  49 4a 4b 4c 4d 4e 4f 50  |ABCDEFGHIJKLMNOP|")
-        #expect(lines[1].hasPrefix("00000020  51 52 53 54 "))
-        #expect(lines[1].firstIndex(of: "|").map { lines[1].distance(from: lines[1].startIndex, to: $0) } == 60)
+        #expect(lines[0] == "        16  41 42 43 44 45 46 47 48  49 4a 4b 4c 4d 4e 4f 50  |ABCDEFGHIJKLMNOP|")
+        #expect(lines[1].hasPrefix("        32  51 52 53 54 "))
+        #expect(lines[1].firstIndex(of: "|").map { lines[1].distance(from: lines[1].startIndex, to: $0) } == 62)
     }
 }
 

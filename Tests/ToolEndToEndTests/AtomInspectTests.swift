@@ -14,6 +14,30 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    @Test func checkWalksFoldersWithRecursiveAndSumsUp() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)
+        for name in ["moov-before-mdat.m4a", "id3v24-full.mp3"] {
+            try Data(TemporaryFile.read(TestFixtures.path(name))).write(to: URL(fileURLWithPath: directory + "/sub/" + name))
+        }
+        // A file cut inside its moov has findings; a text file is not picked up by the walk.
+        let cut = try TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a"))
+        try Data(cut.prefix(200)).write(to: URL(fileURLWithPath: directory + "/cut.m4a"))
+        try Data("notes".utf8).write(to: URL(fileURLWithPath: directory + "/notes.txt"))
+        let result = try await atominspect("check", "-r", directory)
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("\(directory)/sub/moov-before-mdat.m4a: ok\n"))
+        #expect(result.standardOutput.contains("\(directory)/sub/id3v24-full.mp3: ok\n"))
+        #expect(result.standardOutput.contains("\(directory)/cut.m4a: "))
+        #expect(!result.standardOutput.contains("notes.txt"))
+        #expect(result.standardError.hasSuffix("3 files checked: 2 sound, 1 with problems, 0 unreadable\n"))
+        let quiet = try await atominspect("check", "-r", "--quiet", directory)
+        #expect(!quiet.standardOutput.contains(": ok"))
+        let folder = try await atominspect("check", directory)
+        #expect(folder.status == 2)
+        #expect(folder.standardError.contains("is a directory; add -r"))
+    }
+
     @Test func treePrintsOneIndentedLinePerAtom() async throws {
         let result = try await atominspect(fixture)
         #expect(result.status == 0)
@@ -79,7 +103,7 @@ import Testing
     @Test func hexDumpsOneAtom() async throws {
         let result = try await atominspect("hex", fixture, "--path", "moov/mvhd", "--limit", "16")
         #expect(result.status == 0)
-        #expect(result.standardOutput.hasPrefix("0000002c  00 00 00 6c 6d 76 68 64  "))
+        #expect(result.standardOutput.hasPrefix("        44  00 00 00 6c 6d 76 68 64  "))
         #expect(result.standardOutput.contains("|...lmvhd"))
         #expect(result.standardOutput.contains("92 more bytes"))
     }
@@ -170,7 +194,7 @@ import Testing
 
     @Test func hexAndExtractWorkOnFrames() async throws {
         let hex = try await atominspect("hex", TestFixtures.path("id3v24-full.mp3"), "--path", "ID3v2/TIT2", "--limit", "16")
-        #expect(hex.standardOutput.hasPrefix("0000000a  54 49 54 32 "))
+        #expect(hex.standardOutput.hasPrefix("        10  54 49 54 32 "))
         let output = try TemporaryFile.makeDirectory() + "/cover.bin"
         let extract = try await atominspect("extract", TestFixtures.path("id3v24-full.mp3"), "--path", "ID3v2/APIC[1]", "--output", output)
         #expect(extract.status == 0)

@@ -57,7 +57,7 @@ extension TagEdit {
             func validate() throws { try Chapters.validate(form: form, allowingAll: true) }
 
             func run() throws {
-                try FileRun.readEach(FileList.expand(files, recursive: recursive), json: json) { file in
+                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: json) { file in
                     let (all, shown) = Chapters.lists(file, form: form)
                     guard json else { return .text(ChapterReport.text(path: file.path, lists: all, shown: shown)) }
                     return .json((shown.isEmpty ? [nil] : shown.map(Optional.some)).map { ChapterReport.listJSON(path: file.path, lists: all, shown: $0) })

@@ -24,7 +24,7 @@ extension TagEdit {
         }
 
         func run() throws {
-            let paths = FileList.expand(files, recursive: recursive)
+            let paths = MediaFileList.expand(files, recursive: recursive)
             if let format {
                 let template = try TagTemplate(format)
                 return try FileRun.readEach(paths, json: false, strict: strict) { file throws(MetadataError) in
@@ -70,7 +70,7 @@ extension TagEdit {
 
         func run() throws {
             let key = arguments.last!
-            let paths = FileList.expand(Array(arguments.dropLast()), recursive: recursive)
+            let paths = MediaFileList.expand(Array(arguments.dropLast()), recursive: recursive)
             var absent = false
             let several = paths.count > 1 || recursive
             try FileRun.readEach(paths, json: json, strict: strict) { media throws(MetadataError) -> FileRun.Report in
@@ -143,7 +143,7 @@ extension TagEdit {
         @OptionGroup var options: WriteOptions
 
         func run() throws {
-            let files = arguments.prefix { FileList.looksLikeFile($0) }
+            let files = arguments.prefix { MediaFileList.looksLikeMediaFile($0) }
             let keys = Array(arguments.dropFirst(files.count))
             guard !files.isEmpty else { throw ValidationError("no file given") }
             guard !keys.isEmpty else { throw ValidationError("no key given") }
@@ -243,7 +243,7 @@ extension TagEdit {
                     FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
                     throw ExitCode(TagEditExitCode.fileNotFound)
                 }
-                try FileRun.readEach(FileList.expand(files, recursive: recursive), json: false) { media throws(MetadataError) in
+                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false) { media throws(MetadataError) in
                     let base = ((media.path as NSString).lastPathComponent as NSString).deletingPathExtension
                     var written = ""
                     for (index, picture) in try media.pictures.enumerated() {

@@ -29,7 +29,7 @@ extension TagEdit {
         }
 
         func run() throws {
-            let paths = FileList.expand(files, recursive: recursive)
+            let paths = MediaFileList.expand(files, recursive: recursive)
             var run = FileRun(total: paths.count, batch: recursive)
             var moves: [(from: String, to: String)] = []
             for path in paths {
@@ -175,7 +175,7 @@ extension TagEdit {
         @OptionGroup var options: WriteOptions
 
         func run() throws {
-            let paths = FileList.expand(files, recursive: true)
+            let paths = MediaFileList.expand(files, recursive: true)
             var folders: [String: [String]] = [:]
             var folderOrder: [String] = []
             for path in paths {

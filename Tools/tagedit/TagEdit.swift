@@ -61,37 +61,6 @@ struct WriteOptions: ParsableArguments {
     }
 }
 
-/// The files of a run: paths as given, directories walked with `--recursive`.
-enum FileList {
-    static let mediaExtensions: Set<String> = ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r", "mov", "qt", "3gp", "3g2", "mp3", "aac", "aif", "aiff", "aifc", "wav"]
-
-    /// True when `argument` names a file: it exists, or it ends with a media extension.
-    static func looksLikeFile(_ argument: String) -> Bool {
-        if FileManager.default.fileExists(atPath: argument) { return true }
-        let ext = (argument as NSString).pathExtension.lowercased()
-        return mediaExtensions.contains(ext)
-    }
-
-    /// The media files under each path (directories only with `recursive`; otherwise a
-    /// directory is reported as an error by the run).
-    static func expand(_ paths: [String], recursive: Bool) -> [String] {
-        var result: [String] = []
-        for path in paths {
-            var isDirectory: ObjCBool = false
-            if recursive, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                let found = (FileManager.default.enumerator(atPath: path)?.allObjects as? [String] ?? [])
-                    .filter { mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                    .sorted()
-                    .map { (path as NSString).appendingPathComponent($0) }
-                result += found
-            } else {
-                result.append(path)
-            }
-        }
-        return result
-    }
-}
-
 /// Runs a command over files with progress and a summary; remembers the first failure's code.
 struct FileRun {
     var changed = 0
@@ -223,7 +192,7 @@ struct FileRun {
 
     /// Opens, edits and saves each file; `edit` changes the file in memory.
     static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, edit: (inout MediaFile) throws(MetadataError) -> Void) throws {
-        let files = FileList.expand(paths, recursive: recursive)
+        let files = MediaFileList.expand(paths, recursive: recursive)
         try options.validate(fileCount: files.count)
         var run = FileRun(total: files.count, batch: recursive)
         for (index, path) in files.enumerated() {

@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files a command works on: paths as given, folders walked with `--recursive` (both tools
+/// use this one walk).
+public enum MediaFileList {
+    /// The extensions of the files a walk picks up (compared without regard to case).
+    public static let mediaExtensions: Set<String> = [
+        "mp4", "m4a", "m4b", "m4v", "m4p", "m4r", "mov", "qt", "3gp", "3g2", "mp3", "aac", "aif", "aiff", "aifc", "wav",
+        "heic", "heif", "avif",
+    ]
+
+    /// True when `path` has one of `mediaExtensions`.
+    public static func hasMediaExtension(_ path: String) -> Bool {
+        guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+        return mediaExtensions.contains(path[path.index(after: dot)...].lowercased())
+    }
+
+    /// True when `argument` reads as a file rather than a key (`tagedit remove FILE... KEY...`):
+    /// it exists, or it ends with a media extension.
+    public static func looksLikeMediaFile(_ argument: String) -> Bool {
+        exists(argument) || hasMediaExtension(argument)
+    }
+
+    /// True when `path` names a folder (following a symbolic link).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// True when something exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Each path as given, except that with `recursive` a folder becomes the media files under
+    /// it, sorted by path (without `recursive`, the folder stays, for the command to report).
+    /// Symbolic links to folders inside a walk are not followed, so a link loop ends.
+    public static func expand(_ paths: [String], recursive: Bool) -> [String] {
+        var result: [String] = []
+        for path in paths {
+            if recursive, isDirectory(path) {
+                var found: [String] = []
+                walk(path, into: &found)
+                result += found.sorted()
+            } else {
+                result.append(path)
+            }
+        }
+        return result
+    }
+
+    private static func walk(_ folder: String, into found: inout [String]) {
+        guard let directory = opendir(folder) else { return }
+        defer { closedir(directory) }
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name == "." || name == ".." { continue }
+            let path = prefix + name
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            switch info.st_mode & S_IFMT {
+            case S_IFDIR: walk(path, into: &found)
+            case S_IFREG, S_IFLNK: if hasMediaExtension(name) { found.append(path) }
+            default: continue
+            }
+        }
+    }
+}
