@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// Why a file could not be locked.
 public struct FileLockError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -27,7 +28,23 @@ public struct FileLockError: Error, Sendable, Equatable, CustomStringConvertible
 /// old one leaves the lock on the old file; `init` therefore checks, once locked, that the path
 /// still names the file it locked, and starts again when it does not.
 public struct FileLock: ~Copyable {
-    private let descriptor: Int32
+    /// The file locked, by device and inode.
+    private let key: FileKey
+
+    struct FileKey: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+        }
+    }
+
+    /// The locks this process holds: descriptor and how many `FileLock` values share it. A
+    /// second lock on a file the process has locked shares the first (`flock` on another
+    /// descriptor would wait for ourselves): `tagedit` locks a file from reading to saving,
+    /// and the save inside takes the lock again.
+    private static let held = Mutex<[FileKey: (descriptor: Int32, count: Int)]>([:])
 
     /// Locks `path` without waiting.
     ///
@@ -39,10 +56,26 @@ public struct FileLock: ~Copyable {
             guard fd >= 0 else {
                 throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot open to lock it: \(String(cString: strerror(errno)))")
             }
+            var opened = stat()
+            guard fstat(fd, &opened) == 0 else {
+                let reason = String(cString: strerror(errno))
+                _ = close(fd)
+                throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot lock: \(reason)")
+            }
+            let key = FileKey(opened)
+            let shared = Self.held.withLock { held -> Bool in
+                guard let entry = held[key] else { return false }
+                held[key] = (entry.descriptor, entry.count + 1)
+                return true
+            }
+            if shared {
+                _ = close(fd)
+                self.key = key
+                return
+            }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let code = errno
-                var info = stat()
-                let holder = fstat(fd, &info) == 0 ? Self.holder(of: info) : nil
+                let holder = Self.holder(of: opened)
                 _ = close(fd)
                 if code == EWOULDBLOCK {
                     let who = holder.map { "process \($0)" } ?? "another process"
@@ -51,9 +84,10 @@ public struct FileLock: ~Copyable {
                 throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot lock: \(String(cString: strerror(code)))")
             }
             // Still the file the path names (not replaced by a save that finished meanwhile)?
-            var locked = stat(), current = stat()
-            if fstat(fd, &locked) == 0, stat(path, &current) == 0, locked.st_dev == current.st_dev, locked.st_ino == current.st_ino {
-                descriptor = fd
+            var current = stat()
+            if stat(path, &current) == 0, FileKey(current) == key {
+                Self.held.withLock { $0[key] = (fd, 1) }
+                self.key = key
                 return
             }
             _ = close(fd)
@@ -62,8 +96,20 @@ public struct FileLock: ~Copyable {
     }
 
     deinit {
-        _ = flock(descriptor, LOCK_UN)
-        _ = close(descriptor)
+        let key = self.key
+        let release = Self.held.withLock { held -> Int32? in
+            guard let entry = held[key] else { return nil }
+            if entry.count > 1 {
+                held[key] = (entry.descriptor, entry.count - 1)
+                return nil
+            }
+            held[key] = nil
+            return entry.descriptor
+        }
+        if let descriptor = release {
+            _ = flock(descriptor, LOCK_UN)
+            _ = close(descriptor)
+        }
     }
 
     /// The process holding a lock on the file `info` describes, from `/proc/locks` (Linux);

@@ -178,7 +178,7 @@ extension ID3MetadataStore {
             if let url = chapter.url { subframes.append(ID3Frame(id: "WXXX", content: .userURL(encoding: .latin1, description: "", url: url))) }
             if let image = chapter.image {
                 subframes.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [image.description]), mimeType: image.mimeType,
-                                                                      pictureType: image.type, description: image.description, data: ID3Payload(image.data))))
+                                                                      pictureType: image.type.rawValue, description: image.description, data: ID3Payload(image.data))))
             }
             let start = UInt32(clamping: chapter.start.converted(to: 1000))
             let end = UInt32(clamping: ends[index].converted(to: 1000))

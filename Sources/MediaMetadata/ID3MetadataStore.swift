@@ -99,7 +99,7 @@ struct ID3MetadataStore: MetadataStore {
             return NativeMetadataItem(identifier, key: key, dataType: item.kind == .text ? "APE text" : "APE link", values: texts)
         }
         if let cover = item.coverArt {
-            let summary = PictureSummary(type: apePictureType(item.key) ?? 0, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
+            let summary = PictureSummary(type: apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
                                          description: cover.description, size: cover.data.count)
             return NativeMetadataItem(identifier, key: nil, dataType: "APE cover art", values: [], pictures: [summary])
         }
@@ -108,8 +108,8 @@ struct ID3MetadataStore: MetadataStore {
 
     /// The picture type of an APE cover-art key (`Cover Art (Front)` is 3), as the ID3 `APIC`
     /// types are named there.
-    static func apePictureType(_ key: String) -> UInt8? {
-        let names: [String: UInt8] = [
+    static func apePictureType(_ key: String) -> PictureType? {
+        let names: [String: PictureType] = [
             "other": 0, "png icon": 1, "icon": 2, "front": 3, "back": 4, "leaflet": 5, "media": 6, "lead artist": 7, "artist": 8,
             "conductor": 9, "band": 10, "composer": 11, "lyricist": 12, "recording location": 13, "during recording": 14,
             "during performance": 15, "video capture": 16, "a bright coloured fish": 17, "illustration": 18, "band logotype": 19, "publisher logotype": 20,
@@ -179,8 +179,8 @@ struct ID3MetadataStore: MetadataStore {
                                       dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
         case .picture:
             let (_, mime, type, description, data) = content.picture!
-            return NativeMetadataItem(identifier(frame, MediaPicture.typeName(type)), key: nil, dataType: mime, values: [],
-                                      pictures: [PictureSummary(type: type, mimeType: mime, description: description, size: data.count)])
+            return NativeMetadataItem(identifier(frame, PictureType(rawValue: type).name), key: nil, dataType: mime, values: [],
+                                      pictures: [PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)])
         case .uniqueFileID:
             let (owner, identifier) = content.uniqueFileID!
             let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
@@ -231,7 +231,7 @@ struct ID3MetadataStore: MetadataStore {
             for frame in tag.frames {
                 guard case (_, let mime, let type, let description, let data)? = frame.content.picture else { continue }
                 do {
-                    result.append(MediaPicture(type: type, mimeType: mime, description: description, data: Array(try data.bytes())))
+                    result.append(MediaPicture(type: PictureType(rawValue: type), mimeType: mime, description: description, data: Array(try data.bytes())))
                 } catch {
                     throw MetadataError(.io, offset: frame.offset, message: "cannot read the picture of frame APIC: \(error.description)")
                 }
@@ -239,7 +239,7 @@ struct ID3MetadataStore: MetadataStore {
             // Then the APE tag's cover art.
             for item in ape?.items ?? [] {
                 guard let cover = item.coverArt else { continue }
-                result.append(MediaPicture(type: Self.apePictureType(item.key) ?? 0, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
+                result.append(MediaPicture(type: Self.apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
                                            description: cover.description, data: cover.data))
             }
             return result
@@ -266,7 +266,7 @@ struct ID3MetadataStore: MetadataStore {
                     case "WXXX": chapter.url = sub.content.userURL?.url
                     case "APIC":
                         if let (_, mime, type, description, data) = sub.content.picture {
-                            chapter.image = MediaPicture(type: type, mimeType: mime, description: description, data: Array((try? data.bytes()) ?? []))
+                            chapter.image = MediaPicture(type: PictureType(rawValue: type), mimeType: mime, description: description, data: Array((try? data.bytes()) ?? []))
                         }
                     default: break
                     }
@@ -635,20 +635,20 @@ struct ID3MetadataStore: MetadataStore {
         seedIfNeeded()
         // ID3 allows one picture per type and description.
         tag.frames.removeAll { frame in
-            if case (_, _, let type, let description, _)? = frame.content.picture { return type == picture.type && description == picture.description }
+            if case (_, _, let type, let description, _)? = frame.content.picture { return type == picture.type.rawValue && description == picture.description }
             return false
         }
         tag.frames.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [picture.description]), mimeType: picture.mimeType,
-                                                                  pictureType: picture.type, description: picture.description, data: ID3Payload(picture.data))))
+                                                                  pictureType: picture.type.rawValue, description: picture.description, data: ID3Payload(picture.data))))
         return []
     }
 
-    mutating func removePictures(type: UInt8?) -> Int {
+    mutating func removePictures(type: PictureType?) -> Int {
         let apeCovers = ape?.items.filter { $0.coverArt != nil && (type == nil || Self.apePictureType($0.key) == type) }.count ?? 0
         if apeCovers > 0 { ape?.items.removeAll { $0.coverArt != nil && (type == nil || Self.apePictureType($0.key) == type) } }
         let before = tag.frames.count + apeCovers
         tag.frames.removeAll { frame in
-            if case (_, _, let t, _, _)? = frame.content.picture { return type == nil || t == type }
+            if case (_, _, let t, _, _)? = frame.content.picture { return type == nil || t == type?.rawValue }
             return false
         }
         return before - tag.frames.count

@@ -95,8 +95,11 @@ public struct MediaFile: Sendable {
     /// Every native item with its identifier, in file order.
     public var items: [NativeMetadataItem] { store.rankedItems.map(\.item) }
 
-    /// The uniform tags, TagLib's property map: each key with its values, keys sorted.
-    public var tags: [String: [String]] {
+    /// The uniform tags, TagLib's property map: each key with its values, looked up without
+    /// regard to case (`tags["title"]`).
+    public var tags: TagMap { TagMap(uniformTags) }
+
+    private var uniformTags: [String: [String]] {
         let ranked = store.rankedItems
         var result: [String: [String]] = [:]
         if store.mergesAreasPerKey {
@@ -118,6 +121,11 @@ public struct MediaFile: Sendable {
         return result
     }
 
+    /// The embedded pictures, in file order, with their bytes.
+    ///
+    /// Reading them can fail after the file opened: a picture in a large ID3 tag is left in the
+    /// file when it is opened (only the tag's first 64 KiB are read) and read on first use, so
+    /// a file changed or cut short since then throws `.io` or `.malformed` here.
     public var pictures: [MediaPicture] {
         get throws(MetadataError) {
             do { return try store.pictures } catch { throw MetadataError.wrapping(error, path: path) }
@@ -297,7 +305,7 @@ public struct MediaFile: Sendable {
     }
 
     @discardableResult
-    public mutating func removePictures(type: UInt8? = nil) -> Int {
+    public mutating func removePictures(type: PictureType? = nil) -> Int {
         container.removePictures(type: type)
     }
 
@@ -361,8 +369,13 @@ public struct MediaFile: Sendable {
     /// `rereadAfterSaving` is false): it reflects what was written, and a second edit and save
     /// work. (Should that read fail, the value stays as it was; the save itself succeeded.)
     ///
+    /// The save holds the file's exclusive lock (BSD `flock`, the one `tagedit` takes) while it
+    /// writes, so two programs using this library never interleave their saves of one file;
+    /// one that finds the lock held gets `.locked`.
+    ///
     /// - Throws: the error of a typed property (`title`, `trackNumber`...) that could not be
-    ///   set, before anything is written; otherwise as `MediaFile(path:)` and the writers.
+    ///   set, before anything is written; `.locked` when another process holds the file's
+    ///   lock; otherwise as `MediaFile(path:)` and the writers.
     @discardableResult
     public mutating func save(_ options: SaveOptions = SaveOptions()) throws(MetadataError) -> SavePlan {
         if let (_, error) = deferredErrors.min(by: { $0.key < $1.key }) { throw error }
@@ -382,7 +395,21 @@ public struct MediaFile: Sendable {
         }
         var plan: SavePlan
         do {
-            plan = options.dryRun ? try container.plan(options) : try container.write(options)
+            if options.dryRun {
+                plan = try container.plan(options)
+            } else {
+                // The lock `tagedit` takes (shared when this process holds it already), so that
+                // two programs using the library never interleave their saves of one file.
+                let lock: FileLock?
+                do { lock = try FileLock(path) } catch {
+                    if error.isHeldElsewhere { throw MetadataError(.locked, path: path, message: error.reason) }
+                    lock = nil  // cannot be opened: the write says why
+                }
+                plan = try container.write(options)
+                _ = consume lock
+            }
+        } catch let error as MetadataError {
+            throw error
         } catch {
             throw MetadataError.wrapping(error, path: path)
         }

@@ -120,7 +120,7 @@ extension MetadataContainer {
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }
     mutating func removeAll() { store.removeAll() }
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] { try store.addPicture(picture) }
-    mutating func removePictures(type: UInt8?) -> Int { store.removePictures(type: type) }
+    mutating func removePictures(type: PictureType?) -> Int { store.removePictures(type: type) }
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) { try store.addNative(identifier, data) }
     mutating func setTagVersion(_ version: UInt8?) { store.tagVersion = version }
 }

@@ -43,14 +43,14 @@ public struct TagContribution: Sendable, Hashable {
 
 /// What a picture item holds, without the image bytes.
 public struct PictureSummary: Sendable, Hashable {
-    /// The ID3 `APIC` picture type (3, front cover, for MP4 cover art).
-    public var type: UInt8
+    /// What the picture shows (`.frontCover` for MP4 cover art).
+    public var type: PictureType
     public var mimeType: String
     public var description: String
     /// The image's size in bytes.
     public var size: Int
 
-    public init(type: UInt8, mimeType: String, description: String, size: Int) {
+    public init(type: PictureType, mimeType: String, description: String, size: Int) {
         self.type = type
         self.mimeType = mimeType
         self.description = description
@@ -60,13 +60,13 @@ public struct PictureSummary: Sendable, Hashable {
 
 /// An embedded picture.
 public struct MediaPicture: Sendable, Hashable {
-    /// The ID3 `APIC` picture type (3 is the front cover); iTunes cover art counts as 3.
-    public var type: UInt8
+    /// What the picture shows; iTunes cover art counts as `.frontCover`.
+    public var type: PictureType
     public var mimeType: String
     public var description: String
     public var data: [UInt8]
 
-    public init(type: UInt8 = 3, mimeType: String, description: String = "", data: [UInt8]) {
+    public init(type: PictureType = .frontCover, mimeType: String, description: String = "", data: [UInt8]) {
         self.type = type
         self.mimeType = mimeType
         self.description = description
@@ -74,18 +74,7 @@ public struct MediaPicture: Sendable, Hashable {
     }
 
     /// The type's name as used on the command line (`front-cover`).
-    public var typeName: String { Self.typeName(type) }
-
-    public static func typeName(_ type: UInt8) -> String {
-        Int(type) < MetadataValueConversion.pictureTypeNames.count ? MetadataValueConversion.pictureTypeNames[Int(type)] : "type-\(type)"
-    }
-
-    /// The type named `name` (`front-cover`, `3`), or nil.
-    public static func type(named name: String) -> UInt8? {
-        if let number = UInt8(name) { return number }
-        if name.hasPrefix("type-"), let number = UInt8(name.dropFirst(5)) { return number }
-        return MetadataValueConversion.pictureTypeNames.firstIndex(of: name.lowercased()).map { UInt8($0) }
-    }
+    public var typeName: String { type.name }
 
     /// The MIME type of image bytes by their signature (JPEG, PNG, GIF, BMP, WebP), or nil.
     public static func mimeType(sniffing bytes: [UInt8]) -> String? {
@@ -111,9 +100,41 @@ public struct MediaPicture: Sendable, Hashable {
 }
 
 /// A native item's content in a form that restores it exactly (for `tagedit export`/`import`).
+/// One value of an iTunes or QuickTime metadata item as stored in its `data` atom: the type
+/// indicator and locale with the bytes, so that any value, known type or not, goes back
+/// exactly.
+public struct NativeItemValue: Sendable, Hashable {
+    /// The type set (0 for the well-known types) and the type indicator (1 UTF-8, 13 JPEG,
+    /// 21 signed integer...).
+    public var typeSet: UInt8
+    public var typeIndicator: UInt32
+    public var country: UInt16
+    public var language: UInt16
+    public var data: [UInt8]
+
+    public init(typeIndicator: UInt32, data: [UInt8], typeSet: UInt8 = 0, country: UInt16 = 0, language: UInt16 = 0) {
+        self.typeSet = typeSet
+        self.typeIndicator = typeIndicator
+        self.country = country
+        self.language = language
+        self.data = data
+    }
+
+    /// The well-known name of the type (`UTF-8`, `JPEG`, `signed integer`...).
+    public var typeName: String { ItemValue.DataType(rawValue: typeIndicator).description }
+
+    init(_ value: ItemValue) {
+        self.init(typeIndicator: value.dataType.rawValue, data: value.data, typeSet: value.typeSet, country: value.country, language: value.language)
+    }
+
+    var itemValue: ItemValue {
+        ItemValue(dataType: .init(rawValue: typeIndicator), data: data, typeSet: typeSet, country: country, language: language)
+    }
+}
+
 public enum NativeItemData: Sendable, Hashable {
     /// An iTunes item or QuickTime metadata item: its `data` values and any other children.
-    case itemValues([ItemValue], otherChildren: [[UInt8]])
+    case itemValues([NativeItemValue], otherChildren: [[UInt8]])
     /// A QuickTime user-data item or 3GPP asset: its payload.
     case userData([UInt8])
     /// An ID3v2 frame as stored in a tag of `version` (header and body).

@@ -38,7 +38,7 @@ protocol MetadataStore: Sendable {
     mutating func removeAll()
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String]
     /// Removes the pictures of `type` (all when nil); returns how many.
-    mutating func removePictures(type: UInt8?) -> Int
+    mutating func removePictures(type: PictureType?) -> Int
 
     /// Every writable item in a form that restores it exactly, in file order.
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]

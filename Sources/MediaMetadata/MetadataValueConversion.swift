@@ -119,13 +119,6 @@ enum MetadataValueConversion {
     /// The genre name of an iTunes `gnre` value (the ID3v1 index plus one).
     static func genre(iTunesCode code: Int64) -> String? { ID3Genres.name(Int(code) - 1) }
 
-    /// The ID3 `APIC` picture types by name (id3v2.4.0-frames section 4.14), as used on the
-    /// command line and in JSON.
-    static let pictureTypeNames: [String] = [
-        "other", "file-icon", "other-file-icon", "front-cover", "back-cover", "leaflet", "media", "lead-artist",
-        "artist", "conductor", "band", "composer", "lyricist", "recording-location", "during-recording",
-        "during-performance", "screen-capture", "bright-colored-fish", "illustration", "band-logo", "publisher-logo",
-    ]
 }
 
 extension String {

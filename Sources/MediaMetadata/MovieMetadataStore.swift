@@ -489,7 +489,7 @@ struct MovieMetadataStore: MetadataStore {
         return notes
     }
 
-    mutating func removePictures(type: UInt8?) -> Int {
+    mutating func removePictures(type: PictureType?) -> Int {
         guard type == nil || type == 3 else { return 0 }
         let count = pictures.count
         scope.removeItems("covr")
@@ -503,10 +503,10 @@ struct MovieMetadataStore: MetadataStore {
         var result: [(MetadataIdentifier, NativeItemData)] = []
         for item in scope.itemList ?? [] where !item.isOpaque {
             let identifier = item.type == "----" ? MetadataIdentifier.freeform(mean: item.mean ?? "", name: item.name ?? "") : MetadataIdentifier(.iTunes, item.type)
-            result.append((identifier, .itemValues(item.values, otherChildren: item.otherChildren)))
+            result.append((identifier, .itemValues(item.values.map(NativeItemValue.init), otherChildren: item.otherChildren)))
         }
         for item in scope.quickTimeMetadata ?? [] {
-            result.append((MetadataIdentifier(.quickTimeMetadata, item.key), .itemValues(item.values, otherChildren: item.item.otherChildren)))
+            result.append((MetadataIdentifier(.quickTimeMetadata, item.key), .itemValues(item.values.map(NativeItemValue.init), otherChildren: item.item.otherChildren)))
         }
         for item in scope.userData {
             result.append((MetadataIdentifier(item.asset != nil ? .threeGPP : .quickTimeUserData, item.type), .userData(item.payload)))
@@ -520,7 +520,8 @@ struct MovieMetadataStore: MetadataStore {
 
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
         switch (identifier.keySpace, data) {
-        case (.iTunes, .itemValues(let values, let children)), (.iTunesLong, .itemValues(let values, let children)):
+        case (.iTunes, .itemValues(let native, let children)), (.iTunesLong, .itemValues(let native, let children)):
+            let values = native.map(\.itemValue)
             var item: MetadataItem
             if let parts = identifier.freeformParts {
                 item = .freeform(mean: parts.mean, name: parts.name, values: values)
@@ -532,7 +533,7 @@ struct MovieMetadataStore: MetadataStore {
             item.otherChildren = children
             scope.itemList = (scope.itemList ?? []) + [item]
         case (.quickTimeMetadata, .itemValues(let values, _)):
-            scope.quickTimeMetadata = (scope.quickTimeMetadata ?? []) + [QuickTimeMetadataItem(key: identifier.key, values: values)]
+            scope.quickTimeMetadata = (scope.quickTimeMetadata ?? []) + [QuickTimeMetadataItem(key: identifier.key, values: values.map(\.itemValue))]
         case (.id32, .userData(let payload)) where payload.count >= 2:
             scope.id3Tags.append(ID3TagAtom(tag: Array(payload.dropFirst(2)), languageCode: UInt16(payload[0]) << 8 | UInt16(payload[1])))
         case (.quickTimeUserData, .userData(let payload)), (.threeGPP, .userData(let payload)):

@@ -135,7 +135,7 @@ public enum TagReport {
 
     /// A picture in one line: type, MIME type, size and description.
     public static func describe(_ picture: PictureSummary) -> String {
-        "\(MediaPicture.typeName(picture.type)), \(picture.mimeType), \(picture.size) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"")
+        "\(picture.type.name), \(picture.mimeType), \(picture.size) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"")
     }
 
     /// A diagnostic in `show --json`: severity, byte offset, place in the structure, message.
@@ -194,7 +194,7 @@ public enum TagReport {
             case .itemValues(let values, let children):
                 object.append(("values", .array(values.map { value in
                     .object([
-                        ("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.dataType.rawValue))),
+                        ("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.typeIndicator))),
                         ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .string(Base64.encode(value.data))),
                     ])
                 })))
@@ -280,10 +280,10 @@ public enum TagReport {
                     return data
                 }
                 if let values = entry["values"]?.arrayValue {
-                    var itemValues: [ItemValue] = []
+                    var itemValues: [NativeItemValue] = []
                     for value in values {
                         let data = try bytes(value["data"], "values.data")
-                        itemValues.append(ItemValue(dataType: .init(rawValue: UInt32(clamping: value["dataType"]?.intValue ?? 0)), data: data,
+                        itemValues.append(NativeItemValue(typeIndicator: UInt32(clamping: value["dataType"]?.intValue ?? 0), data: data,
                                                     typeSet: UInt8(clamping: value["typeSet"]?.intValue ?? 0), country: UInt16(clamping: value["country"]?.intValue ?? 0),
                                                     language: UInt16(clamping: value["language"]?.intValue ?? 0)))
                     }
@@ -307,9 +307,9 @@ public enum TagReport {
             guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else {
                 throw ImportError(message: "pictures[\(index)].data: expected the picture as Base64")
             }
-            var type: UInt8 = 3
+            var type = PictureType.frontCover
             if let name = entry["type"] {
-                guard let parsed = name.stringValue.flatMap(MediaPicture.type(named:)) ?? name.intValue.flatMap(UInt8.init(exactly:)) else {
+                guard let parsed = name.stringValue.flatMap(PictureType.init(named:)) ?? name.intValue.flatMap(UInt8.init(exactly:)).map(PictureType.init(rawValue:)) else {
                     throw ImportError(message: "pictures[\(index)].type: expected a picture type (front-cover, ...) or 0-255")
                 }
                 type = parsed

@@ -227,10 +227,13 @@ import Testing
     }
 
     @Test func pictureTypesHaveNames() {
-        #expect(MediaPicture.type(named: "front-cover") == 3)
-        #expect(MediaPicture.type(named: "Back-Cover") == 4)
-        #expect(MediaPicture.typeName(3) == "front-cover")
-        #expect(MediaPicture.type(named: "nonsense") == nil)
+        #expect(PictureType(named: "front-cover") == .frontCover)
+        #expect(PictureType(named: "Back-Cover") == .backCover)
+        #expect(PictureType(named: "42") == PictureType(rawValue: 42))
+        #expect(PictureType(named: "type-42")?.name == "type-42")
+        #expect(PictureType.frontCover.name == "front-cover" && PictureType.frontCover.rawValue == 3)
+        #expect(PictureType.publisherLogo.name == "publisher-logo")
+        #expect(PictureType(named: "nonsense") == nil)
         #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaBytes
 @testable import MediaMetadata
 import TestSupport
 import Testing
@@ -50,6 +51,48 @@ import Testing
         let last = try MediaFile(path: path)
         #expect(try last.values(.trackNumber) == ["5/12"])
         #expect(last.comment == nil)
+    }
+
+    @Test func saveTakesTheFileLockAndIsRefusedWhileAnotherProcessHoldsIt() throws {
+        let path = try copy("id3v24-full.mp3")
+        let before = try TemporaryFile.read(path)
+        var file = try MediaFile(path: path)
+        file.title = "Locked out"
+        // Another program holds the lock (util-linux flock) for a few seconds.
+        let holder = Thread { _ = try? ChildProcess.run("/usr/bin/flock", [path, "sleep", "4"], timeout: 30) }
+        holder.start()
+        var heldElsewhere = false
+        for _ in 0..<200 where !heldElsewhere {
+            do { _ = try FileLock(path); Thread.sleep(forTimeInterval: 0.02) } catch { heldElsewhere = error.isHeldElsewhere }
+        }
+        try #require(heldElsewhere, "the other process took the lock")
+        do {
+            try file.save()
+            Issue.record("saved while another process held the lock")
+        } catch {
+            #expect(error.code == .locked)
+            #expect(error.description.contains("holds its lock"))
+        }
+        #expect(try TemporaryFile.read(path) == before)
+        // Once it lets go, the same value saves.
+        var released = false
+        for _ in 0..<500 where !released {
+            if (try? FileLock(path)) != nil { released = true } else { Thread.sleep(forTimeInterval: 0.02) }
+        }
+        try #require(released)
+        try file.save()
+        #expect(try MediaFile(path: path).title == "Locked out")
+    }
+
+    @Test func tagsAreLookedUpWithoutRegardToCase() throws {
+        let file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
+        #expect(file.tags["title"] == ["Fixture Title ♪"])
+        #expect(file.tags["Title"] == file.tags["TITLE"])
+        #expect(file.tags[.title] == ["Fixture Title ♪"])
+        var copy = file.tags
+        copy["artist"] = ["Other"]
+        #expect(copy["ARTIST"] == ["Other"] && copy.count == file.tags.count)
+        #expect(Set(file.tags.keys).allSatisfy { $0 == $0.uppercased() })
     }
 
     @Test func aValueTheFileCannotHoldIsThrownBySave() throws {

@@ -184,9 +184,9 @@ extension TagEdit {
     struct Picture: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add, extract or remove embedded pictures.", subcommands: [AddPicture.self, ExtractPictures.self, RemovePictures.self])
 
-        static func type(_ name: String?) throws -> UInt8? {
+        static func type(_ name: String?) throws -> PictureType? {
             guard let name else { return nil }
-            guard let type = MediaPicture.type(named: name) else {
+            guard let type = PictureType(named: name) else {
                 throw ValidationError("unknown picture type \"\(name)\" (front-cover, back-cover, artist, ... or a number 0-255)")
             }
             return type
@@ -212,7 +212,7 @@ extension TagEdit {
             func run() throws {
                 var files = self.files
                 let image = self.image ?? files.removeLast()
-                let pictureType = try Picture.type(type) ?? 3
+                let pictureType = try Picture.type(type) ?? .frontCover
                 guard let data = FileManager.default.contents(atPath: image) else {
                     FileRun.standardError("tagedit: \(image): cannot read the image")
                     throw ExitCode(TagEditExitCode.fileNotFound)
