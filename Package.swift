@@ -15,6 +15,8 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        // Documentation only: `swift package generate-documentation` (the DocC catalogs).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // Layer 1: bytes. Random-access sources, bounded big-endian reader/writer, FourCC.

@@ -109,8 +109,13 @@ public enum MovieRewritePlanner {
     /// - Throws: `AtomError` `.notWritable` when the file's structure is not fully understood
     ///   (any warning while reading it, not exactly one `moov`, an offset that points nowhere).
     ///
-    /// - Parameter forceRewrite: plan a rewrite even when nothing changed (to copy the file).
-    /// - Parameter chapterTrack: a change to the QuickTime chapter track, made with the save.
+    /// - Parameters:
+    ///   - tree: the file as read.
+    ///   - original: the metadata as read from `tree`.
+    ///   - metadata: the metadata to write.
+    ///   - chapterTrack: a change to the QuickTime chapter track, made with the save.
+    ///   - options: padding, fast start, in place allowed or not.
+    ///   - forceRewrite: plan a rewrite even when nothing changed (to copy the file).
     public static func plan(
         tree: AtomTree, original: MovieMetadata, metadata: MovieMetadata, chapterTrack: ChapterTrackEdit? = nil,
         options: MovieSaveOptions = MovieSaveOptions(), forceRewrite: Bool = false

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Installs release builds of atominspect and tagedit, their man pages (generated from the
+# argument definitions by swift-argument-parser's manual generator) and shell completions for
+# bash, zsh and fish.
+#
+#   Tools/install.sh [--prefix P] [--configuration release|debug]
+#
+# P defaults to /usr/local. Files go to P/bin, P/share/man/man1,
+# P/share/bash-completion/completions, P/share/zsh/site-functions and
+# P/share/fish/vendor_completions.d. Nothing outside P is touched.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=/usr/local
+configuration=release
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) prefix="${2:?--prefix needs a folder}"; shift 2 ;;
+        --prefix=*) prefix="${1#*=}"; shift ;;
+        --configuration) configuration="${2:?--configuration needs release or debug}"; shift 2 ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown option $1 (see --help)" >&2; exit 64 ;;
+    esac
+done
+case "$configuration" in release|debug) ;; *) echo "install.sh: --configuration is release or debug" >&2; exit 64 ;; esac
+
+command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
+swift build -c "$configuration" --product atominspect
+swift build -c "$configuration" --product tagedit
+# The manual generator of swift-argument-parser (a dependency already); a debug build will do.
+swift build --product generate-manual
+bin=$(swift build -c "$configuration" --show-bin-path)
+generate_manual="$(swift build --show-bin-path)/generate-manual"
+
+install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
+    "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d"
+for tool in atominspect tagedit; do
+    install -m 755 "$bin/$tool" "$prefix/bin/$tool"
+    "$generate_manual" "$bin/$tool" --output-directory "$prefix/share/man/man1"
+    "$bin/$tool" --generate-completion-script bash > "$prefix/share/bash-completion/completions/$tool"
+    "$bin/$tool" --generate-completion-script zsh > "$prefix/share/zsh/site-functions/_$tool"
+    "$bin/$tool" --generate-completion-script fish > "$prefix/share/fish/vendor_completions.d/$tool.fish"
+    echo "installed $prefix/bin/$tool, $prefix/share/man/man1/$tool.1 and its completions"
+done
