@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "swift-media-metadata",
+    // FileLock's process-wide table uses the standard library's Mutex (Synchronization).
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "MediaBytes", targets: ["MediaBytes"]),
         .library(name: "ISOBMFF", targets: ["ISOBMFF"]),

@@ -9,7 +9,6 @@
 # P/share/bash-completion/completions, P/share/zsh/site-functions and
 # P/share/fish/vendor_completions.d. Nothing outside P is touched.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
 prefix=/usr/local
 configuration=release
@@ -23,6 +22,9 @@ while [ $# -gt 0 ]; do
     esac
 done
 case "$configuration" in release|debug) ;; *) echo "install.sh: --configuration is release or debug" >&2; exit 64 ;; esac
+# A relative prefix is relative to where the script was run from.
+case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
+cd "$(dirname "$0")/.."
 
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
 swift build -c "$configuration" --product atominspect

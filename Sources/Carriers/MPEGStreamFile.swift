@@ -176,11 +176,13 @@ public struct MPEGStreamFile: Sendable {
     }
 
     /// Duration in seconds: from the Xing or VBRI frame count when there is one, else from the
-    /// bit rate; for ADTS, 1024 samples per counted frame (scaled to the whole stream when it
-    /// is longer than the walk).
+    /// bit rate; for ADTS, 1024 samples per counted frame (scaled to the whole stream when the
+    /// walk covered less of it).
     public var duration: Double? {
         if let header = adtsHeader, let rate = header.sampleRate, rate > 0, let frames = adtsFrames, frames.bytes > 0 {
-            let scale = frames.bytes < UInt64(audio.count) && frames.bytes >= Self.adtsScanLimit ? Double(audio.count) / Double(frames.bytes) : 1
+            // A walk that stopped short (the scan limit, or a damaged frame header) times the
+            // rest of the stream by the average frame it saw.
+            let scale = frames.bytes < UInt64(audio.count) ? Double(audio.count) / Double(frames.bytes) : 1
             return Double(frames.count) * 1024 / Double(rate) * scale
         }
         if let header = mpegHeader {

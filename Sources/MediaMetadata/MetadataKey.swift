@@ -32,6 +32,10 @@ public struct MetadataKey: RawRepresentable, Hashable, Sendable, ExpressibleBySt
     /// The `m` of `DISCNUMBER` `n/m` (`DISCTOTAL`; `TOTALDISCS` is accepted too).
     public static let discTotal: MetadataKey = "DISCTOTAL"
 
+    /// True for `TRACKTOTAL`, `DISCTOTAL` and their other spellings: set after the number
+    /// they belong to when several keys are set at once.
+    public static func isTotal(_ key: String) -> Bool { totals[key.uppercased()] != nil }
+
     /// The keys that are half of a number pair, with the pair's key.
     static let totals: [String: MetadataKey] = [
         "TRACKTOTAL": .trackNumber, "TOTALTRACKS": .trackNumber, "DISCTOTAL": .discNumber, "TOTALDISCS": .discNumber,

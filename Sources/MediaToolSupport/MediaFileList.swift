@@ -9,16 +9,18 @@ import Darwin
 /// The files a command works on: paths as given, folders walked with `--recursive` (both tools
 /// use this one walk).
 public enum MediaFileList {
-    /// The extensions of the files a walk picks up (compared without regard to case).
+    /// The extensions of the files that have tags to edit (`tagedit`'s walks), compared
+    /// without regard to case.
     public static let mediaExtensions: Set<String> = [
         "mp4", "m4a", "m4b", "m4v", "m4p", "m4r", "mov", "qt", "3gp", "3g2", "mp3", "aac", "aif", "aiff", "aifc", "wav",
-        "heic", "heif", "avif",
     ]
+    /// The extensions `atominspect` walks: the media files and HEIF images (structure only).
+    public static let inspectableExtensions = mediaExtensions.union(["heic", "heif", "avif"])
 
-    /// True when `path` has one of `mediaExtensions`.
-    public static func hasMediaExtension(_ path: String) -> Bool {
+    /// True when `path` has one of `extensions`.
+    public static func hasMediaExtension(_ path: String, among extensions: Set<String> = mediaExtensions) -> Bool {
         guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-        return mediaExtensions.contains(path[path.index(after: dot)...].lowercased())
+        return extensions.contains(path[path.index(after: dot)...].lowercased())
     }
 
     /// True when `argument` reads as a file rather than a key (`tagedit remove FILE... KEY...`):
@@ -42,12 +44,12 @@ public enum MediaFileList {
     /// Each path as given, except that with `recursive` a folder becomes the media files under
     /// it, sorted by path (without `recursive`, the folder stays, for the command to report).
     /// Symbolic links to folders inside a walk are not followed, so a link loop ends.
-    public static func expand(_ paths: [String], recursive: Bool) -> [String] {
+    public static func expand(_ paths: [String], recursive: Bool, extensions: Set<String> = mediaExtensions) -> [String] {
         var result: [String] = []
         for path in paths {
             if recursive, isDirectory(path) {
                 var found: [String] = []
-                walk(path, into: &found)
+                walk(path, extensions: extensions, into: &found)
                 result += found.sorted()
             } else {
                 result.append(path)
@@ -56,7 +58,7 @@ public enum MediaFileList {
         return result
     }
 
-    private static func walk(_ folder: String, into found: inout [String]) {
+    private static func walk(_ folder: String, extensions: Set<String>, into found: inout [String]) {
         guard let directory = opendir(folder) else { return }
         defer { closedir(directory) }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
@@ -69,8 +71,8 @@ public enum MediaFileList {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }
             switch info.st_mode & S_IFMT {
-            case S_IFDIR: walk(path, into: &found)
-            case S_IFREG, S_IFLNK: if hasMediaExtension(name) { found.append(path) }
+            case S_IFDIR: walk(path, extensions: extensions, into: &found)
+            case S_IFREG, S_IFLNK: if hasMediaExtension(name, among: extensions) { found.append(path) }
             default: continue
             }
         }

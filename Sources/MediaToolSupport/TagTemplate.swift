@@ -76,16 +76,20 @@ public struct TagTemplate: Sendable, Hashable {
             body = body[..<bar]
         }
         var width: Int?
-        if let colon = body.lastIndex(of: ":"), body[body.index(after: colon)...].allSatisfy(\.isNumber),
-            body.index(after: colon) < body.endIndex
+        if let colon = body.lastIndex(of: ":"), body.index(after: colon) < body.endIndex,
+            body[body.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber })
         {
-            width = Int(body[body.index(after: colon)...])
+            let digits = body[body.index(after: colon)...]
+            guard let parsed = Int(digits), parsed <= 32 else {
+                throw SyntaxError(description: "{\(body)}: pad to at most 32 digits")
+            }
+            width = parsed
             body = body[..<colon]
         }
         let key = String(body).trimmingCharacters(" ")
         guard !key.isEmpty else { throw SyntaxError(description: "an empty field {} in the pattern \"\(text)\"") }
-        guard width.map({ $0 <= 32 }) ?? true else { throw SyntaxError(description: "{\(key):\(width!)}: pad to at most 32 digits") }
-        return Field(key: fileFields.contains(key) ? key : key.uppercased(), width: width, fallback: fallback)
+        // File fields are lower case in the documentation and match in any case, like keys.
+        return Field(key: fileFields.contains(key.lowercased()) ? key.lowercased() : key.uppercased(), width: width, fallback: fallback)
     }
 
     /// The fields the template names.

@@ -8,6 +8,23 @@ import Testing
 func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(source: MemoryByteSource(bytes)) }
 
 @Suite struct MPEGStreamFileTests {
+    @Test func anADTSStreamIsTimedByItsFramesAndAStreamDamagedMidwayByItsAverageFrame() throws {
+        let bytes = try TemporaryFile.read(TestFixtures.path("hls-timestamp.aac"))
+        let whole = try stream(bytes)
+        let frames = try #require(whole.adtsFrames)
+        // 12 frames of 1024 samples at 22050 Hz (ffprobe: 0.557241 s, 12 packets).
+        #expect(frames.count == 12)
+        #expect(abs((whole.duration ?? 0) - 12 * 1024 / 22050.0) < 1e-9)
+        // A broken sync word in frame 6 ends the walk there; the rest is timed by the average.
+        var damaged = bytes
+        var position = Int(whole.audio.lowerBound)
+        for _ in 0..<5 { position += try #require(ADTSFrameHeader(damaged[position...])).frameLength }
+        damaged[position] = 0
+        let cut = try stream(damaged)
+        #expect(cut.adtsFrames?.count == 5)
+        #expect(abs((cut.duration ?? 0) - (whole.duration ?? 0)) < 0.06, "\(cut.duration ?? 0)")
+    }
+
     let audio = [UInt8]((0..<4).flatMap { _ in I.mp3Frame() })
     let tag = I.tag(version: 3, frames: [I.frame("TIT2", I.text(["Song"], encoding: 0), version: 3)], padding: 16)
 

@@ -58,8 +58,11 @@ import Testing
         let before = try TemporaryFile.read(path)
         var file = try MediaFile(path: path)
         file.title = "Locked out"
-        // Another program holds the lock (util-linux flock) for a few seconds.
-        let holder = Thread { _ = try? ChildProcess.run("/usr/bin/flock", [path, "sleep", "4"], timeout: 30) }
+        // Another program holds the lock (util-linux flock) until the test creates `release`.
+        let release = path + ".release"
+        let holder = Thread {
+            _ = try? ChildProcess.run("/usr/bin/flock", [path, "sh", "-c", "while [ ! -e \"$0\" ]; do sleep 0.02; done", release], timeout: 120)
+        }
         holder.start()
         var heldElsewhere = false
         for _ in 0..<200 where !heldElsewhere {
@@ -75,6 +78,7 @@ import Testing
         }
         #expect(try TemporaryFile.read(path) == before)
         // Once it lets go, the same value saves.
+        FileManager.default.createFile(atPath: release, contents: Data())
         var released = false
         for _ in 0..<500 where !released {
             if (try? FileLock(path)) != nil { released = true } else { Thread.sleep(forTimeInterval: 0.02) }

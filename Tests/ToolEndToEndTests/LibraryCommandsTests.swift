@@ -58,6 +58,10 @@ import Testing
             #expect(try await tagedit("set", path, "TRACKNUMBER=3", "DISCNUMBER=", "DISCTOTAL=2").status == 0)
             #expect(try await tagedit("set", path, "TRACKTOTAL=12").status == 0)
             #expect(try await tagedit("get", path, "TRACKNUMBER").standardOutput == "3/12\n", "\(fixture)")
+            // In one command the total goes after the number, whatever the order given.
+            #expect(try await tagedit("set", path, "TRACKTOTAL=9", "TRACKNUMBER=2").status == 0)
+            #expect(try await tagedit("get", path, "TRACKNUMBER").standardOutput == "2/9\n", "\(fixture)")
+            #expect(try await tagedit("set", path, "TRACKNUMBER=3/12").status == 0)
             #expect(try await tagedit("get", path, "tracktotal").standardOutput == "12\n")
             #expect(try await tagedit("get", path, "DISCNUMBER").standardOutput == "0/2\n", "\(fixture)")
             var file = try MediaFile(path: path)
@@ -86,6 +90,15 @@ import Testing
         #expect(try await tagedit("number", directory + "/cd2", "--order", "tag", "--start", "5", "--no-total").status == 0)
         let reordered = try await tagedit("show", "-r", directory + "/cd2", "--format", "{TRACKNUMBER}/{TRACKTOTAL|-} {filename}")
         #expect(reordered.standardOutput == "6/- a.mp3\n5/- b.m4a\n")
+        // Per disc with --order tag; files that are not media are not counted.
+        let discs = try library([("no-tags.mp3", "x/a.mp3"), ("no-tags.mp3", "x/b.mp3"), ("no-tags.mp3", "x/c.mp3")])
+        try Data("not audio".utf8).write(to: URL(fileURLWithPath: discs + "/x/cover.jpg"))
+        #expect(try await tagedit("set", discs + "/x/a.mp3", discs + "/x/c.mp3", "DISCNUMBER=2").status == 0)
+        #expect(try await tagedit("set", discs + "/x/b.mp3", "DISCNUMBER=1").status == 0)
+        #expect(try await tagedit("number", discs, "--order", "tag").status == 0)
+        let perDisc = try await tagedit("show", "-r", discs, "--format", "{DISCNUMBER}:{TRACKNUMBER}/{TRACKTOTAL} {filename}")
+        #expect(perDisc.standardOutput == "2:1/2 a.mp3\n1:1/1 b.mp3\n2:2/2 c.mp3\n")
+        #expect(try await tagedit("number", discs, "--start", "70000").status == 64)
     }
 
     @Test func renameMovesFilesToNamesFromTheirTags() async throws {
@@ -124,6 +137,46 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/Fixture Title ♪.mp3")) == Data("occupied".utf8))
     }
 
+    @Test func renameRefusesLinksCaseCollisionsAndFilesInTheWay() async throws {
+        let directory = try library([("no-tags.mp3", "x.mp3"), ("no-tags.mp3", "y.mp3"), ("id3v24-full.mp3", "z.mp3")])
+        #expect(try await tagedit("set", directory + "/x.mp3", "TITLE=Song").status == 0)
+        #expect(try await tagedit("set", directory + "/y.mp3", "TITLE=SONG").status == 0)
+        let folded = try await tagedit("rename", directory + "/x.mp3", directory + "/y.mp3", "--pattern", "{TITLE}")
+        #expect(folded.status == 73)
+        #expect(folded.standardError.contains("would all become"))
+        try FileManager.default.createSymbolicLink(atPath: directory + "/link.mp3", withDestinationPath: directory + "/z.mp3")
+        let link = try await tagedit("rename", directory + "/link.mp3", "--pattern", "{TITLE}")
+        #expect(link.status == 65)
+        #expect(link.standardError.contains("is a symbolic link"))
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: directory + "/Fixture Artist"))
+        let blocked = try await tagedit("rename", directory + "/z.mp3", "--pattern", "{ARTIST}/{TITLE}")
+        #expect(blocked.status == 73)
+        #expect(blocked.standardError.contains("is a file, not a folder"))
+        #expect(try names(in: directory) == ["Fixture Artist", "link.mp3", "x.mp3", "y.mp3", "z.mp3"])
+    }
+
+    static var sharedMemoryIsAnotherFileSystem: Bool {
+        var a = stat(), b = stat()
+        return stat(NSTemporaryDirectory(), &a) == 0 && stat("/dev/shm", &b) == 0 && a.st_dev != b.st_dev
+    }
+
+    @Test(.enabled(if: sharedMemoryIsAnotherFileSystem, "needs /dev/shm on another file system than the temporary folder"))
+    func aMoveThatFailsHalfwayMovesTheOthersBack() async throws {
+        let directory = try library([("id3v24-full.mp3", "a.mp3"), ("no-tags.mp3", "b.mp3")])
+        #expect(try await tagedit("set", directory + "/b.mp3", "ARTIST=Zed").status == 0)
+        // The folder for the second file is a link to another file system: hard links fail there.
+        let elsewhere = "/dev/shm/tagedit-test-\(getpid())-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: elsewhere) }
+        try FileManager.default.createSymbolicLink(atPath: directory + "/Zed", withDestinationPath: elsewhere)
+        let result = try await tagedit("rename", directory + "/a.mp3", directory + "/b.mp3", "--pattern", "{ARTIST}/{TITLE|untitled}")
+        #expect(result.status == 74)
+        #expect(result.standardError.contains("cannot move to another file system"))
+        #expect(result.standardError.contains("moved back: every file is where it was"))
+        #expect(try names(in: directory).filter { !$0.hasPrefix("Zed") } == ["a.mp3", "b.mp3"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+    }
+
     @Test func fromNameSetsTagsFromNamesAndFolders() async throws {
         let directory = try library([("id3v24-full.mp3", "Some Band/07 - A Song - Live.mp3"), ("no-tags.mp3", "Other/no number.mp3")])
         let result = try await tagedit("from-name", directory + "/Some Band/07 - A Song - Live.mp3", "--pattern", "{ARTIST}/{TRACKNUMBER} - {TITLE}")
@@ -138,16 +191,27 @@ import Testing
         #expect(mismatch.status == 65)
         #expect(mismatch.standardError.contains("does not match the pattern"))
         #expect(try TemporaryFile.read(directory + "/Other/no number.mp3") == before)
+        let huge = try library([("no-tags.mp3", "99999999999999999999 - Big.mp3")])
+        let overflow = try await tagedit("from-name", huge + "/99999999999999999999 - Big.mp3", "--pattern", "{TRACKNUMBER} - {TITLE}")
+        #expect(overflow.status == 65)
+        #expect(overflow.standardError.contains("not a number up to 65535"))
     }
 
     @Test func pictureCommandsTakeSeveralFilesAndReplaceByType() async throws {
         let directory = try library([("no-tags.mp3", "a.mp3"), ("moov-before-mdat.m4a", "b.m4a")])
         let cover = try TemporaryFile.write(Array(Data(base64Encoded: "/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==")!), name: "cover.jpg")
-        #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover).status == 0)
+        #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover, "--description", "one").status == 0)
+        #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover, "--description", "two").status == 0)
+        for name in ["a.mp3", "b.m4a"] {
+            #expect(try MediaFile(path: directory + "/" + name).pictures.count == 2, "\(name): two front covers without --replace")
+        }
         #expect(try await tagedit("picture", "add", "-r", directory, "--image", cover, "--replace").status == 0)
         for name in ["a.mp3", "b.m4a"] {
-            #expect(try MediaFile(path: directory + "/" + name).pictures.count == 1, "\(name)")
+            #expect(try MediaFile(path: directory + "/" + name).pictures.count == 1, "\(name): --replace leaves one")
         }
+        // MP4 cover art has no type: --replace with another type replaces it all.
+        #expect(try await tagedit("picture", "add", directory + "/b.m4a", "--image", cover, "--type", "back-cover", "--replace").status == 0)
+        #expect(try MediaFile(path: directory + "/b.m4a").pictures.count == 1)
         // The one-file form still works, and adds a second picture.
         #expect(try await tagedit("picture", "add", directory + "/a.mp3", cover, "--type", "back-cover").status == 0)
         #expect(try MediaFile(path: directory + "/a.mp3").pictures.map(\.typeName) == ["front-cover", "back-cover"])
@@ -155,10 +219,19 @@ import Testing
         let extracted = try await tagedit("picture", "extract", "-r", directory, "--output", output)
         #expect(extracted.status == 0)
         #expect(try names(in: output) == ["a-1-front-cover.jpg", "a-2-back-cover.jpg", "b-1-front-cover.jpg"])
+        try Data("old".utf8).write(to: URL(fileURLWithPath: output + "/a-1-front-cover.jpg"))
         let again = try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output)
         #expect(again.status == 73)
         #expect(again.standardError.contains("exists; --force overwrites it"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/a-1-front-cover.jpg")) == Data("old".utf8))
         #expect(try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output, "--force").status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/a-1-front-cover.jpg")) == Data(TemporaryFile.read(cover)))
+        // Two files of one name in different folders never overwrite each other's pictures.
+        let twins = try library([("no-tags.mp3", "cd1/01.mp3"), ("no-tags.mp3", "cd2/01.mp3")])
+        #expect(try await tagedit("picture", "add", "-r", twins, "--image", cover).status == 0)
+        let clash = try await tagedit("picture", "extract", "-r", twins, "--output", twins, "--force")
+        #expect(clash.status == 73)
+        #expect(clash.standardError.contains("was written for another file of this run"))
         #expect(try await tagedit("picture", "remove", "-r", directory, "--type", "front-cover").status == 0)
         #expect(try MediaFile(path: directory + "/b.m4a").pictures.isEmpty)
     }

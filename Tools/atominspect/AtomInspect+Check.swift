@@ -24,7 +24,7 @@ extension AtomInspect {
         func run() throws {
             var worst: Int32 = 0
             var counts = (ok: 0, problems: 0, unreadable: 0)
-            let paths = MediaFileList.expand(files, recursive: recursive)
+            let paths = MediaFileList.expand(files, recursive: recursive, extensions: MediaFileList.inspectableExtensions)
             for path in paths {
                 if !recursive, MediaFileList.isDirectory(path) {
                     StandardError.write("atominspect: \(path): is a directory; add -r (--recursive) to check the media files in it\n")
@@ -53,7 +53,7 @@ extension AtomInspect {
                 }
             }
             if paths.count > 1 || recursive {
-                StandardError.write("\(paths.count) files checked: \(counts.ok) sound, \(counts.problems) with problems, \(counts.unreadable) unreadable\n")
+                StandardError.write("\(paths.count) \(paths.count == 1 ? "file" : "files") checked: \(counts.ok) sound, \(counts.problems) with problems, \(counts.unreadable) unreadable\n")
             }
             if worst != 0 { throw ExitCode(worst) }
         }

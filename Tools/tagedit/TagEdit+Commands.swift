@@ -116,8 +116,10 @@ extension TagEdit {
 
         func run(appending: Bool) throws {
             let (files, assignments) = try TagEdit.assignments(arguments)
+            // A total (TRACKTOTAL) goes after its number (TRACKNUMBER=3 would drop it otherwise).
+            let ordered = assignments.filter { !MetadataKey.isTotal($0.key) } + assignments.filter { MetadataKey.isTotal($0.key) }
             try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                for (key, values) in assignments {
+                for (key, values) in ordered {
                     if appending { try file.add(key, values) } else { try file.set(key, values) }
                 }
             }
@@ -223,7 +225,8 @@ extension TagEdit {
                     throw ExitCode(TagEditExitCode.badKeyOrValue)
                 }
                 try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in
-                    if replace { media.removePictures(type: pictureType) }
+                    // MP4 cover art has no type: replacing there replaces all of it.
+                    if replace { media.removePictures(type: media.family == .mp4 ? nil : pictureType) }
                     try media.addPicture(MediaPicture(type: pictureType, mimeType: mime, description: description, data: bytes))
                 }
             }
@@ -243,14 +246,21 @@ extension TagEdit {
                     FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
                     throw ExitCode(TagEditExitCode.fileNotFound)
                 }
+                // Names written in this run: two files of one name in different folders would
+                // otherwise overwrite each other's pictures, --force or not.
+                var writtenNow: Set<String> = []
                 try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false) { media throws(MetadataError) in
-                    let base = ((media.path as NSString).lastPathComponent as NSString).deletingPathExtension
+                    let base = TagTemplate.splitExtension((media.path as NSString).lastPathComponent).name
                     var written = ""
                     for (index, picture) in try media.pictures.enumerated() {
                         let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
+                        if writtenNow.contains(path) {
+                            throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
+                        }
                         if !force && FileManager.default.fileExists(atPath: path) {
                             throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
                         }
+                        writtenNow.insert(path)
                         guard FileManager.default.createFile(atPath: path, contents: Data(picture.data)) else {
                             throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture")
                         }

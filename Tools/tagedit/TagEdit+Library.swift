@@ -34,36 +34,26 @@ extension TagEdit {
             var moves: [(from: String, to: String)] = []
             for path in paths {
                 do throws(MetadataError) {
+                    if Self.isSymbolicLink(path) {
+                        throw MetadataError(.badValue, path: path, message: "is a symbolic link: rename the file it points to (moving the link would break it)")
+                    }
                     let file = try MediaFile(path: path)
                     let name = try FileNaming.relativePath(pattern, for: file)
                     let ext = TagTemplate.splitExtension((path as NSString).lastPathComponent).ext
                     let root = to ?? (path as NSString).deletingLastPathComponent
-                    let target = ((root.isEmpty ? "." : root) as NSString).appendingPathComponent(name + (ext.isEmpty ? "" : "." + ext))
-                    moves.append((path, target))
+                    let relative = name + (ext.isEmpty ? "" : "." + ext)
+                    moves.append((path, root.isEmpty ? relative : (root as NSString).appendingPathComponent(relative)))
                 } catch {
                     run.fail(error)
                 }
             }
             guard run.failed == 0 else {
-                FileRun.standardError("tagedit: nothing moved: \(run.failed) of \(paths.count) files could not be read")
+                FileRun.standardError("tagedit: nothing moved: \(run.failed) of \(paths.count) files could not be renamed")
                 try run.finish(writing: false)
                 return
             }
-            let standard = { (path: String) in URL(fileURLWithPath: path).standardizedFileURL.path }
-            let pending = moves.filter { standard($0.from) != standard($0.to) }
-            var problems: [String] = []
-            for (target, group) in Dictionary(grouping: pending, by: { standard($0.to) }) where group.count > 1 {
-                problems.append("\(group.map(\.from).sorted().joined(separator: ", ")) would all become \(target)")
-            }
-            let sources = Set(moves.map { standard($0.from) })
-            for move in pending where FileManager.default.fileExists(atPath: move.to) && !sources.contains(standard(move.to)) {
-                problems.append("\(move.from): \(move.to) exists")
-            }
-            // A target that is another file of the batch would need an order of moves (or a
-            // swap); refused like an existing file.
-            for move in pending where sources.contains(standard(move.to)) {
-                problems.append("\(move.from): \(move.to) is another file of this batch")
-            }
+            let pending = moves.filter { Self.standard($0.from) != Self.standard($0.to) }
+            let problems = Self.problems(moves: moves, pending: pending)
             guard problems.isEmpty else {
                 for problem in problems.sorted() { FileRun.standardError("tagedit: \(problem)") }
                 FileRun.standardError("tagedit: nothing moved")
@@ -74,19 +64,77 @@ extension TagEdit {
                 FileRun.standardError("\(pending.count) \(pending.count == 1 ? "file" : "files") would move, \(moves.count - pending.count) already named so")
                 return
             }
-            var moved: [String] = []
+            var moved: [(from: String, to: String)] = []
             for move in pending {
                 if let failure = Self.move(move.from, to: move.to) {
                     FileRun.standardError("tagedit: \(move.from): \(failure)")
-                    let left = pending.map(\.from).filter { !moved.contains($0) }
-                    FileRun.standardError("tagedit: stopped: \(moved.count) of \(pending.count) files moved (printed above); not moved: \(left.joined(separator: ", "))")
+                    Self.undo(moved)
                     throw ExitCode(TagEditExitCode.ioError)
                 }
-                moved.append(move.from)
+                moved.append(move)
                 print("\(move.from) -> \(move.to)")
             }
             if paths.count > 1 || recursive {
                 FileRun.standardError("\(moved.count) \(moved.count == 1 ? "file" : "files") moved, \(moves.count - pending.count) already named so")
+            }
+        }
+
+        static func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
+
+        /// A name as case-insensitive and normalising file systems (APFS, exFAT, SMB) compare
+        /// it: two targets equal this way collide there.
+        static func folded(_ path: String) -> String { standard(path).precomposedStringWithCanonicalMapping.lowercased() }
+
+        static func isSymbolicLink(_ path: String) -> Bool {
+            var info = stat()
+            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        }
+
+        /// The same file (device and inode) at both paths: a case-only rename on a
+        /// case-insensitive file system.
+        static func sameFile(_ a: String, _ b: String) -> Bool {
+            var first = stat(), second = stat()
+            return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
+
+        /// Why the batch cannot move as planned (empty when it can): targets that collide (also
+        /// where a file system ignores case), targets that exist (a dangling link too) or are
+        /// another file of the batch, and folders on the way that are files.
+        static func problems(moves: [(from: String, to: String)], pending: [(from: String, to: String)]) -> [String] {
+            var problems: [String] = []
+            for (_, group) in Dictionary(grouping: moves, by: { folded($0.to) }) where group.count > 1 {
+                problems.append("\(group.map(\.from).sorted().joined(separator: ", ")) would all become \(group[0].to)")
+            }
+            let sources = Set(moves.map { folded($0.from) })
+            for move in pending {
+                var info = stat()
+                if sources.contains(folded(move.to)) {
+                    if !sameFile(move.from, move.to) { problems.append("\(move.from): \(move.to) is another file of this batch") }
+                } else if lstat(move.to, &info) == 0 {
+                    problems.append("\(move.from): \(move.to) exists")
+                }
+                var folder = (move.to as NSString).deletingLastPathComponent
+                while !folder.isEmpty, folder != "/", folder != "." {
+                    if lstat(folder, &info) == 0 {
+                        if info.st_mode & S_IFMT != S_IFDIR && !MediaFileList.isDirectory(folder) {
+                            problems.append("\(move.from): \(folder) is a file, not a folder")
+                        }
+                        break
+                    }
+                    folder = (folder as NSString).deletingLastPathComponent
+                }
+            }
+            return problems
+        }
+
+        /// Moves the files of a failed run back where they were, reporting each it cannot.
+        static func undo(_ moved: [(from: String, to: String)]) {
+            var stuck: [String] = []
+            for move in moved.reversed() where Self.move(move.to, to: move.from) != nil { stuck.append("\(move.from) (now \(move.to))") }
+            if stuck.isEmpty {
+                FileRun.standardError("tagedit: stopped; the \(moved.count) \(moved.count == 1 ? "file" : "files") moved before the failure \(moved.count == 1 ? "was" : "were") moved back: every file is where it was")
+            } else {
+                FileRun.standardError("tagedit: stopped; could not move back: \(stuck.joined(separator: ", ")); every other file is where it was")
             }
         }
 
@@ -99,6 +147,10 @@ extension TagEdit {
                     return "cannot create the folder \(folder): \(error.localizedDescription)"
                 }
             }
+            // A case-only rename on a case-insensitive file system: the target is the file itself.
+            if sameFile(from, to) {
+                return rename(from, to) == 0 ? nil : "cannot move to \(to): \(String(cString: strerror(errno)))"
+            }
             // link(2) fails when the target exists, so nothing is replaced; on a file system
             // without hard links, rename(2) after a last check.
             if link(from, to) == 0 {
@@ -108,7 +160,8 @@ extension TagEdit {
             let linkError = errno
             if linkError == EEXIST { return "\(to) exists" }
             if linkError == EXDEV { return "cannot move to another file system (\(to))" }
-            guard !FileManager.default.fileExists(atPath: to) else { return "\(to) exists" }
+            var info = stat()
+            guard lstat(to, &info) != 0 else { return "\(to) exists" }
             guard rename(from, to) == 0 else { return "cannot move to \(to): \(String(cString: strerror(errno)))" }
             return nil
         }
@@ -141,7 +194,8 @@ extension TagEdit {
         func run() throws {
             let template = try TagTemplate(pattern)
             try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                var components = Array(file.path.split(separator: "/").map(String.init).suffix(template.componentCount))
+                // The folders above count by their real names, however the path was given.
+                var components = Array(Rename.standard(file.path).split(separator: "/").map(String.init).suffix(template.componentCount))
                 components[components.count - 1] = TagTemplate.splitExtension(components[components.count - 1]).name
                 let name = components.joined(separator: "/")
                 guard let values = template.match(name) else {
@@ -149,8 +203,11 @@ extension TagEdit {
                 }
                 for (key, value) in values where !TagTemplate.fileFields.contains(key) {
                     switch key {
-                    case MetadataKey.trackNumber.rawValue: file.trackNumber = Int(value)
-                    case MetadataKey.discNumber.rawValue: file.discNumber = Int(value)
+                    case MetadataKey.trackNumber.rawValue, MetadataKey.discNumber.rawValue:
+                        guard let number = Int(value), number <= 65535 else {
+                            throw MetadataError(.badValue, path: file.path, message: "\(key) \"\(value)\" from the name is not a number up to 65535")
+                        }
+                        if key == MetadataKey.trackNumber.rawValue { file.trackNumber = number } else { file.discNumber = number }
                     default: try file.set(key, [value])
                     }
                 }
@@ -162,58 +219,81 @@ extension TagEdit {
         static let configuration = CommandConfiguration(
             abstract: "Number tracks: TRACKNUMBER n/total, per folder, in file-name order (or --order tag).",
             discussion: """
-                The files of each folder are numbered from --start in natural name order (2 before \
-                10), or with --order tag by their DISCNUMBER, then TRACKNUMBER, then name; the total \
-                is the folder's file count unless --no-total.
+                The media files of each folder are numbered from --start in natural name order (2 \
+                before 10), or with --order tag by their TRACKNUMBER, then name, each disc \
+                (DISCNUMBER) of a folder on its own. The total is the number of files numbered \
+                together, unless --no-total. A file that cannot be read fails and is not counted.
                 """)
         enum Order: String, ExpressibleByArgument, CaseIterable { case name, tag }
 
         @Argument(help: "Files and folders (folders are walked).") var files: [String]
-        @Option(help: "name (natural order of file names) or tag (disc, track, then name).") var order: Order = .name
-        @Option(help: "The first number.") var start = 1
+        @Option(help: "name (natural order of file names) or tag (per disc, by track number, then name).") var order: Order = .name
+        @Option(help: "The first number (0-65535).") var start = 1
         @Flag(help: "Write the number only, without the total.") var noTotal = false
         @OptionGroup var options: WriteOptions
 
+        func validate() throws {
+            guard (0...65535).contains(start) else { throw ValidationError("--start is a number from 0 to 65535") }
+        }
+
+        /// A file to number: where it is, its disc and track as read.
+        struct Entry {
+            var path: String
+            var group: String
+            var track: Int?
+        }
+
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: true)
-            var folders: [String: [String]] = [:]
-            var folderOrder: [String] = []
+            var run = FileRun(total: paths.count)
+            var groups: [String: [Entry]] = [:]
+            var groupOrder: [String] = []
             for path in paths {
-                let folder = (path as NSString).deletingLastPathComponent
-                if folders[folder] == nil { folderOrder.append(folder) }
-                folders[folder, default: []].append(path)
+                do throws(MetadataError) {
+                    let file = try MediaFile(path: path)
+                    var group = Rename.standard((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+                    if order == .tag { group += "\u{0}disc \(file.discNumber.map(String.init) ?? "-")" }
+                    if groups[group] == nil { groupOrder.append(group) }
+                    groups[group, default: []].append(Entry(path: path, group: group, track: file.trackNumber))
+                } catch {
+                    run.fail(error)
+                }
             }
             var numbers: [String: String] = [:]
             var ordered: [String] = []
-            for folder in folderOrder {
-                let sorted = try sort(folders[folder]!)
-                for (index, path) in sorted.enumerated() {
-                    numbers[path] = noTotal ? "\(start + index)" : "\(start + index)/\(start + sorted.count - 1)"
+            for group in groupOrder.sorted() {
+                let sorted = sort(groups[group]!)
+                let last = start + sorted.count - 1
+                guard last <= 65535 else { throw ValidationError("numbering \(sorted.count) files from \(start) passes 65535") }
+                for (index, entry) in sorted.enumerated() {
+                    numbers[entry.path] = noTotal ? "\(start + index)" : "\(start + index)/\(sorted.count)"
                 }
-                ordered += sorted
+                ordered += sorted.map(\.path)
             }
-            try FileRun.edit(ordered, recursive: false, options: options) { file throws(MetadataError) in
-                try file.set(.trackNumber, [numbers[file.path]!])
+            // A file that could not be read was reported above; the others are numbered.
+            var edited: Int32 = 0
+            do {
+                try FileRun.edit(ordered, recursive: false, options: options) { file throws(MetadataError) in
+                    try file.set(.trackNumber, [numbers[file.path]!])
+                }
+            } catch let error as ExitCode {
+                edited = error.rawValue
             }
+            let code = run.exitCode != 0 ? run.exitCode : edited
+            if code != 0 { throw ExitCode(code) }
         }
 
-        /// One folder's files in the order asked for (a file that cannot be read sorts by name
-        /// and fails when it is edited).
-        func sort(_ paths: [String]) throws -> [String] {
+        /// One group's files in the order asked for.
+        func sort(_ entries: [Entry]) -> [Entry] {
             func natural(_ a: String, _ b: String) -> Bool {
                 let order = (a as NSString).lastPathComponent.compare((b as NSString).lastPathComponent, options: [.numeric, .caseInsensitive])
                 return order == .orderedSame ? a < b : order == .orderedAscending
             }
-            guard order == .tag else { return paths.sorted(by: natural) }
-            let keys = paths.map { path -> (String, Int, Int) in
-                let file = try? MediaFile(path: path)
-                return (path, file?.discNumber ?? Int.max, file?.trackNumber ?? Int.max)
+            guard order == .tag else { return entries.sorted { natural($0.path, $1.path) } }
+            return entries.sorted { a, b in
+                let x = a.track ?? Int.max, y = b.track ?? Int.max
+                return x != y ? x < y : natural(a.path, b.path)
             }
-            return keys.sorted { a, b in
-                if a.1 != b.1 { return a.1 < b.1 }
-                if a.2 != b.2 { return a.2 < b.2 }
-                return natural(a.0, b.0)
-            }.map(\.0)
         }
     }
 }
