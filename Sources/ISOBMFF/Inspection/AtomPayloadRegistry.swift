@@ -39,6 +39,7 @@ public enum AtomPayloadRegistry {
         case "tfhd": return TrackFragmentHeaderBox.self
         case "trun": return TrackRunBox.self
         case "sidx": return SegmentIndexBox.self
+        case "emsg": return EventMessageBox.self
         case "tfra": return TrackFragmentRandomAccessBox.self
         case "iloc": return ItemLocationBox.self
         case "infe": return ItemInfoEntryBox.self
