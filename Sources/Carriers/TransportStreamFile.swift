@@ -186,8 +186,9 @@ private struct Scanner {
 
     /// PSI sections being assembled, per PID: bytes and where the section started.
     var sections: [UInt16: (bytes: [UInt8], offset: UInt64)] = [:]
-    /// Metadata PES being assembled, per PID.
-    var pes: [UInt16: (bytes: [UInt8], offset: UInt64)] = [:]
+    /// Metadata PES being assembled, per PID: its bytes, the offset of its first packet, and
+    /// where in the file its first byte is.
+    var pes: [UInt16: (bytes: [UInt8], offset: UInt64, start: UInt64)] = [:]
     var continuity: [UInt16: UInt8] = [:]
     /// PIDs of PMTs (from the PAT) and what each stream PID is (program index, stream index).
     var pmtPIDs: [UInt16: Int] = [:]
@@ -433,7 +434,7 @@ private struct Scanner {
                 stream.lastPTS = pts
                 programs[place.program].streams[place.stream] = stream
             }
-            if isID3 { pes[pid] = (body, offset) }
+            if isID3 { pes[pid] = (body, offset, offset + UInt64(188 - body.count)) }
         } else if isID3, var pending = pes[pid] {
             pending.bytes += body
             pes[pid] = pending
@@ -477,7 +478,9 @@ private struct Scanner {
         let payload = Array(bytes[header.payloadStart..<end])
         var event = TransportStreamFile.ID3Event(pid: pid, offset: pending.offset, pts: header.pts, dts: header.dts, size: payload.count)
         do {
-            event.tag = try ID3v2Tag(parsing: payload, at: pending.offset)
+            // Offsets are the file's while the tag lies in the PES's first packet (packet
+            // headers interrupt it after that).
+            event.tag = try ID3v2Tag(parsing: payload, at: pending.start + UInt64(header.payloadStart))
         } catch {
             event.problem = error.description
             note(.warning, .tag, "ID3", at: pending.offset, element: "PID \(pid)", "the PES payload is not a readable ID3v2 tag: \(error.description)")

@@ -68,6 +68,13 @@ enum AtomRegistry {
                 return type == "wave" ? .container(prefix: 0) : .leaf
             case "gmhd":
                 return type == "tmcd" ? .container(prefix: 0) : .leaf
+            case "mebx":
+                // A timed metadata sample entry's key table: one box per local key ID, each
+                // holding `keyd` (and `dtyp`, `loca`) declarations.
+                return type == "keys" ? .container(prefix: 0) : .leaf
+            case "keys":
+                // Only reached inside `mebx/keys` (the `keys` of a `meta` is a leaf).
+                return .container(prefix: 0)
             case "udta":
                 return type == "meta" ? .meta : .leaf
             default:

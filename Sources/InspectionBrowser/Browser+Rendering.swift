@@ -20,7 +20,7 @@ extension Browser {
     func titleLine() -> String {
         // What matters most is where the selection is: when the line is too long the file is
         // named by its last component, then the path loses its start ("…/stbl/stco"), never its end.
-        let about = "\(file.format?.rawValue ?? "?"), \(file.source.size) bytes"
+        let about = "\(file.formatName ?? "?"), \(file.source.size) bytes"
         let path = selectedPath.map { "  ·  \($0)" } ?? ""
         var text = " atominspect  \(file.path)  \(about)" + path
         if text.count > width {

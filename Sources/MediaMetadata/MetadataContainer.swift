@@ -1,3 +1,5 @@
+import Carriers
+import ISOBMFF
 import MediaBytes
 
 /// A family of files whose native metadata items are of one kind, so that they move between
@@ -145,4 +147,16 @@ public struct MetadataDiagnostic: Sendable, Hashable, CustomStringConvertible {
 
     public var isProblem: Bool { severity != "note" }
     public var description: String { "\(severity): at byte offset \(offset) (\(place)): \(message)" }
+}
+
+/// The diagnostics of the lower layers, as the metadata layer reports them.
+extension MetadataDiagnostic {
+    init(_ diagnostic: CarrierDiagnostic) {
+        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
+                  place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
+    }
+
+    init(_ diagnostic: AtomDiagnostic) {
+        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset, place: diagnostic.path.description, message: diagnostic.message)
+    }
 }

@@ -84,9 +84,7 @@ struct MovieContainer: MetadataContainer {
     }
 
     var diagnostics: [MetadataDiagnostic] {
-        movie.tree.diagnostics.map {
-            MetadataDiagnostic(severity: $0.severity.rawValue, offset: $0.offset, place: $0.path.description, message: $0.message)
-        }
+        movie.tree.diagnostics.map(MetadataDiagnostic.init)
     }
 
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { hasChanges }

@@ -33,10 +33,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
         store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
         properties = file.mediaProperties
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
-        diagnostics = file.diagnostics.map { diagnostic in
-            MetadataDiagnostic(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
-                               place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
-        }
+        diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
     }
 
     mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] {

@@ -23,6 +23,9 @@ public struct FileInspection: Sendable {
     public let path: String
     public let source: any ByteSource
     public let format: MediaFormat?
+    /// The format's name as the tools print it: `mp4`, `mp3`... and `ts` for a transport
+    /// stream (which has no tags of its own to edit, so no `MediaFormat`).
+    public let formatName: String?
     /// The top-level nodes, in file order.
     public let nodes: [InspectionNode]
     /// Problems met reading the structure (those met decoding a node are in its details).
@@ -43,6 +46,9 @@ public struct FileInspection: Sendable {
             source = try FileByteSource(path: path)
         } catch {
             throw InspectionFailure(kind: .unreadable, message: error.description)
+        }
+        if let head = try? source.readAvailable(at: 0, upTo: 192 * 3 + 4), TransportStreamFile.layout(head) != nil {
+            return try openTransportStream(path, source: source, strict: strict)
         }
         let format = MediaFormat.detect(source)
         switch format {
@@ -66,7 +72,7 @@ public struct FileInspection: Sendable {
         } catch {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
         }
-        return FileInspection(path: path, source: source, format: format, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
+        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
                               diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree)
     }
 
@@ -79,7 +85,20 @@ public struct FileInspection: Sendable {
         }
         let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
         try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: format, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+    }
+
+    private static func openTransportStream(_ path: String, source: FileByteSource, strict: Bool) throws(InspectionFailure) -> FileInspection {
+        let file: TransportStreamFile
+        do {
+            file = try TransportStreamFile(source: source)
+        } catch {
+            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
+        }
+        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
+        try checkStrict(path, diagnostics, strict)
+        return FileInspection(path: path, source: source, format: nil, formatName: "ts", nodes: TransportStreamInspection.nodes(for: file),
+                              diagnostics: diagnostics, atomTree: nil)
     }
 
     private static func openChunks(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
@@ -91,7 +110,7 @@ public struct FileInspection: Sendable {
         }
         let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
         try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: format, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
     }
 
     private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {

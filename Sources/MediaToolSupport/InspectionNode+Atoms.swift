@@ -1,3 +1,4 @@
+import ID3
 import ISOBMFF
 import MediaBytes
 
@@ -51,11 +52,26 @@ struct AtomNodes: Sendable {
             break
         }
         if atom.isTruncated { notes.append("declares \(atom.header.declaredSize): truncated") }
+        // An event message carrying ID3 shows the tag's frames as its children.
+        if atom.type == "emsg", let tag = Self.eventMessageTag(atom, tree: tree) {
+            let path = context.path.description
+            return InspectionNode(
+                kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
+                path: path, notes: notes, extra: extra, hasChildren: !tag.frames.isEmpty,
+                children: { ID3Inspection.frameNodes(tag.frames, parentPath: path, version: tag.majorVersion, offsetsAreInFile: !tag.isUnsynchronised) },
+                details: { [self] in details(context) })
+        }
         return InspectionNode(
             kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
             path: context.path.description, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
             children: { [self] in inspector.children(of: context).map(node) },
             details: { [self] in details(context) })
+    }
+
+    /// The ID3 tag an `emsg` of an ID3 scheme carries, read where it lies in the file.
+    static func eventMessageTag(_ atom: Atom, tree: AtomTree) -> ID3v2Tag? {
+        guard let box: EventMessageBox = tree.payload(of: atom), box.carriesID3 else { return nil }
+        return try? ID3v2Tag(parsing: box.messageData, at: box.messageDataOffset)
     }
 
     func details(_ context: AtomDecodingContext) -> InspectionDetails {

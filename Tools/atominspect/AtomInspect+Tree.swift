@@ -32,7 +32,7 @@ extension AtomInspect {
             if let path { nodes = [requireNode(path, in: file)] }
             if json {
                 InspectionRendering.writeJSON(
-                    path: options.file, format: file.format?.rawValue, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
+                    path: options.file, format: file.formatName, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
                     diagnostics: file.diagnostics) { print($0, terminator: "") }
             } else {
                 var diagnostics = file.diagnostics

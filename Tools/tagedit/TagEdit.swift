@@ -26,7 +26,7 @@ struct TagEdit: ParsableCommand {
         version: ToolVersion.current,
         subcommands: [
             Show.self, Get.self, SetValues.self, AddValues.self, RemoveKeys.self, Clear.self, ConvertTags.self, Picture.self,
-            Export.self, Import.self, Copy.self, Chapters.self, Number.self, Rename.self, FromName.self, Keys.self,
+            Export.self, Import.self, Copy.self, Chapters.self, Timed.self, Number.self, Rename.self, FromName.self, Keys.self,
         ]
     )
 }

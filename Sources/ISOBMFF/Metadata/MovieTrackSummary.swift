@@ -49,18 +49,18 @@ public struct MovieTrackSummary: Sendable, Hashable {
     /// has the fields it could read; it is never an error.
     public static func tracks(in tree: AtomTree) -> [MovieTrackSummary] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
-        let movieTimescale = (decode(moov.child("mvhd"), tree: tree) as MovieHeaderBox?)?.timescale ?? 0
+        let movieTimescale = (tree.payload(of: moov.child("mvhd")) as MovieHeaderBox?)?.timescale ?? 0
         return moov.children.filter { $0.type == "trak" }.map { summary(of: $0, tree: tree, movieTimescale: movieTimescale) }
     }
 
     /// The movie's duration in seconds (`mvhd`, or `mvex/mehd` for a fragmented movie).
     public static func movieDuration(in tree: AtomTree) -> Double? {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }),
-            let mvhd: MovieHeaderBox = decode(moov.child("mvhd"), tree: tree), mvhd.timescale > 0
+            let mvhd: MovieHeaderBox = tree.payload(of: moov.child("mvhd")), mvhd.timescale > 0
         else { return nil }
         var duration = mvhd.duration
         if duration == 0 || duration == UInt64(UInt32.max), let mehd = moov.child("mvex")?.child("mehd"),
-            let fields: FragmentFieldsBox = decode(mehd, tree: tree, parent: "mvex"),
+            let fields: FragmentFieldsBox = tree.payload(of: mehd, parent: "mvex"),
             case .unsigned(let fragmentDuration)? = fields.fields.first(where: { $0.name == "fragmentDuration" })?.value
         {
             duration = fragmentDuration
@@ -72,12 +72,12 @@ public struct MovieTrackSummary: Sendable, Hashable {
         let header = QuickTimeChapterTrack.trackHeader(trak, tree: tree)
         var track = MovieTrackSummary(trackID: header?.trackID ?? 0, isEnabled: header?.isEnabled ?? false)
         let mdia = trak.child("mdia")
-        if let handler: HandlerBox = decode(mdia?.child("hdlr"), tree: tree, parent: "mdia") { track.handler = handler.handlerType }
-        if let mdhd: MediaHeaderBox = decode(mdia?.child("mdhd"), tree: tree, parent: "mdia") {
+        if let handler: HandlerBox = tree.payload(of: mdia?.child("hdlr"), parent: "mdia") { track.handler = handler.handlerType }
+        if let mdhd: MediaHeaderBox = tree.payload(of: mdia?.child("mdhd"), parent: "mdia") {
             track.timescale = mdhd.timescale
             track.mediaDuration = mdhd.duration == UInt64(UInt32.max) ? 0 : mdhd.duration
         }
-        if movieTimescale > 0, let edits: EditListBox = decode(trak.child("edts")?.child("elst"), tree: tree, parent: "edts") {
+        if movieTimescale > 0, let edits: EditListBox = tree.payload(of: trak.child("edts")?.child("elst"), parent: "edts") {
             let total = edits.entries.filter { $0.mediaTime >= 0 }.reduce(UInt64(0)) { $0 &+ $1.segmentDuration }
             if total > 0 { track.editedDuration = Double(total) / Double(movieTimescale) }
         }
@@ -97,7 +97,7 @@ public struct MovieTrackSummary: Sendable, Hashable {
 
     private mutating func readSampleEntry(_ entry: Atom, tree: AtomTree, handler: FourCC?) {
         sampleEntryType = entry.type
-        if let decoded: SampleEntry = Self.decode(entry, tree: tree, parent: "stsd", handler: handler) {
+        if let decoded: SampleEntry = tree.payload(of: entry, parent: "stsd", handler: handler) {
             func number(_ name: String) -> Double? {
                 switch decoded.fields.first(where: { $0.name == name })?.value {
                 case .unsigned(let value)?: Double(value)
@@ -126,7 +126,7 @@ public struct MovieTrackSummary: Sendable, Hashable {
         for child in entry.children {
             switch child.type {
             case "esds":
-                guard let esds: ElementaryStreamDescriptorBox = Self.decode(child, tree: tree, parent: entry.type) else { continue }
+                guard let esds: ElementaryStreamDescriptorBox = tree.payload(of: child, parent: entry.type) else { continue }
                 objectTypeIndication = esds.objectTypeIndication
                 if let bitrate = esds.averageBitrate, bitrate > 0 { declaredBitrate = bitrate }
                 if let config = esds.audioConfig {
@@ -155,7 +155,7 @@ public struct MovieTrackSummary: Sendable, Hashable {
                     let flag = try? tree.bytes(at: enda.payloadOffset, count: 2) else { continue }
                 isLittleEndian = flag.last == 1
             case "btrt":
-                guard declaredBitrate == nil, let box: SmallFieldsBox = Self.decode(child, tree: tree, parent: entry.type),
+                guard declaredBitrate == nil, let box: SmallFieldsBox = tree.payload(of: child, parent: entry.type),
                     case .unsigned(let average)? = box.fields.first(where: { $0.name == "averageBitrate" })?.value, average > 0
                 else { continue }
                 declaredBitrate = UInt32(clamping: average)
@@ -164,10 +164,14 @@ public struct MovieTrackSummary: Sendable, Hashable {
             }
         }
     }
+}
 
-    /// The typed payload of `atom`, or nil when it is missing or does not decode.
-    static func decode<T: AtomPayload>(_ atom: Atom?, tree: AtomTree, parent: FourCC? = nil, handler: FourCC? = nil) -> T? {
-        guard let atom, let bytes = try? tree.fieldBytes(of: atom) else { return nil }
+extension AtomTree {
+    /// The typed payload of `atom` (`let mdhd: MediaHeaderBox? = tree.payload(of: atom)`), or
+    /// nil when the atom is missing or does not decode as `T`. `parent` and `handler` are the
+    /// context some payloads need (a sample entry its handler, a `tfdt` nothing).
+    public func payload<T: AtomPayload>(of atom: Atom?, parent: FourCC? = nil, handler: FourCC? = nil) -> T? {
+        guard let atom, let bytes = try? fieldBytes(of: atom) else { return nil }
         var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
         return try? T(from: &reader, context: AtomDecodingContext(atom: atom, parent: parent, handler: handler))
     }

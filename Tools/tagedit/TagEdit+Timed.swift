@@ -1,0 +1,52 @@
+import ArgumentParser
+import MediaMetadata
+import MediaToolSupport
+
+extension TagEdit {
+    struct Timed: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List timed metadata in time order: ID3 in transport streams and emsg boxes, QuickTime metadata tracks, packed-audio tags.",
+            discussion: """
+                Times are seconds: a TS packet's PTS (as ffprobe's pts_time), an emsg's \
+                presentation time on the segment's timeline, a track sample's time through the \
+                edit list, a packed-audio segment's transport stream timestamp. Identifiers and \
+                values read as in `show --native`.
+                """)
+        @Argument(help: "Files (.ts, .m4s, .mp4, .mov, .aac, .mp3...; directories with --recursive).") var files: [String]
+        @Flag(help: "Print a JSON array: {\"path\", \"format\", \"events\": [{\"time\", \"duration\", \"source\", \"identifier\", \"key\", \"value\", \"offset\"}], \"diagnostics\"} per file.")
+        var json = false
+        @Option(help: "Only events at or after this time (seconds).") var from: Double?
+        @Option(help: "Only events at or before this time (seconds).") var to: Double?
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+
+        /// What a walk picks up: media files and streaming segments.
+        static let extensions = MediaFileList.mediaExtensions.union(["ts", "m2ts", "mts", "m4s", "cmfa", "cmfv", "cmfm"])
+
+        func run() throws {
+            let paths = MediaFileList.expand(files, recursive: recursive, extensions: Self.extensions)
+            var run = FileRun(total: paths.count)
+            var documents: [JSONValue] = []
+            for (index, path) in paths.enumerated() {
+                run.progress(index)
+                do throws(MetadataError) {
+                    let report = try TimedMetadata.read(path: path)
+                    for diagnostic in report.diagnostics where diagnostic.isProblem {
+                        run.clearProgress()
+                        FileRun.standardError("tagedit: \(path): \(diagnostic.severity): at byte offset \(diagnostic.offset) (\(diagnostic.place)): \(diagnostic.message)")
+                    }
+                    if json {
+                        documents.append(TimedReport.json(report, from: from, to: to))
+                    } else {
+                        run.clearProgress()
+                        print(TimedReport.text(report, from: from, to: to), terminator: "")
+                    }
+                } catch {
+                    if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
+                    run.fail(error)
+                }
+            }
+            if json { print(JSONValue.array(documents).serialized()) }
+            try run.finish(writing: false)
+        }
+    }
+}
