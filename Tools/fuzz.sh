@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff write)
+[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-ts write)
 
 swift build -c release --scratch-path .build-fuzz --product mediafuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
@@ -44,6 +44,7 @@ for target in "${targets[@]}"; do
     case "$target" in
         atoms|read-mp4) dict=Fuzz/Dictionaries/atoms.dict ;;
         id3-tag|id3-frame|read-mpeg|read-iff) dict=Fuzz/Dictionaries/id3.dict ;;
+        read-ts) dict=Fuzz/Dictionaries/ts.dict ;;
         write) dict=.build-fuzz/all.dict; cat Fuzz/Dictionaries/*.dict > "$dict" ;;
         *) echo "unknown target $target" >&2; exit 64 ;;
     esac

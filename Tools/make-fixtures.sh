@@ -308,6 +308,9 @@ python3 "$PATCH" ape-lyrics3 "$TMP/plain.mp3" "$TMP/cover.png" "$OUT/ape-lyrics3
 python3 "$PATCH" two-tags "$TMP/plain.mp3" "$OUT/two-leading-tags-junk.mp3"
 python3 "$PATCH" hls-timestamp "$TMP/plain.aac" "$OUT/hls-timestamp.aac" 8589934000
 cp "$TMP/plain.mp3" "$OUT/no-tags.mp3"
+# A transport stream with a timed ID3 stream (the benchmark's generator, 20 KiB, an event
+# every 4 PES packets; standard library only).
+python3 "$(dirname "$0")/bench/make_ts.py" "$OUT/timed-id3.ts" 20K 4
 python3 "$PATCH" id3v1-only "$TMP/plain.mp3" "$OUT/id3v1-only.mp3"
 
 # 13f. AIFF with an 'ID3 ' chunk (mutagen.aiff).

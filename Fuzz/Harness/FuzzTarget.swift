@@ -37,6 +37,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case readMPEG = "read-mpeg"
     /// The metadata reader for AIFF and WAV.
     case readIFF = "read-iff"
+    /// The transport stream reader (PAT, PMT, PES reassembly, timed ID3 events) and its
+    /// inspection nodes.
+    case readTS = "read-ts"
     /// The write path: open, set a title and a custom key, save (in place when it fits, always
     /// rewritten, or into a new file), re-open; the result must read back what was written and
     /// keep the rest, and a refused save must leave the file untouched.
@@ -48,6 +51,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .atoms, .readMP4: ["m4a", "m4b", "mp4", "mov", "3gp", "heic", "heif"]
         case .id3Tag, .id3Frame, .readMPEG: ["mp3", "aac"]
         case .readIFF: ["aif", "aiff", "aifc", "wav"]
+        case .readTS: ["ts"]
         case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav"]
         }
     }
@@ -74,6 +78,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                     }
                 }
                 if self == .id3Tag, stream.id3v1 != nil { seeds.append(Array(bytes.suffix(128))) }
+            case .readTS:
+                // The whole stream, and its first eight packets (PAT, PMT and the first events).
+                seeds.append(bytes)
+                if bytes.count > 188 * 8 { seeds.append(Array(bytes.prefix(188 * 8))) }
             default:
                 seeds.append(bytes)
             }
@@ -90,6 +98,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .readMP4: Self.read(bytes, formats: [.mp4, .mov, .threeGP, .heif])
         case .readMPEG: Self.read(bytes, formats: [.mp3, .aac])
         case .readIFF: Self.read(bytes, formats: [.aiff, .wav])
+        case .readTS: Self.readTransportStream(bytes)
         case .write: try Self.writeAndReadBack(bytes)
         }
     }
@@ -102,6 +111,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard let tree = try? AtomTree(source: source) else { return }
         _ = AtomInspector(tree: tree).inspect()
         _ = AtomStructureCheck.findings(in: tree)
+        for track in TimedMetadataTrack.read(tree) { _ = track.samples.count }
         if let metadata = try? MovieMetadata(tree: tree) {
             for scope in [metadata.movie] + metadata.tracks {
                 _ = scope.itemList?.map(\.texts)
@@ -109,6 +119,18 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 _ = scope.userData.count
             }
         }
+    }
+
+    static func readTransportStream(_ bytes: [UInt8]) {
+        guard let file = try? TransportStreamFile(source: MemoryByteSource(bytes)) else { return }
+        for event in file.events { if let tag = event.tag { touch(tag) } }
+        func visit(_ nodes: [InspectionNode]) {
+            for node in nodes {
+                _ = node.details
+                visit(node.children)
+            }
+        }
+        visit(TransportStreamInspection.nodes(for: file))
     }
 
     static func parseID3Tag(_ bytes: [UInt8]) {

@@ -189,10 +189,14 @@ private struct Scanner {
     /// Metadata PES being assembled, per PID: its bytes, the offset of its first packet, and
     /// where in the file its first byte is.
     var pes: [UInt16: (bytes: [UInt8], offset: UInt64, start: UInt64)] = [:]
-    var continuity: [UInt16: UInt8] = [:]
-    /// PIDs of PMTs (from the PAT) and what each stream PID is (program index, stream index).
-    var pmtPIDs: [UInt16: Int] = [:]
-    var streamOf: [UInt16: (program: Int, stream: Int)] = [:]
+    /// Per PID (13 bits, flat tables: a packet costs no hashing): the last continuity counter
+    /// (-1: none yet), the program whose PMT it carries (-1: none), and the stream it is
+    /// (program and stream index, -1: none).
+    var continuity = [Int8](repeating: -1, count: 8192)
+    var pmtProgram = [Int32](repeating: -1, count: 8192)
+    var streamProgram = [Int32](repeating: -1, count: 8192)
+    var streamIndex = [Int32](repeating: -1, count: 8192)
+    var isMetadataPID = [Bool](repeating: false, count: 8192)
 
     init(packetSize: Int, syncOffset: Int) {
         self.packetSize = packetSize
@@ -258,31 +262,35 @@ private struct Scanner {
                 continue
             }
             packetCount += 1
-            handle(Array(packet[sync..<sync + 188]), at: position)
+            handle(packet, from: sync, at: position)
             position += size
         }
         finish(at: fileSize)
     }
 
-    mutating func handle(_ p: [UInt8], at offset: UInt64) {
-        let start = p[1] & 0x40 != 0
-        let pid = UInt16(p[1] & 0x1F) << 8 | UInt16(p[2])
-        let control = (p[3] >> 4) & 0x3
-        let counter = p[3] & 0x0F
-        if p[1] & 0x80 != 0 { note(.warning, .malformed, "error indicator", at: offset, element: "PID \(pid)", "transport error indicator set") }
+    /// One packet: `window[first...]` holds its 188 bytes (read in place, not copied).
+    mutating func handle(_ window: ArraySlice<UInt8>, from first: Int, at offset: UInt64) {
+        let b1 = window[first + 1], b3 = window[first + 3]
+        let start = b1 & 0x40 != 0
+        let pid = UInt16(b1 & 0x1F) << 8 | UInt16(window[first + 2])
+        let slot = Int(pid)
+        let control = (b3 >> 4) & 0x3
+        let counter = Int8(b3 & 0x0F)
+        if b1 & 0x80 != 0 { note(.warning, .malformed, "error indicator", at: offset, element: "PID \(pid)", "transport error indicator set") }
         var payload = 4
         if control & 0x2 != 0 {
-            let length = Int(p[4])
+            let length = Int(window[first + 4])
             payload = 5 + length
             if payload > 188 {
                 note(.warning, .malformed, "adaptation field", at: offset, element: "PID \(pid)", "adaptation field of \(length) bytes does not fit its packet")
                 return
             }
             // A discontinuity indicator announces a counter jump.
-            if length > 0, p[5] & 0x80 != 0 { continuity[pid] = nil }
+            if length > 0, window[first + 5] & 0x80 != 0 { continuity[slot] = -1 }
         }
         guard control & 0x1 != 0, pid != 0x1FFF else { return }
-        if let last = continuity[pid] {
+        let last = continuity[slot]
+        if last >= 0 {
             if counter == last { return }  // a duplicate packet
             if counter != (last + 1) & 0x0F {
                 note(.warning, .malformed, "continuity", at: offset, element: "PID \(pid)", "continuity counter jumps from \(last) to \(counter): packets were lost")
@@ -293,14 +301,15 @@ private struct Scanner {
                 sections[pid] = nil
             }
         }
-        continuity[pid] = counter
-        let body = Array(p[payload...])
-        if pid == 0 || pmtPIDs[pid] != nil {
-            section(body, start: start, pid: pid, at: offset)
-        } else if let place = streamOf[pid] {
+        continuity[slot] = counter
+        let body = window[(first + payload)..<(first + 188)]
+        if pid == 0 || pmtProgram[slot] >= 0 {
+            section(Array(body), start: start, pid: pid, at: offset)
+        } else if streamIndex[slot] >= 0 {
+            let place = (program: Int(streamProgram[slot]), stream: Int(streamIndex[slot]))
             stream(body, start: start, pid: pid, place: place, at: offset)
+            programs[place.program].streams[place.stream].packetCount += 1
         }
-        if let place = streamOf[pid] { programs[place.program].streams[place.stream].packetCount += 1 }
     }
 
     // MARK: PSI
@@ -369,16 +378,17 @@ private struct Scanner {
                 guard number != 0 else { continue }  // the network PID
                 if let index = programs.firstIndex(where: { $0.number == number }) {
                     if programs[index].pmtPID != pmt {
-                        pmtPIDs[programs[index].pmtPID] = nil
+                        pmtProgram[Int(programs[index].pmtPID)] = -1
                         programs[index].pmtPID = pmt
-                        pmtPIDs[pmt] = index
+                        pmtProgram[Int(pmt)] = Int32(index)
                     }
                 } else {
-                    pmtPIDs[pmt] = programs.count
+                    pmtProgram[Int(pmt)] = Int32(programs.count)
                     programs.append(TransportStreamFile.Program(number: number, pmtPID: pmt, pcrPID: nil))
                 }
             }
-        } else if table == 0x02, let index = pmtPIDs[pid] {
+        } else if table == 0x02, pmtProgram[Int(pid)] >= 0 {
+            let index = Int(pmtProgram[Int(pid)])
             guard programs[index].pmtOffset == nil else { return }  // repeated PMTs: the first counts
             programs[index].pmtOffset = offset
             let pcr = UInt16(section[8] & 0x1F) << 8 | UInt16(section[9])
@@ -399,7 +409,9 @@ private struct Scanner {
                     break
                 }
                 let stream = TransportStreamFile.Stream(pid: elementary, streamType: type, descriptors: descriptors(section[(at + 5)..<(at + 5 + esLength)], at: offset))
-                streamOf[elementary] = (index, programs[index].streams.count)
+                streamProgram[Int(elementary)] = Int32(index)
+                streamIndex[Int(elementary)] = Int32(programs[index].streams.count)
+                isMetadataPID[Int(elementary)] = stream.isID3
                 programs[index].streams.append(stream)
                 at += 5 + esLength
             }
@@ -423,18 +435,18 @@ private struct Scanner {
 
     // MARK: PES
 
-    mutating func stream(_ body: [UInt8], start: Bool, pid: UInt16, place: (program: Int, stream: Int), at offset: UInt64) {
-        let isID3 = programs[place.program].streams[place.stream].isID3
+    mutating func stream(_ body: ArraySlice<UInt8>, start: Bool, pid: UInt16, place: (program: Int, stream: Int), at offset: UInt64) {
+        let isID3 = isMetadataPID[Int(pid)]
         if start {
             if isID3, pes[pid] != nil { completePES(pid, ended: true) }
             programs[place.program].streams[place.stream].pesCount += 1
-            if let header = PESHeader(body), let pts = header.pts {
+            if let header = PESHeader(Array(body)), let pts = header.pts {
                 var stream = programs[place.program].streams[place.stream]
                 if stream.firstPTS == nil { stream.firstPTS = pts }
                 stream.lastPTS = pts
                 programs[place.program].streams[place.stream] = stream
             }
-            if isID3 { pes[pid] = (body, offset, offset + UInt64(188 - body.count)) }
+            if isID3 { pes[pid] = (Array(body), offset, offset + UInt64(188 - body.count)) }
         } else if isID3, var pending = pes[pid] {
             pending.bytes += body
             pes[pid] = pending

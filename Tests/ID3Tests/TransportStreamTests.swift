@@ -99,6 +99,22 @@ import Testing
         #expect(throws: CarrierError.self) { try TransportStreamFile(source: MemoryByteSource([UInt8](repeating: 0x47, count: 100) + [1, 2, 3])) }
     }
 
+    @Test func everyByteOfAStreamSetTo0x00Or0xFFReadsToAResult() throws {
+        let bytes = Self.sample().bytes
+        var damaged = 0
+        for index in bytes.indices {
+            for value: UInt8 in [0x00, 0xFF] where bytes[index] != value {
+                var copy = bytes
+                copy[index] = value
+                guard let file = try? TransportStreamFile(source: MemoryByteSource(copy)) else { continue }
+                #expect(file.events.count <= 4, "byte \(index) = \(value)")
+                #expect(file.diagnostics.allSatisfy { $0.offset <= UInt64(copy.count) })
+                if !file.diagnostics.isEmpty { damaged += 1 }
+            }
+        }
+        #expect(damaged > 100)
+    }
+
     @Test func everyCutOfAStreamReadsToAResultOrAnError() throws {
         let bytes = Self.sample().bytes
         var read = 0

@@ -87,6 +87,9 @@ struct DamagedInputTests {
             _ = file.chapterLists
             _ = try file.pictures
             _ = try file.nativeItems()
+            _ = file.properties
+            // Timed metadata (emsg, mebx tracks, the packed-audio timestamp) reads without a crash.
+            _ = try? TimedMetadata.read(path: path)
             outcome = .read(problems: file.diagnostics.contains { $0.isProblem })
         } catch {
             outcome = .refused(error.code)

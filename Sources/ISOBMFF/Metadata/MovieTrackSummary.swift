@@ -85,14 +85,38 @@ public struct MovieTrackSummary: Sendable, Hashable {
         if let entry = stbl.child("stsd")?.children.first {
             track.readSampleEntry(entry, tree: tree, handler: track.handler)
         }
-        let tables = TrackSampleTables(trak, tree: tree)
-        if let times = tables?.times?.box, !times.entries.isEmpty { track.sampleCount = times.sampleCount }
-        if let sizes = tables?.sizes?.box, sizes.sampleCount > 0 {
-            track.sampleBytes = sizes.uniformSize != 0
-                ? UInt64(sizes.uniformSize) * UInt64(sizes.sampleCount)
-                : sizes.sizes.reduce(0) { $0 + UInt64($1) }
+        if let times: TimeToSampleBox = tree.payload(of: stbl.child("stts"), parent: "stbl"), !times.entries.isEmpty {
+            track.sampleCount = times.sampleCount
         }
+        track.sampleBytes = sampleBytes(stbl.child("stsz"), tree: tree)
         return track
+    }
+
+    /// The total size of a track's samples from its `stsz`: the uniform size times the count,
+    /// or the 32-bit entries summed as they are read (no table is built); nil without a
+    /// readable `stsz` (or with `stz2`, whose small entries are not summed here).
+    static func sampleBytes(_ stsz: Atom?, tree: AtomTree) -> UInt64? {
+        guard let stsz, stsz.payloadSize >= 12, let head = try? tree.bytes(at: stsz.payloadOffset, count: 12) else { return nil }
+        let h = Array(head)
+        let uniform = UInt64(h[4]) << 24 | UInt64(h[5]) << 16 | UInt64(h[6]) << 8 | UInt64(h[7])
+        let count = UInt64(h[8]) << 24 | UInt64(h[9]) << 16 | UInt64(h[10]) << 8 | UInt64(h[11])
+        guard count > 0 else { return nil }
+        if uniform != 0 { return uniform * count }
+        // Entries the atom really holds (a count larger than the table is not believed).
+        let entries = min(count, (stsz.payloadSize - 12) / 4)
+        var total: UInt64 = 0
+        var done: UInt64 = 0
+        while done < entries {
+            let batch = Int(min(entries - done, 1 << 18))
+            guard let bytes = try? tree.bytes(at: stsz.payloadOffset + 12 + done * 4, count: batch * 4) else { return nil }
+            var index = bytes.startIndex
+            while index + 4 <= bytes.endIndex {
+                total += UInt64(bytes[index]) << 24 | UInt64(bytes[index + 1]) << 16 | UInt64(bytes[index + 2]) << 8 | UInt64(bytes[index + 3])
+                index += 4
+            }
+            done += UInt64(batch)
+        }
+        return total
     }
 
     private mutating func readSampleEntry(_ entry: Atom, tree: AtomTree, handler: FourCC?) {
