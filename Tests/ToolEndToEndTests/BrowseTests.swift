@@ -43,6 +43,30 @@ struct BrowseTests {
         #expect(!screen.contains { $0.contains("? help") || $0.contains("│") })
     }
 
+    @Test func aTransportStreamIsBrowsedAsProgramsStreamsAndEvents() throws {
+        let session = try browse(TestFixtures.path("timed-id3.ts"))
+        var screen = try session.screen()
+        #expect(screen[0].contains("ts, 21808 bytes"))
+        #expect(screen[1].hasPrefix(">+ program @188"))
+        #expect(screen.contains { $0.hasPrefix(" + ID3 @376") })
+        #expect(screen.contains { $0.contains("program 1, PMT PID 256, 2 streams, metadata pointer") })
+        try session.send("l")
+        screen = try session.waitFor { $0.contains { $0.hasPrefix(">- program") } }
+        #expect(screen.filter { $0.hasPrefix("     stream @188") }.count == 2)
+        // An event opens to its frames, and its fields give the PTS.
+        try session.send("/")
+        try session.send("/ID3[1]", literal: true)
+        try session.send("Enter")
+        screen = try session.waitFor("found ID3[1]")
+        #expect(screen.contains { $0.contains("pts: 180000") })
+        try session.send("l", "j")
+        screen = try session.waitFor { $0.contains { $0.hasPrefix(">    TIT2 @6938") } }
+        #expect(screen.contains { $0.contains("Event 1") })
+        try session.send("q")
+        _ = try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
     @Test func jumpToAnOffsetAndFollowAChunkOffsetIntoMediaData() throws {
         let session = try browse(TestFixtures.path("video-h264-aac.mp4"))
         try session.send(":")
