@@ -15,7 +15,7 @@ public enum ChapterReport {
         if let url = chapter.url { members.append(("url", .string(url))) }
         if let image = chapter.image {
             members.append(("image", .object([("mimeType", .string(image.mimeType)), ("size", .int(Int64(image.data.count))),
-                                              ("sha256", .string(SHA256.hexDigest(image.data)))])))
+                                              ("sha256", .string(PictureDigest.sha256Hex(image.data)))])))
         }
         return .object(members)
     }

@@ -38,72 +38,100 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// Serialized text whose lines are indented as if the value sat `indentLevel` levels deep
     /// in a pretty-printed document (nil: compact), for writing a document piece by piece.
     public func serialized(indentLevel: Int?) -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(256)
         write(to: &out, indent: indentLevel)
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: Int?) {
+    /// Appends the UTF-8 of the serialized value to `out` (the writer works on bytes: no
+    /// intermediate strings per value).
+    public func write(to out: inout [UInt8], indent: Int?) {
         switch self {
-        case .null: out += "null"
-        case .bool(let v): out += v ? "true" : "false"
-        case .int(let v): out += String(v)
-        case .uint(let v): out += String(v)
+        case .null: out += Self.nullBytes
+        case .bool(let v): out += v ? Self.trueBytes : Self.falseBytes
+        case .int(let v): out += String(v).utf8
+        case .uint(let v): out += String(v).utf8
         case .double(let v):
             if v.isFinite {
-                out += v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
+                out += (v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)).utf8
             } else {
-                out += "null"
+                out += Self.nullBytes
             }
         case .string(let v): Self.writeString(v, to: &out)
         case .array(let items):
-            guard !items.isEmpty else { out += "[]"; return }
-            out += "["
+            guard !items.isEmpty else { out += [0x5B, 0x5D]; return }
+            out.append(0x5B)
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 Self.newline(&out, indent.map { $0 + 1 })
                 item.write(to: &out, indent: indent.map { $0 + 1 })
             }
             Self.newline(&out, indent)
-            out += "]"
+            out.append(0x5D)
         case .object(let members):
-            guard !members.isEmpty else { out += "{}"; return }
-            out += "{"
+            guard !members.isEmpty else { out += [0x7B, 0x7D]; return }
+            out.append(0x7B)
             for (i, (key, value)) in members.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(0x2C) }
                 Self.newline(&out, indent.map { $0 + 1 })
                 Self.writeString(key, to: &out)
-                out += indent == nil ? ":" : ": "
+                out.append(0x3A)
+                if indent != nil { out.append(0x20) }
                 value.write(to: &out, indent: indent.map { $0 + 1 })
             }
             Self.newline(&out, indent)
-            out += "}"
+            out.append(0x7D)
         }
     }
 
-    private static func newline(_ out: inout String, _ indent: Int?) {
+    private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
-        out += "\n" + String(repeating: "  ", count: indent)
+        out.append(0x0A)
+        out.append(contentsOf: repeatElement(0x20, count: 2 * indent))
     }
 
-    private static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+    /// A JSON string: quote, backslash and control characters (and DEL) escaped, everything
+    /// else as its UTF-8.
+    private static func writeString(_ text: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        for byte in text.utf8 {
+            switch byte {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x09: out += [0x5C, 0x74]
+            case 0..<0x20, 0x7F:
+                out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
             default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+                out.append(byte)
             }
         }
-        out += "\""
+        out.append(0x22)
+    }
+}
+
+/// A pretty-printed JSON array written to standard output one element at a time, exactly as
+/// `JSONValue.array(elements).serialized()` would print it, so that a listing of 100,000
+/// files keeps flat memory and shows its first results at once.
+public struct JSONArrayOutput {
+    private var count = 0
+
+    public init() {}
+
+    public mutating func append(_ element: JSONValue) {
+        var out: [UInt8] = count == 0 ? [0x5B, 0x0A, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20]
+        element.write(to: &out, indent: 1)
+        print(String(decoding: out, as: UTF8.self), terminator: "")
+        count += 1
+    }
+
+    /// Closes the array (`[]` when nothing was appended) and ends the line.
+    public func finish() {
+        print(count == 0 ? "[]" : "\n]")
     }
 }

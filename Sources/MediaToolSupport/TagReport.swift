@@ -27,7 +27,7 @@ public enum TagReport {
         let pictures = try file.pictures.map { picture in
             var members: [(String, JSONValue)] = [
                 ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
-                ("size", .int(Int64(picture.data.count))), ("sha256", .string(SHA256.hexDigest(picture.data))),
+                ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
             ]
             if pictureData { members.append(("data", .string(Base64.encode(picture.data)))) }
             return JSONValue.object(members)

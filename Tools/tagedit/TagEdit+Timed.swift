@@ -25,7 +25,7 @@ extension TagEdit {
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive, extensions: Self.extensions)
             var run = FileRun(total: paths.count)
-            var documents: [JSONValue] = []
+            var documents = JSONArrayOutput()
             for (index, path) in paths.enumerated() {
                 run.progress(index)
                 do throws(MetadataError) {
@@ -45,7 +45,7 @@ extension TagEdit {
                     run.fail(error)
                 }
             }
-            if json { print(JSONValue.array(documents).serialized()) }
+            if json { documents.finish() }
             try run.finish(writing: false)
         }
     }

@@ -104,20 +104,21 @@ struct FileRun {
     }
 
     /// Opens each of `paths` (`strict`: a file read with problems fails) and prints what
-    /// `report` makes of it: text as each file is read, or, with `json`, one array of every
-    /// file's documents at the end (a file that fails is `{"path", "error"}` there). Ends the
-    /// run with its exit code.
+    /// `report` makes of it as each file is read: text, or, with `json`, the elements of one
+    /// array (a file that fails is `{"path", "error"}` there). Ends the run with its exit code.
     static func readEach(_ paths: [String], json: Bool, strict: Bool = false,
                          _ report: (MediaFile) throws(MetadataError) -> Report) throws {
         var run = FileRun(total: paths.count)
-        var documents: [JSONValue] = []
+        var documents = JSONArrayOutput()
         for (index, path) in paths.enumerated() {
             run.progress(index)
             do throws(MetadataError) {
                 let file = try MediaFile(path: path)
                 try reportProblems(file, strict: strict, clearing: &run)
                 switch try report(file) {
-                case .json(let made): documents += made
+                case .json(let made):
+                    run.clearProgress()
+                    for document in made { documents.append(document) }
                 case .text(let text):
                     run.clearProgress()
                     print(text, terminator: "")
@@ -127,7 +128,7 @@ struct FileRun {
                 run.fail(error)
             }
         }
-        if json { print(JSONValue.array(documents).serialized()) }
+        if json { documents.finish() }
         try run.finish(writing: false)
     }
 
