@@ -29,6 +29,37 @@ import Testing
         }.sorted()
     }
 
+    @Test func parallelRunsPrintExactlyWhatASerialRunPrints() async throws {
+        // 40 files, a damaged one and a missing one among them.
+        var files: [(fixture: String, name: String)] = []
+        for index in 0..<20 {
+            files.append(("id3v24-full.mp3", String(format: "%02d-a.mp3", index)))
+            files.append(("aac-itunes-tags-cover.m4a", String(format: "%02d-b.m4a", index)))
+        }
+        let directory = try library(files)
+        try Data(TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a")).prefix(300)).write(to: URL(fileURLWithPath: directory + "/07-c.m4a"))
+        let missing = directory + "/missing.mp3"
+        for arguments in [["show", "-r", directory], ["show", "--json", "-r", directory], ["get", "-r", directory, missing, "TITLE"],
+                          ["show", "-r", directory, "--format", "{TRACKNUMBER} {TITLE} {filename}"]] {
+            let serial = try await ToolRunner.run("tagedit", arguments + ["--jobs", "1"])
+            let parallel = try await ToolRunner.run("tagedit", arguments + ["--jobs", "4"])
+            #expect(parallel.standardOutput == serial.standardOutput, "\(arguments)")
+            #expect(parallel.standardError == serial.standardError, "\(arguments)")
+            #expect(parallel.status == serial.status, "\(arguments)")
+        }
+        // Writing: every file edited once, in the same order, with the same summary and exit code.
+        let copy = try library(files)
+        try Data(TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a")).prefix(300)).write(to: URL(fileURLWithPath: copy + "/07-c.m4a"))
+        let serial = try await tagedit("set", "-r", directory, "TITLE=Parallel", "-v", "--jobs", "1")
+        let parallel = try await tagedit("set", "-r", copy, "TITLE=Parallel", "-v", "--jobs", "4")
+        #expect(parallel.status == serial.status && serial.status == 68)
+        #expect(parallel.standardOutput.replacingOccurrences(of: copy, with: directory) == serial.standardOutput)
+        #expect(parallel.standardError.replacingOccurrences(of: copy, with: directory) == serial.standardError)
+        #expect(parallel.standardError.hasSuffix("40 files changed, 0 unchanged, 1 failed\n"))
+        let titles = try await tagedit("get", "-r", copy, "TITLE")
+        #expect(titles.standardOutput.split(separator: "\n").filter { $0.hasSuffix(": Parallel") }.count == 40)
+    }
+
     @Test func showFormatRendersOneLinePerFileWithPaddingAndDefaults() async throws {
         let directory = try library([("id3v24-full.mp3", "a.mp3"), ("no-tags.mp3", "b.mp3")])
         let result = try await tagedit("show", "-r", directory, "--format", "{TRACKNUMBER:03}|{TRACKTOTAL}|{ARTIST|nobody} - {TITLE}|{filename}|{basename}.{ext}|{{x}}")

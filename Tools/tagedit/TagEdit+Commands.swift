@@ -16,6 +16,7 @@ extension TagEdit {
         var format: String?
         @Flag(help: "Print tab-separated values for spreadsheets: a header line, then the path and the --keys of each file.") var tsv = false
         @Option(help: "The columns of --tsv, comma-separated (default: the common keys).") var keys: String?
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
 
         func validate() throws {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
@@ -27,19 +28,22 @@ extension TagEdit {
             let paths = MediaFileList.expand(files, recursive: recursive)
             if let format {
                 let template = try TagTemplate(format)
-                return try FileRun.readEach(paths, json: false, strict: strict) { file throws(MetadataError) in
+                try FileRun.readEach(paths, json: false, strict: strict, jobs: jobs) { file throws(MetadataError) in
                     .text(try template.line(file))
                 }
+                return
             }
             if tsv {
                 let columns = keys.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
                     ?? MetadataKey.common.map(\.rawValue)
                 print((["path"] + columns).map(TagReport.tsvField).joined(separator: "\t"))
-                return try FileRun.readEach(paths, json: false, strict: strict) { file throws(MetadataError) in
+                try FileRun.readEach(paths, json: false, strict: strict, jobs: jobs) { file throws(MetadataError) in
                     .text(try TagReport.tsvRow(file, columns: columns))
                 }
+                return
             }
-            try FileRun.readEach(paths, json: json, strict: strict) { file throws(MetadataError) in
+            let (json, native) = (self.json, self.native)
+            try FileRun.readEach(paths, json: json, strict: strict, jobs: jobs) { file throws(MetadataError) in
                 json ? .json([try TagReport.json(file)]) : .text(try TagReport.text(file, native: native))
             }
         }
@@ -50,6 +54,7 @@ extension TagEdit {
             abstract: "Print the values of a key: one per line for one file, 'FILE: value' lines (or --json) for several (exit 1 when a file has none).")
         @Argument(help: "The files (directories with --recursive), then a uniform key, alias, custom key or identifier.") var arguments: [String]
         @Flag(help: "Print a JSON array: {\"path\", \"key\", \"values\"} per file (values null when absent).") var json = false
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
@@ -71,15 +76,15 @@ extension TagEdit {
         func run() throws {
             let key = arguments.last!
             let paths = MediaFileList.expand(Array(arguments.dropLast()), recursive: recursive)
-            var absent = false
             let several = paths.count > 1 || recursive
-            try FileRun.readEach(paths, json: json, strict: strict) { media throws(MetadataError) -> FileRun.Report in
+            let json = self.json
+            let absent = try FileRun.readEach(paths, json: json, strict: strict, jobs: jobs) { media throws(MetadataError) -> FileRun.Report in
                 let values = try Self.values(media, key) ?? []
-                if values.isEmpty { absent = true }
-                if json {
-                    return .json([.object([("path", .string(media.path)), ("key", .string(key)), ("values", values.isEmpty ? .null : .array(values.map(JSONValue.string)))])])
-                }
-                return .text(values.map { several ? "\(media.path): \($0)\n" : "\($0)\n" }.joined())
+                var report = json
+                    ? FileRun.Report.json([.object([("path", .string(media.path)), ("key", .string(key)), ("values", values.isEmpty ? .null : .array(values.map(JSONValue.string)))])])
+                    : .text(values.map { several ? "\(media.path): \($0)\n" : "\($0)\n" }.joined())
+                report.absent = values.isEmpty
+                return report
             }
             if absent { throw ExitCode(TagEditExitCode.absent) }
         }
@@ -248,19 +253,21 @@ extension TagEdit {
                 }
                 // Names written in this run: two files of one name in different folders would
                 // otherwise overwrite each other's pictures, --force or not.
-                var writtenNow: Set<String> = []
-                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false) { media throws(MetadataError) in
+                let writtenNow = WrittenPaths()
+                let (output, force) = (self.output, self.force)
+                // One file after another: which of two same-named files is refused must not
+                // depend on timing.
+                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false, jobs: 1) { media throws(MetadataError) in
                     let base = TagTemplate.splitExtension((media.path as NSString).lastPathComponent).name
                     var written = ""
                     for (index, picture) in try media.pictures.enumerated() {
                         let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
-                        if writtenNow.contains(path) {
+                        if !writtenNow.insert(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
                         }
                         if !force && FileManager.default.fileExists(atPath: path) {
                             throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
                         }
-                        writtenNow.insert(path)
                         guard FileManager.default.createFile(atPath: path, contents: Data(picture.data)) else {
                             throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture")
                         }

@@ -273,8 +273,9 @@ extension TagEdit {
             // A file that could not be read was reported above; the others are numbered.
             var edited: Int32 = 0
             do {
-                try FileRun.edit(ordered, recursive: false, options: options) { file throws(MetadataError) in
-                    try file.set(.trackNumber, [numbers[file.path]!])
+                let assigned = numbers
+            try FileRun.edit(ordered, recursive: false, options: options) { file throws(MetadataError) in
+                    try file.set(.trackNumber, [assigned[file.path]!])
                 }
             } catch let error as ExitCode {
                 edited = error.rawValue

@@ -48,11 +48,15 @@ struct WriteOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Print how each file was written.")
     var verbose = false
 
+    @Option(help: "Files worked on at once (default: the number of processors; 1: one after another). Output and exit code are those of a serial run.")
+    var jobs: Int = OrderedParallel.defaultJobs
+
     func validate(fileCount: Int) throws {
         if let version = id3v2Version, version != 3 && version != 4 {
             throw ValidationError("--id3v2-version must be 3 or 4")
         }
         if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
+        if jobs < 1 { throw ValidationError("--jobs is at least 1") }
     }
 
     var saveOptions: MediaFile.SaveOptions {
@@ -84,52 +88,63 @@ struct FileRun {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// Prints the problems a file was read with as warnings on standard error; with `strict`,
+    /// The problems a file was read with, as warning lines for standard error; with `strict`,
     /// a file with any fails as damaged (exit 68).
-    static func reportProblems(_ file: MediaFile, strict: Bool, clearing run: inout FileRun) throws(MetadataError) {
+    static func problems(_ file: MediaFile, strict: Bool) throws(MetadataError) -> [String] {
         let lines = TagReport.problemLines(file)
-        guard !lines.isEmpty else { return }
-        if strict, let first = file.diagnostics.first(where: \.isProblem) {
+        if strict, !lines.isEmpty, let first = file.diagnostics.first(where: \.isProblem) {
             throw MetadataError(.malformed, path: file.path, offset: first.offset,
                                 message: "damaged at byte offset \(first.offset) (\(first.place)): \(first.message)")
         }
-        run.clearProgress()
-        for line in lines { standardError("tagedit: " + line) }
+        return lines
     }
 
-    /// What a read-only command makes of one file: JSON documents, or text for people.
-    enum Report {
-        case json([JSONValue])
-        case text(String)
+    /// What a read-only command makes of one file: JSON documents, or text for people, and
+    /// whether the file lacked what was asked for (`get`: exit 1).
+    struct Report: Sendable {
+        var documents: [JSONValue] = []
+        var text = ""
+        var absent = false
+
+        static func json(_ documents: [JSONValue]) -> Report { Report(documents: documents) }
+        static func text(_ text: String) -> Report { Report(text: text) }
     }
 
     /// Opens each of `paths` (`strict`: a file read with problems fails) and prints what
-    /// `report` makes of it as each file is read: text, or, with `json`, the elements of one
-    /// array (a file that fails is `{"path", "error"}` there). Ends the run with its exit code.
-    static func readEach(_ paths: [String], json: Bool, strict: Bool = false,
-                         _ report: (MediaFile) throws(MetadataError) -> Report) throws {
+    /// `report` makes of it: text, or, with `json`, the elements of one array (a file that
+    /// fails is `{"path", "error"}` there). Files are read on `jobs` threads; the output, the
+    /// warnings and the exit code are those of a serial run, in the same order. Returns true
+    /// when a report said its file lacked the value; ends the run with its exit code.
+    @discardableResult
+    static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int = 1,
+                         _ report: @escaping @Sendable (MediaFile) throws(MetadataError) -> Report) throws -> Bool {
         var run = FileRun(total: paths.count)
         var documents = JSONArrayOutput()
-        for (index, path) in paths.enumerated() {
-            run.progress(index)
+        var absent = false
+        OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> Result<(warnings: [String], report: Report), MetadataError> in
             do throws(MetadataError) {
-                let file = try MediaFile(path: path)
-                try reportProblems(file, strict: strict, clearing: &run)
-                switch try report(file) {
-                case .json(let made):
-                    run.clearProgress()
-                    for document in made { documents.append(document) }
-                case .text(let text):
-                    run.clearProgress()
-                    print(text, terminator: "")
-                }
+                let file = try MediaFile(path: paths[index])
+                let warnings = try problems(file, strict: strict)
+                return .success((warnings, try report(file)))
             } catch {
-                if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
+                return .failure(error)
+            }
+        }, progress: { run.progress($0) }, emit: { index, result in
+            switch result {
+            case .success(let (warnings, report)):
+                run.clearProgress()
+                for line in warnings { standardError("tagedit: " + line) }
+                for document in report.documents { documents.append(document) }
+                if !report.text.isEmpty { print(report.text, terminator: "") }
+                absent = absent || report.absent
+            case .failure(let error):
+                if json { documents.append(TagReport.errorJSON(path: paths[index], error: error)) }
                 run.fail(error)
             }
-        }
+        })
         if json { documents.finish() }
         try run.finish(writing: false)
+        return absent
     }
 
     /// Writes a document `tagedit` produced to `output`, or to standard output without one.
@@ -191,30 +206,40 @@ struct FileRun {
         return result
     }
 
-    /// Opens, edits and saves each file; `edit` changes the file in memory.
-    static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, edit: (inout MediaFile) throws(MetadataError) -> Void) throws {
+    /// Opens, edits and saves each file; `edit` changes the file in memory. Files are edited on
+    /// `options.jobs` threads, each locked, verified and saved as in a serial run; what is
+    /// printed, the summary and the exit code are a serial run's, in the same order.
+    static func edit(_ paths: [String], recursive: Bool, options: WriteOptions,
+                     edit: @escaping @Sendable (inout MediaFile) throws(MetadataError) -> Void) throws {
         let files = MediaFileList.expand(paths, recursive: recursive)
         try options.validate(fileCount: files.count)
         var run = FileRun(total: files.count, batch: recursive)
-        for (index, path) in files.enumerated() {
-            run.progress(index)
+        let saveOptions = options.saveOptions, version = options.id3v2Version
+        OrderedParallel.run(count: files.count, jobs: options.jobs, work: { index -> Result<SavePlan, MetadataError> in
             do throws(MetadataError) {
-                let result = try locked(path) { () throws(MetadataError) -> SavePlan in
-                    var file = try MediaFile(path: path)
-                    file.id3Version = options.id3v2Version
+                return .success(try locked(files[index]) { () throws(MetadataError) -> SavePlan in
+                    var file = try MediaFile(path: files[index])
+                    file.id3Version = version
                     try edit(&file)
-                    return try file.save(options.saveOptions)
-                }
-                if result.changed { run.changed += 1 } else { run.unchanged += 1 }
+                    return try file.save(saveOptions)
+                })
+            } catch {
+                return .failure(error)
+            }
+        }, progress: { run.progress($0) }, emit: { index, result in
+            let path = files[index]
+            switch result {
+            case .success(let plan):
+                if plan.changed { run.changed += 1 } else { run.unchanged += 1 }
                 if options.dryRun || options.verbose {
                     run.clearProgress()
-                    print("\(path): \(options.dryRun ? "would be written" : "written"): \(result.method) (\(result.summary))")
+                    print("\(path): \(options.dryRun ? "would be written" : "written"): \(plan.method) (\(plan.summary))")
                 }
-                for note in result.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
-            } catch {
+                for note in plan.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
+            case .failure(let error):
                 run.fail(error)
             }
-        }
+        })
         try run.finish(writing: true, dryRun: options.dryRun)
     }
 }

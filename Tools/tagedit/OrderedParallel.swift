@@ -1,0 +1,88 @@
+import Foundation
+
+/// Runs work on several threads and hands the results back in order, so that a batch run
+/// prints exactly what a serial run prints: `run(count:jobs:work:emit:)` calls `work(i)` for
+/// every index on `jobs` threads and `emit(i, result)` on the calling thread in index order,
+/// each as soon as it and every result before it are ready. With one job it is a plain loop.
+enum OrderedParallel {
+    /// The default number of jobs: the processors this process may use.
+    static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    static func run<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
+                                 progress: (Int) -> Void = { _ in }, emit: (Int, T) -> Void) {
+        guard jobs > 1, count > 1 else {
+            for index in 0..<count {
+                progress(index)
+                emit(index, work(index))
+            }
+            return
+        }
+        let state = State<T>(count: count)
+        for _ in 0..<min(jobs, count) {
+            let thread = Thread {
+                while let index = state.take() { state.put(index, work(index)) }
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        for index in 0..<count {
+            let (result, done) = state.wait(for: index)
+            progress(done)
+            emit(index, result)
+        }
+    }
+
+    /// The shared queue of indexes and the slots results wait in.
+    private final class State<T: Sendable>: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var next = 0
+        private var done = 0
+        private var slots: [T?]
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = Array(repeating: nil, count: count)
+        }
+
+        func take() -> Int? {
+            condition.lock()
+            defer { condition.unlock() }
+            guard next < count else { return nil }
+            next += 1
+            return next - 1
+        }
+
+        func put(_ index: Int, _ result: T) {
+            condition.lock()
+            slots[index] = result
+            done += 1
+            condition.broadcast()
+            condition.unlock()
+        }
+
+        /// Waits for the result of `index` (and takes it out, so memory stays flat); also says
+        /// how many are done.
+        func wait(for index: Int) -> (T, Int) {
+            condition.lock()
+            defer { condition.unlock() }
+            while slots[index] == nil { condition.wait() }
+            let result = slots[index]!
+            slots[index] = nil
+            return (result, done)
+        }
+    }
+}
+
+/// Paths a run has written, shared by the threads of a run.
+final class WrittenPaths: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: Set<String> = []
+
+    /// Adds `path`; false when it was there already.
+    func insert(_ path: String) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return paths.insert(path).inserted
+    }
+}
