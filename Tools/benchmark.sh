@@ -179,3 +179,45 @@ print(f"timed ID3 of a 1 GiB TS ({events} events): tagedit timed --json {timed} 
       + (f", {timed / ffprobe:.2f}x ffprobe -show_packets -select_streams d ({ffprobe} ms)" if ffprobe else ", ffprobe: not installed"))
 PY
 rm "$scratch/recording.ts"
+
+# 8. Listing tags as a user runs it (issue 15): one process per tool over 1000 tagged M4A and
+#    1000 tagged MP3 files, each with a 32 KB cover (the fixtures, the cover set with
+#    `tagedit picture add --replace`), warm cache, best of five, tools taking turns. References:
+#    TagLib (Tools/bench/taglib_show.cpp, printing every property with audio properties) and
+#    mutagen (pprint of every file).
+swift build -c release --product tagedit >/dev/null
+tagedit=$(swift build -c release --show-bin-path)/tagedit
+python3 -c "import random; random.seed(1); open('$scratch/cover.jpg', 'wb').write(b'\xff\xd8\xff\xe0' + random.randbytes(32 * 1024))"
+mkdir -p "$scratch/list/m4a" "$scratch/list/mp3"
+cp Fixtures/aac-itunes-tags-cover.m4a "$scratch/list/t.m4a"; cp Fixtures/id3v24-full.mp3 "$scratch/list/t.mp3"
+"$tagedit" picture add "$scratch/list/t.m4a" "$scratch/list/t.mp3" --image "$scratch/cover.jpg" --replace 2>/dev/null
+for i in $(seq 1 1000); do cp "$scratch/list/t.m4a" "$scratch/list/m4a/$i.m4a"; cp "$scratch/list/t.mp3" "$scratch/list/mp3/$i.mp3"; done
+taglib_show=""
+if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ]; then
+    g++ -O2 -o "$scratch/taglib_show" Tools/bench/taglib_show.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
+    taglib_show="$scratch/taglib_show"
+fi
+python3 - "$tagedit" "$scratch/list" "$taglib_show" <<'PY'
+import glob, os, subprocess, sys, time
+tagedit, root, taglib = sys.argv[1], sys.argv[2], sys.argv[3]
+def best(cmd, runs=5):
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+mutagen = ["/usr/bin/python3", "-c", "import mutagen, sys\nfor f in sys.argv[1:]: print(f); print(mutagen.File(f).pprint())"]
+os.makedirs(os.path.join(root, "empty"), exist_ok=True)
+print(f"start-up (tagedit show -r on an empty folder): {best([tagedit, 'show', '-r', os.path.join(root, 'empty')]):.1f} ms")
+for kind in ("m4a", "mp3"):
+    files = sorted(glob.glob(f"{root}/{kind}/*.{kind}"))
+    reference = best([taglib] + files) if taglib else None
+    rows = [("mutagen", best(mutagen + files, 3))]
+    for label, args in [("show -r --jobs 1", ["show", "-r", "--jobs", "1"]), ("show -r", ["show", "-r"]),
+                        ("show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("show --json -r", ["show", "--json", "-r"])]:
+        rows.append((label, best([tagedit] + args + [f"{root}/{kind}"])))
+    line = f"{kind}, 1000 files: " + (f"TagLib {reference:.0f} ms; " if reference else "TagLib skipped; ")
+    line += "; ".join(f"{label} {ms:.0f} ms" + (f" ({ms / reference:.2f}x)" if reference else "") for label, ms in rows)
+    print(line)
+PY

@@ -27,11 +27,15 @@ case "$prefix" in /*) ;; *) prefix="$PWD/$prefix" ;; esac
 cd "$(dirname "$0")/.."
 
 command -v swift >/dev/null || export PATH=/opt/swift/usr/bin:$PATH
-swift build -c "$configuration" --product atominspect
-swift build -c "$configuration" --product tagedit
+# The Swift runtime and Foundation linked in: the tools start in about half the time
+# (5 ms instead of 10 here), which counts when a script runs them once per file.
+static=()
+[ "$configuration" = release ] && static=(--static-swift-stdlib --scratch-path .build-static)
+swift build -c "$configuration" "${static[@]}" --product atominspect
+swift build -c "$configuration" "${static[@]}" --product tagedit
 # The manual generator of swift-argument-parser (a dependency already); a debug build will do.
 swift build --product generate-manual
-bin=$(swift build -c "$configuration" --show-bin-path)
+bin=$(swift build -c "$configuration" "${static[@]}" --show-bin-path)
 generate_manual="$(swift build --show-bin-path)/generate-manual"
 
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
