@@ -197,6 +197,8 @@ private struct Scanner {
     var streamProgram = [Int32](repeating: -1, count: 8192)
     var streamIndex = [Int32](repeating: -1, count: 8192)
     var isMetadataPID = [Bool](repeating: false, count: 8192)
+    /// Programs by number (a PAT lists up to 65,535: no linear search per entry).
+    var programIndex: [UInt16: Int] = [:]
 
     init(packetSize: Int, syncOffset: Int) {
         self.packetSize = packetSize
@@ -335,9 +337,8 @@ private struct Scanner {
             }
             sections[pid] = (Array(body.dropFirst(Int(pointer))), offset)
         } else {
-            guard var pending = sections[pid] else { return }
-            pending.bytes += body
-            sections[pid] = pending
+            guard sections[pid] != nil else { return }
+            sections[pid]!.bytes.append(contentsOf: body)
         }
         completeSections(pid)
     }
@@ -376,7 +377,7 @@ private struct Scanner {
                 let pmt = UInt16(section[at + 2] & 0x1F) << 8 | UInt16(section[at + 3])
                 at += 4
                 guard number != 0 else { continue }  // the network PID
-                if let index = programs.firstIndex(where: { $0.number == number }) {
+                if let index = programIndex[number] {
                     if programs[index].pmtPID != pmt {
                         pmtProgram[Int(programs[index].pmtPID)] = -1
                         programs[index].pmtPID = pmt
@@ -384,6 +385,7 @@ private struct Scanner {
                     }
                 } else {
                     pmtProgram[Int(pmt)] = Int32(programs.count)
+                    programIndex[number] = programs.count
                     programs.append(TransportStreamFile.Program(number: number, pmtPID: pmt, pcrPID: nil))
                 }
             }
@@ -446,10 +448,9 @@ private struct Scanner {
                 stream.lastPTS = pts
                 programs[place.program].streams[place.stream] = stream
             }
-            if isID3 { pes[pid] = (Array(body), offset, offset + UInt64(188 - body.count)) }
-        } else if isID3, var pending = pes[pid] {
-            pending.bytes += body
-            pes[pid] = pending
+            if isID3 { pes[pid] = (Array(body), offset, offset + UInt64(syncOffset + 188 - body.count)) }
+        } else if isID3, pes[pid] != nil {
+            pes[pid]!.bytes.append(contentsOf: body)  // in place: no copy of what is there
         }
         if isID3, pes[pid] != nil { completePES(pid, ended: false) }
     }

@@ -40,11 +40,22 @@ public struct FileLock: ~Copyable {
         }
     }
 
-    /// The locks this process holds: descriptor and how many `FileLock` values share it. A
-    /// second lock on a file the process has locked shares the first (`flock` on another
-    /// descriptor would wait for ourselves): `tagedit` locks a file from reading to saving,
-    /// and the save inside takes the lock again.
-    private static let held = Mutex<[FileKey: (descriptor: Int32, count: Int)]>([:])
+    /// The locks this process holds: descriptor, the thread that holds it, and how many
+    /// `FileLock` values share it. A second lock taken by the same thread on a file it has
+    /// locked shares the first (`flock` on another descriptor would wait for ourselves):
+    /// `tagedit` locks a file from reading to saving, and the save inside takes the lock
+    /// again. Another thread is refused as another process would be, so two threads never
+    /// edit one file at once.
+    private static let held = Mutex<[FileKey: (descriptor: Int32, thread: UInt, count: Int)]>([:])
+
+    /// The calling thread, as a number.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+        UInt(bitPattern: pthread_self())
+        #else
+        UInt(pthread_self())
+        #endif
+    }
 
     /// Locks `path` without waiting.
     ///
@@ -63,12 +74,19 @@ public struct FileLock: ~Copyable {
                 throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot lock: \(reason)")
             }
             let key = FileKey(opened)
-            let shared = Self.held.withLock { held -> Bool in
+            let thread = Self.currentThread
+            let shared = Self.held.withLock { held -> Bool? in
                 guard let entry = held[key] else { return false }
-                held[key] = (entry.descriptor, entry.count + 1)
+                guard entry.thread == thread else { return nil }
+                held[key] = (entry.descriptor, entry.thread, entry.count + 1)
                 return true
             }
-            if shared {
+            if shared == nil {
+                _ = close(fd)
+                throw FileLockError(path: path, isHeldElsewhere: true, holder: getpid(),
+                                    reason: "is being edited by another thread of this process (the same file named twice in one run?); try again when it has finished")
+            }
+            if shared == true {
                 _ = close(fd)
                 self.key = key
                 return
@@ -86,7 +104,7 @@ public struct FileLock: ~Copyable {
             // Still the file the path names (not replaced by a save that finished meanwhile)?
             var current = stat()
             if stat(path, &current) == 0, FileKey(current) == key {
-                Self.held.withLock { $0[key] = (fd, 1) }
+                Self.held.withLock { $0[key] = (fd, thread, 1) }
                 self.key = key
                 return
             }
@@ -100,7 +118,7 @@ public struct FileLock: ~Copyable {
         let release = Self.held.withLock { held -> Int32? in
             guard let entry = held[key] else { return nil }
             if entry.count > 1 {
-                held[key] = (entry.descriptor, entry.count - 1)
+                held[key] = (entry.descriptor, entry.thread, entry.count - 1)
                 return nil
             }
             held[key] = nil

@@ -74,9 +74,11 @@ public enum TimedMetadata {
                     throw MetadataError(.unsupportedFormat, path: path, message: "no timed metadata this package reads: not an MPEG transport stream, MP4/QuickTime, ADTS or MP3 file")
                 }
             }
-            // Stable: events at one time keep their file order.
+            // Events at one time keep their file order (then the order read, for the items of one tag).
             report.events = report.events.enumerated().sorted { a, b in
-                a.element.time != b.element.time ? a.element.time < b.element.time : a.offset < b.offset
+                if a.element.time != b.element.time { return a.element.time < b.element.time }
+                if a.element.offset != b.element.offset { return a.element.offset < b.element.offset }
+                return a.offset < b.offset
             }.map(\.element)
             return report
         } catch {
@@ -115,12 +117,15 @@ public enum TimedMetadata {
         let tree = try AtomTree(source: source)
         var diagnostics = tree.diagnostics.map(MetadataDiagnostic.init)
         var events: [TimedMetadataEvent] = []
-        // emsg boxes: top level, each before the moof of its segment.
+        // emsg boxes: top level, each before the moof of its segment. Where each segment starts
+        // is found once, walking the top level backwards.
+        let starts = segmentStarts(tree)
+        var relativeTimes = 0
         for (index, atom) in tree.atoms.enumerated() where atom.type == "emsg" {
-            let bytes = try tree.fieldBytes(of: atom)
-            var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
             let box: EventMessageBox
             do {
+                let bytes = try tree.fieldBytes(of: atom)
+                var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
                 box = try EventMessageBox(from: &reader, context: AtomDecodingContext(atom: atom))
             } catch {
                 diagnostics.append(MetadataDiagnostic(severity: "warning", offset: atom.offset, place: "emsg", message: "cannot decode: \(error)"))
@@ -134,10 +139,13 @@ public enum TimedMetadata {
             if let presentation = box.presentationTime {
                 time = Double(presentation) / Double(box.timescale)
             } else {
-                let start = segmentStart(after: index, tree: tree)
+                let start = starts[index]
                 if start == nil {
-                    diagnostics.append(MetadataDiagnostic(severity: "note", offset: atom.offset, place: "emsg",
-                                                          message: "no sidx or tfdt gives the segment's start: the version 0 time is relative to the segment"))
+                    relativeTimes += 1
+                    if relativeTimes == 1 {
+                        diagnostics.append(MetadataDiagnostic(severity: "note", offset: atom.offset, place: "emsg",
+                                                              message: "no sidx or tfdt gives the segment's start: version 0 times are relative to the segment"))
+                    }
                 }
                 time = (start ?? 0) + Double(box.presentationTimeDelta ?? 0) / Double(box.timescale)
             }
@@ -149,7 +157,10 @@ public enum TimedMetadata {
                     diagnostics.append(MetadataDiagnostic(severity: "warning", offset: box.messageDataOffset, place: "emsg", message: "the message is not a readable ID3 tag: \(error.description)"))
                 }
             } else {
-                let text = box.messageData.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x09 } ? TextDecoding.utf8(box.messageData) : Base64.encode(box.messageData)
+                // A message is shown up to 4 KiB (the inspector shows its bytes in full).
+                let shown = Array(box.messageData.prefix(4096))
+                var text = shown.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x09 } ? TextDecoding.utf8(shown) : Base64.encode(shown)
+                if shown.count < box.messageData.count { text += " (first 4096 of \(box.messageData.count) bytes)" }
                 events.append(TimedMetadataEvent(time: time, duration: box.durationSeconds, source: .eventMessage,
                                                  identifier: "emsg/" + box.schemeIDURI + (box.value.isEmpty ? "" : "#" + box.value), key: nil,
                                                  values: [text], pictures: [], offset: atom.offset))
@@ -183,24 +194,31 @@ public enum TimedMetadata {
         return TimedMetadataReport(path: path, format: format.rawValue, events: events, diagnostics: diagnostics)
     }
 
-    /// Where the segment of the `emsg` at top-level index `index` starts, in seconds: the next
-    /// `sidx`'s earliest presentation time, else the next `moof`'s first `tfdt` in its track's
-    /// timescale (from the movie's `mdhd`).
-    static func segmentStart(after index: Int, tree: AtomTree) -> Double? {
-        for atom in tree.atoms[index...] {
-            if atom.type == "sidx", let sidx: SegmentIndexBox = tree.payload(of: atom), sidx.timescale > 0 {
-                return Double(sidx.earliestPresentationTime) / Double(sidx.timescale)
-            }
-            if atom.type == "moof" {
-                guard let traf = atom.child("traf"), let tfdt = traf.child("tfdt"), let tfhd = traf.child("tfhd"),
-                    let header: TrackFragmentHeaderBox = tree.payload(of: tfhd, parent: "traf"),
-                    let fields: FragmentFieldsBox = tree.payload(of: tfdt, parent: "traf"),
+    /// For each top-level index, where the segment that follows it starts, in seconds: the
+    /// next `sidx`'s earliest presentation time, else the next `moof`'s first `tfdt` in its
+    /// track's timescale (from the movie's `mdhd`); nil when neither comes. One backward walk,
+    /// with the track timescales read once.
+    static func segmentStarts(_ tree: AtomTree) -> [Double?] {
+        let timescales = Dictionary(MovieTrackSummary.tracks(in: tree).map { ($0.trackID, $0.timescale) }, uniquingKeysWith: { a, _ in a })
+        var starts = [Double?](repeating: nil, count: tree.atoms.count)
+        var next: Double?
+        for index in tree.atoms.indices.reversed() {
+            let atom = tree.atoms[index]
+            if atom.type == "sidx" {
+                let sidx: SegmentIndexBox? = tree.payload(of: atom)
+                next = sidx.flatMap { $0.timescale > 0 ? Double($0.earliestPresentationTime) / Double($0.timescale) : nil }
+            } else if atom.type == "moof" {
+                next = nil
+                if let traf = atom.child("traf"), let header: TrackFragmentHeaderBox = tree.payload(of: traf.child("tfhd"), parent: "traf"),
+                    let fields: FragmentFieldsBox = tree.payload(of: traf.child("tfdt"), parent: "traf"),
                     case .unsigned(let decodeTime)? = fields.fields.first(where: { $0.name == "baseMediaDecodeTime" })?.value,
-                    let track = MovieTrackSummary.tracks(in: tree).first(where: { $0.trackID == header.trackID }), track.timescale > 0
-                else { return nil }
-                return Double(decodeTime) / Double(track.timescale)
+                    let timescale = timescales[header.trackID], timescale > 0
+                {
+                    next = Double(decodeTime) / Double(timescale)
+                }
             }
+            starts[index] = next
         }
-        return nil
+        return starts
     }
 }

@@ -46,6 +46,9 @@ import Testing
         let file = try TransportStreamFile(source: MemoryByteSource(m2ts))
         #expect(file.packetSize == 192 && file.syncOffset == 4)
         #expect(file.events.map(\.time) == [10, 11.5, 13])
+        // Tags keep their file offsets: each packet before theirs (and their own) gained 4 bytes.
+        let plainTags = try TransportStreamFile(source: MemoryByteSource(plain)).events.compactMap { $0.tag?.offset }
+        #expect(file.events.compactMap { $0.tag?.offset } == plainTags.map { $0 + 4 * ($0 / 188 + 1) })
     }
 
     @Test(.enabled(if: OtherReaders.isRequired || OtherReaders.hasFFprobe, "ffprobe checks the generated stream (.ci/run installs ffmpeg)"))

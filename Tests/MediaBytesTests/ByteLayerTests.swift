@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MediaBytes
 import TestSupport
 import Testing
@@ -162,6 +163,22 @@ import Testing
         #expect(try !Self.otherProcessCanLock(path))
         _ = consume first
         #expect(try Self.otherProcessCanLock(path))
+    }
+
+    @Test func anotherThreadOfTheProcessIsRefusedLikeAnotherProcess() throws {
+        let path = try TemporaryFile.write([1, 2, 3], name: "locked.bin")
+        let first = try FileLock(path)
+        let refused = Mutex<FileLockError?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            do { _ = try FileLock(path) } catch let error as FileLockError { refused.withLock { $0 = error } } catch {}
+            done.signal()
+        }.start()
+        done.wait()
+        let error = try #require(refused.withLock { $0 })
+        #expect(error.isHeldElsewhere)
+        #expect(error.reason.contains("another thread of this process"))
+        _ = consume first
     }
 
     @Test func aSecondLockInTheSameProcessSharesTheFirstUntilBothAreDropped() throws {

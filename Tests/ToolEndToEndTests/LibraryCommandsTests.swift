@@ -60,6 +60,15 @@ import Testing
         #expect(titles.standardOutput.split(separator: "\n").filter { $0.hasSuffix(": Parallel") }.count == 40)
     }
 
+    @Test func oneFileNamedTwiceInAParallelRunIsEditedOnceAfterTheOther() async throws {
+        let directory = try library([("aac-itunes-tags-cover.m4a", "b.m4a"), ("id3v24-full.mp3", "a.mp3")])
+        let b = directory + "/b.m4a"
+        let result = try await tagedit("add", "--jobs", "4", b, directory + "/./b.m4a", b, directory + "/a.mp3", "GROUPING=z")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try MediaFile(path: b).tags["GROUPING"] == ["z", "z", "z"])
+        #expect(try await ToolRunner.run("atominspect", ["check", b]).standardOutput == "\(b): ok\n")
+    }
+
     @Test func showFormatRendersOneLinePerFileWithPaddingAndDefaults() async throws {
         let directory = try library([("id3v24-full.mp3", "a.mp3"), ("no-tags.mp3", "b.mp3")])
         let result = try await tagedit("show", "-r", directory, "--format", "{TRACKNUMBER:03}|{TRACKTOTAL}|{ARTIST|nobody} - {TITLE}|{filename}|{basename}.{ext}|{{x}}")

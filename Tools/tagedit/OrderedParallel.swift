@@ -10,15 +10,16 @@ enum OrderedParallel {
 
     static func run<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
                                  progress: (Int) -> Void = { _ in }, emit: (Int, T) -> Void) {
-        guard jobs > 1, count > 1 else {
+        let jobs = min(jobs, count, 64)
+        guard jobs > 1 else {
             for index in 0..<count {
                 progress(index)
                 emit(index, work(index))
             }
             return
         }
-        let state = State<T>(count: count)
-        for _ in 0..<min(jobs, count) {
+        let state = State<T>(count: count, window: jobs * 4)
+        for _ in 0..<jobs {
             let thread = Thread {
                 while let index = state.take() { state.put(index, work(index)) }
             }
@@ -37,17 +38,23 @@ enum OrderedParallel {
         private let condition = NSCondition()
         private var next = 0
         private var done = 0
+        private var emitted = 0
         private var slots: [T?]
         private let count: Int
+        /// How far the workers may run ahead of the output: results waiting to be printed stay
+        /// few however slow one early file is, so memory stays flat.
+        private let window: Int
 
-        init(count: Int) {
+        init(count: Int, window: Int) {
             self.count = count
+            self.window = window
             slots = Array(repeating: nil, count: count)
         }
 
         func take() -> Int? {
             condition.lock()
             defer { condition.unlock() }
+            while next < count && next - emitted >= window { condition.wait() }
             guard next < count else { return nil }
             next += 1
             return next - 1
@@ -69,6 +76,8 @@ enum OrderedParallel {
             while slots[index] == nil { condition.wait() }
             let result = slots[index]!
             slots[index] = nil
+            emitted += 1
+            condition.broadcast()
             return (result, done)
         }
     }

@@ -20,6 +20,7 @@ extension TagEdit {
 
         func validate() throws {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
             if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
             if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
         }
@@ -60,6 +61,7 @@ extension TagEdit {
 
         func validate() throws {
             guard arguments.count >= 2 else { throw ValidationError("name a file and a key: tagedit get FILE... KEY") }
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         /// The values of `key` in `media`; pictures as one line describing each.

@@ -88,15 +88,26 @@ struct FileRun {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    /// The problems a file was read with, as warning lines for standard error; with `strict`,
-    /// a file with any fails as damaged (exit 68).
-    static func problems(_ file: MediaFile, strict: Bool) throws(MetadataError) -> [String] {
-        let lines = TagReport.problemLines(file)
-        if strict, !lines.isEmpty, let first = file.diagnostics.first(where: \.isProblem) {
+    /// With `strict`, a file read with problems fails as damaged (exit 68), naming the first.
+    static func failIfStrict(_ file: MediaFile, strict: Bool) throws(MetadataError) {
+        if strict, let first = file.diagnostics.first(where: \.isProblem) {
             throw MetadataError(.malformed, path: file.path, offset: first.offset,
                                 message: "damaged at byte offset \(first.offset) (\(first.place)): \(first.message)")
         }
-        return lines
+    }
+
+    /// The jobs for a run over `paths`: one when two of them name the same file (through a
+    /// link, `./`, or an overlapping folder), so that a file is never edited by two threads
+    /// and a serial run's order of edits is kept.
+    static func jobs(_ requested: Int, for paths: [String]) -> Int {
+        guard requested > 1 else { return 1 }
+        var seen: Set<[UInt64]> = []
+        for path in paths {
+            var info = stat()
+            guard stat(path, &info) == 0 else { continue }
+            if !seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return 1 }
+        }
+        return requested
     }
 
     /// What a read-only command makes of one file: JSON documents, or text for people, and
@@ -121,23 +132,27 @@ struct FileRun {
         var run = FileRun(total: paths.count)
         var documents = JSONArrayOutput()
         var absent = false
-        OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> Result<(warnings: [String], report: Report), MetadataError> in
+        OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> (warnings: [String], result: Result<Report, MetadataError>) in
+            var warnings: [String] = []
             do throws(MetadataError) {
                 let file = try MediaFile(path: paths[index])
-                let warnings = try problems(file, strict: strict)
-                return .success((warnings, try report(file)))
+                warnings = TagReport.problemLines(file)
+                try failIfStrict(file, strict: strict)
+                return (warnings, .success(try report(file)))
             } catch {
-                return .failure(error)
+                return (warnings, .failure(error))
             }
-        }, progress: { run.progress($0) }, emit: { index, result in
-            switch result {
-            case .success(let (warnings, report)):
-                run.clearProgress()
-                for line in warnings { standardError("tagedit: " + line) }
+        }, progress: { run.progress($0) }, emit: { index, outcome in
+            run.clearProgress()
+            switch outcome.result {
+            case .success(let report):
+                for line in outcome.warnings { standardError("tagedit: " + line) }
                 for document in report.documents { documents.append(document) }
                 if !report.text.isEmpty { print(report.text, terminator: "") }
                 absent = absent || report.absent
             case .failure(let error):
+                // A file that fails under --strict fails for its warnings alone.
+                if !strict { for line in outcome.warnings { standardError("tagedit: " + line) } }
                 if json { documents.append(TagReport.errorJSON(path: paths[index], error: error)) }
                 run.fail(error)
             }
@@ -215,7 +230,7 @@ struct FileRun {
         try options.validate(fileCount: files.count)
         var run = FileRun(total: files.count, batch: recursive)
         let saveOptions = options.saveOptions, version = options.id3v2Version
-        OrderedParallel.run(count: files.count, jobs: options.jobs, work: { index -> Result<SavePlan, MetadataError> in
+        OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<SavePlan, MetadataError> in
             do throws(MetadataError) {
                 return .success(try locked(files[index]) { () throws(MetadataError) -> SavePlan in
                     var file = try MediaFile(path: files[index])

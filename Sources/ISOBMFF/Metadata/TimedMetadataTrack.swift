@@ -44,6 +44,10 @@ public struct TimedMetadataTrack: Sendable {
     public static let sampleLimit = 100_000
     /// A sample larger than this is not read.
     public static let sampleSizeLimit: UInt32 = 1 << 20
+    /// At most this many bytes of samples and this many items are read from one track (samples
+    /// may all point at the same bytes, so the file's size does not bound them).
+    public static let trackByteLimit = 64 << 20
+    public static let trackItemLimit = 1_000_000
 
     /// The timed metadata tracks of `tree`'s movie.
     public static func read(_ tree: AtomTree) -> [TimedMetadataTrack] {
@@ -118,13 +122,19 @@ public struct TimedMetadataTrack: Sendable {
             }
         }
         var result: [Sample] = []
+        var bytesRead = 0, itemsRead = 0
         let located = locator.samples(0..<count)
         for (index, sample) in located.enumerated() {
             guard let offset = sample.offset, let size = sample.size, let decode = sample.decodeTime else { continue }
-            let mediaTime = Int64(clamping: decode) &+ (sample.compositionOffset ?? 0)
-            let time = delay + Double(mediaTime - mediaStart) / timescale
+            // In floating point: hostile times and offsets cannot overflow.
+            let time = delay + (Double(decode) + Double(sample.compositionOffset ?? 0) - Double(mediaStart)) / timescale
             let next = index + 1 < located.count ? located[index + 1].decodeTime : (summary.mediaDuration > 0 ? summary.mediaDuration : nil)
             let duration = next.flatMap { $0 >= decode ? Double($0 - decode) / timescale : nil }
+            guard bytesRead + Int(size) <= trackByteLimit, itemsRead < trackItemLimit else {
+                problems.append(AtomDiagnostic(.warning, .payloadLimit, offset: offset, path: path,
+                                               message: "the track's samples pass \(trackByteLimit) bytes or \(trackItemLimit) items at sample \(sample.number); the rest is not read"))
+                break
+            }
             guard size <= sampleSizeLimit else {
                 problems.append(AtomDiagnostic(.warning, .payloadLimit, offset: offset, path: path, message: "sample \(sample.number) of \(size) bytes is not read"))
                 continue
@@ -146,6 +156,8 @@ public struct TimedMetadataTrack: Sendable {
                 items.append(Item(localID: id, bytes: Array(bytes[at + 8..<at + length]), offset: offset + UInt64(at - bytes.startIndex)))
                 at += length
             }
+            bytesRead += Int(size)
+            itemsRead += items.count
             result.append(Sample(time: time, duration: duration, offset: offset, items: items))
         }
         return result
