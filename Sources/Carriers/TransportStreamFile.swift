@@ -149,6 +149,15 @@ public struct TransportStreamFile: Sendable {
         return nil
     }
 
+    /// True when `source` starts with transport stream packets (the one test every reader uses).
+    public static func isTransportStream(_ source: any ByteSource) -> Bool {
+        guard let head = try? source.readAvailable(at: 0, upTo: headSize) else { return false }
+        return layout(head) != nil
+    }
+
+    /// The bytes `layout(_:)` looks at.
+    static let headSize = 192 * 3 + 4
+
     /// Reads the file's programs and timed ID3 events.
     ///
     /// - Throws: `CarrierError` `.unrecognized` when the file does not start with transport
@@ -156,7 +165,7 @@ public struct TransportStreamFile: Sendable {
     public init(source: any ByteSource) throws(CarrierError) {
         fileSize = source.size
         let head: [UInt8]
-        do { head = try source.readAvailable(at: 0, upTo: 192 * 3 + 4) } catch { throw CarrierError(.io, offset: 0, message: error.description) }
+        do { head = try source.readAvailable(at: 0, upTo: Self.headSize) } catch { throw CarrierError(.io, offset: 0, message: error.description) }
         guard let layout = Self.layout(head) else {
             throw CarrierError(.unrecognized, offset: 0, message: "not an MPEG transport stream: no sync byte 0x47 at 0, 188 and 376 (or 4, 196 and 388 for M2TS)")
         }

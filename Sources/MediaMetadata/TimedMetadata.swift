@@ -60,9 +60,8 @@ public enum TimedMetadata {
     public static func read(path: String) throws(MetadataError) -> TimedMetadataReport {
         do {
             let source = try FileByteSource(path: path)
-            let head = try source.readAvailable(at: 0, upTo: 192 * 3 + 4)
             var report: TimedMetadataReport
-            if TransportStreamFile.layout(head) != nil {
+            if TransportStreamFile.isTransportStream(source) {
                 report = try transportStream(source, path: path)
             } else {
                 switch MediaFormat.detect(source) {

@@ -47,7 +47,7 @@ public struct FileInspection: Sendable {
         } catch {
             throw InspectionFailure(kind: .unreadable, message: error.description)
         }
-        if let head = try? source.readAvailable(at: 0, upTo: 192 * 3 + 4), TransportStreamFile.layout(head) != nil {
+        if TransportStreamFile.isTransportStream(source) {
             return try openTransportStream(path, source: source, strict: strict)
         }
         let format = MediaFormat.detect(source)
