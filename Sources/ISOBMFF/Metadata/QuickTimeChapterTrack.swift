@@ -142,15 +142,10 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
         let header = trackHeader(trak, tree: tree)
         var info = TrackInfo(atom: trak, path: path, trackID: header?.trackID ?? 0, isEnabled: header?.isEnabled ?? false, chapterReferences: [])
         let mdia = trak.child("mdia")
-        if let hdlr = payload(mdia?.child("hdlr"), 12) { info.handler = FourCC(hdlr[8], hdlr[9], hdlr[10], hdlr[11]) }
-        if let mdhd = payload(mdia?.child("mdhd"), 4) {
-            if mdhd[0] == 1, let long = payload(mdia?.child("mdhd"), 32) {
-                info.timescale = UInt32(number(long[20..<24]))
-                info.mediaDuration = number(long[24..<32])
-            } else if let short = payload(mdia?.child("mdhd"), 20) {
-                info.timescale = UInt32(number(short[12..<16]))
-                info.mediaDuration = number(short[16..<20])
-            }
+        if let hdlr: HandlerBox = tree.payload(of: mdia?.child("hdlr"), parent: "mdia") { info.handler = hdlr.handlerType }
+        if let mdhd: MediaHeaderBox = tree.payload(of: mdia?.child("mdhd"), parent: "mdia") {
+            info.timescale = mdhd.timescale
+            info.mediaDuration = mdhd.duration
         }
         if let chap = trak.child("tref")?.child("chap") {
             let count = Int(min(chap.payloadSize / 4, 256))
