@@ -8,8 +8,10 @@ import Darwin
 
 /// A read-only byte source over a regular file, read with positional reads (`pread`).
 ///
-/// Nothing is read until asked for, and each read is one system call for the bytes requested, so
-/// the cost of looking at a file is proportional to the bytes looked at, not to the file's size.
+/// Opening reads the file's first 64 KiB (or the whole file when it is smaller) in one call, so
+/// the many small reads of a header walk cost no system call; every read beyond that is one
+/// positional read of the bytes requested, so the cost of looking at a file is proportional to
+/// the bytes looked at, not to the file's size.
 public final class FileByteSource: ByteSource {
     /// The path the file was opened with.
     public let path: String
@@ -17,6 +19,11 @@ public final class FileByteSource: ByteSource {
     private let descriptor: Int32
     /// The modification time when the file was opened, to notice a later write.
     private let modified: (seconds: Int, nanoseconds: Int)
+    /// The file's first bytes as they were when it was opened (at most `headLength`).
+    private let head: [UInt8]
+    /// How much of the start of a file is read when it is opened: a tag or `moov` of a typical
+    /// music file, and every atom header before it, in one system call.
+    public static let headLength = 64 * 1024
 
     /// Opens `path` for reading.
     ///
@@ -43,6 +50,25 @@ public final class FileByteSource: ByteSource {
         descriptor = fd
         size = UInt64(info.st_size)
         modified = Self.modificationTime(info)
+        var failure: ByteSourceError?
+        head = [UInt8](unsafeUninitializedCapacity: Int(min(size, UInt64(Self.headLength)))) { buffer, initialized in
+            // A file that shrank since fstat keeps what it still has; reads past that fail later.
+            while initialized < buffer.count {
+                let result = pread(fd, buffer.baseAddress! + initialized, buffer.count - initialized, off_t(initialized))
+                if result > 0 {
+                    initialized += result
+                } else if result == 0 {
+                    break
+                } else if errno != EINTR {
+                    failure = Self.error(errno: errno, path: path, action: "read failed", offset: UInt64(initialized))
+                    break
+                }
+            }
+        }
+        if let failure {
+            close(fd)
+            throw failure
+        }
     }
 
     deinit { close(descriptor) }
@@ -81,6 +107,7 @@ public final class FileByteSource: ByteSource {
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
         try checkRange(offset: offset, count: count)
         guard count > 0 else { return [] }
+        if offset + UInt64(count) <= UInt64(head.count) { return Array(head[Int(offset)..<Int(offset) + count]) }
         var failure: ByteSourceError?
         let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             do {
@@ -99,6 +126,10 @@ public final class FileByteSource: ByteSource {
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
         try checkRange(offset: offset, count: buffer.count)
+        if offset + UInt64(buffer.count) <= UInt64(head.count) {
+            head.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[Int(offset)..<Int(offset) + buffer.count])) }
+            return
+        }
         try fill(buffer, at: offset)
     }
 

@@ -49,7 +49,15 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
 
     /// The bytes read as ISO-8859-1 (each byte is the Unicode scalar of the same value).
     public var description: String {
-        String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        let b0 = UInt8(rawValue >> 24), b1 = UInt8(truncatingIfNeeded: rawValue >> 16)
+        let b2 = UInt8(truncatingIfNeeded: rawValue >> 8), b3 = UInt8(truncatingIfNeeded: rawValue)
+        if (b0 | b1 | b2 | b3) < 0x80 {
+            // ASCII (nearly every code): the bytes are the UTF-8, a small string with no allocation.
+            return withUnsafeBytes(of: (b0, b1, b2, b3)) { String(decoding: $0, as: UTF8.self) }
+        }
+        var text = ""
+        text.unicodeScalars.append(contentsOf: [b0, b1, b2, b3].map { Unicode.Scalar($0) })
+        return text
     }
 
     /// True when every byte is a printable ISO-8859-1 character (0x20-0x7E or 0xA0-0xFF).

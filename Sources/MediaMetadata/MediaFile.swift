@@ -9,6 +9,7 @@ import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
+import Synchronization
 
 /// A media file opened for reading and editing its metadata through the uniform key space,
 /// whatever its format: open it, read `tags`/`items`/`pictures`/`chapters`, change them with
@@ -24,7 +25,12 @@ public struct MediaFile: Sendable {
     public let path: String
     public let format: MediaFormat
     /// The file's layout and its metadata as edited so far.
-    var container: any MetadataContainer
+    var container: any MetadataContainer {
+        didSet { readings = Readings() }
+    }
+    /// `items` and `tags` as computed from `container`, kept until the next edit (a listing
+    /// asks for both, and editing looks at them several times).
+    private var readings = Readings()
     /// Notes on conversions made by the edits so far (values joined, types not kept).
     public private(set) var notes: [String] = []
     /// Values the typed properties (`title`, `trackNumber`...) could not set, by key: `save()`
@@ -93,14 +99,17 @@ public struct MediaFile: Sendable {
     // MARK: - Reading
 
     /// Every native item with its identifier, in file order.
-    public var items: [NativeMetadataItem] { store.rankedItems.map(\.item) }
+    public var items: [NativeMetadataItem] { rankedItems.map(\.item) }
+
+    /// The store's items with the rank of their area, computed once until the next edit.
+    private var rankedItems: [(rank: Int, item: NativeMetadataItem)] { readings.rankedItems { store.rankedItems } }
 
     /// The uniform tags, TagLib's property map: each key with its values, looked up without
     /// regard to case (`tags["title"]`).
-    public var tags: TagMap { TagMap(uniformTags) }
+    public var tags: TagMap { readings.tags { TagMap(uniformTags) } }
 
     private var uniformTags: [String: [String]] {
-        let ranked = store.rankedItems
+        let ranked = rankedItems
         var result: [String: [String]] = [:]
         if store.mergesAreasPerKey {
             var rankOfKey: [String: Int] = [:]
@@ -450,5 +459,25 @@ public struct MediaFile: Sendable {
     private static func parentDirectory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+}
+
+/// Values computed from a file's metadata once and shared by the copies of a `MediaFile` that
+/// have not been edited since (an edit starts a new one).
+final class Readings: Sendable {
+    private let state = Mutex<(rankedItems: [(rank: Int, item: NativeMetadataItem)]?, tags: TagMap?)>((nil, nil))
+
+    func rankedItems(_ compute: () -> [(rank: Int, item: NativeMetadataItem)]) -> [(rank: Int, item: NativeMetadataItem)] {
+        if let items = state.withLock({ $0.rankedItems }) { return items }
+        let items = compute()
+        state.withLock { $0.rankedItems = items }
+        return items
+    }
+
+    func tags(_ compute: () -> TagMap) -> TagMap {
+        if let tags = state.withLock({ $0.tags }) { return tags }
+        let tags = compute()
+        state.withLock { $0.tags = tags }
+        return tags
     }
 }

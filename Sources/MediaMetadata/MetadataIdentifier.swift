@@ -121,14 +121,18 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     static func escape(_ key: String, fourCharacterCode: Bool) -> String {
+        // Printable ASCII without `%` (most keys) is written as it is, in either kind of key space.
+        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "%") }) { return key }
         let bytes: [UInt8] = fourCharacterCode ? (FourCC(latin1: key)?.bytes ?? Array(key.utf8)) : Array(key.utf8)
         var out = ""
         for byte in bytes {
             if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
                 out.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
-                let digits = Array("0123456789ABCDEF")
-                out += "%" + String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0xF)])
+                let digits: StaticString = "0123456789ABCDEF"
+                out.unicodeScalars.append("%")
+                out.unicodeScalars.append(Unicode.Scalar(digits.utf8Start[Int(byte >> 4)]))
+                out.unicodeScalars.append(Unicode.Scalar(digits.utf8Start[Int(byte & 0xF)]))
             }
         }
         return out

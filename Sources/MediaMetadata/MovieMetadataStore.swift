@@ -63,10 +63,10 @@ struct MovieMetadataStore: MetadataStore {
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
         var result: [(Int, NativeMetadataItem)] = []
     // As in TagLib, the first item of a name gives the tag; later ones are listed only.
-        var seen: Set<String> = []
+        var seen: Set<MetadataIdentifier> = []
         for item in scope.itemList ?? [] {
             var view = Self.view(item)
-            if !seen.insert(view.identifier.description).inserted { view.contributions = [] }
+            if !seen.insert(view.identifier).inserted { view.contributions = [] }
             result.append((0, view))
         }
         for item in scope.quickTimeMetadata ?? [] {

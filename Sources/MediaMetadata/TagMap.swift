@@ -7,6 +7,11 @@ public struct TagMap: Sequence, Hashable, Sendable, ExpressibleByDictionaryLiter
     public private(set) var dictionary: [String: [String]]
 
     public init(_ dictionary: [String: [String]] = [:]) {
+        // Keys the key space made are upper case already (ASCII without a lower-case letter).
+        if dictionary.keys.allSatisfy({ $0.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) } }) {
+            self.dictionary = dictionary
+            return
+        }
         self.dictionary = [:]
         for (key, values) in dictionary { self.dictionary[key.uppercased(), default: []] += values }
     }

@@ -91,25 +91,37 @@ public indirect enum JSONValue: Sendable, Equatable {
     private static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
         out.append(0x0A)
-        out.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+        let width = 2 * indent
+        if width <= spaces.count {
+            out.append(contentsOf: spaces[..<width])
+        } else {
+            out.append(contentsOf: repeatElement(0x20, count: width))
+        }
     }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
 
     /// A JSON string: quote, backslash and control characters (and DEL) escaped, everything
     /// else as its UTF-8.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(0x22)
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: out += [0x5C, 0x22]
-            case 0x5C: out += [0x5C, 0x5C]
-            case 0x0A: out += [0x5C, 0x6E]
-            case 0x0D: out += [0x5C, 0x72]
-            case 0x09: out += [0x5C, 0x74]
-            case 0..<0x20, 0x7F:
-                out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-            default:
-                out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            // Runs of bytes that need no escape are copied whole.
+            var start = 0
+            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                start = i + 1
+                switch byte {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(0x22)
     }
@@ -126,7 +138,8 @@ public struct JSONArrayOutput {
     public mutating func append(_ element: JSONValue) {
         var out: [UInt8] = count == 0 ? [0x5B, 0x0A, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20]
         element.write(to: &out, indent: 1)
-        print(String(decoding: out, as: UTF8.self), terminator: "")
+        // The bytes as they are (valid UTF-8 already), into the same buffered stream `print` uses.
+        StandardOutput.write(out)
         count += 1
     }
 

@@ -1,11 +1,12 @@
 import MediaBytes
 
+// `stdout` is C's global stream; `print` writes to it from the main thread too.
 #if canImport(Glibc)
-import Glibc
+@preconcurrency import Glibc
 #elseif canImport(Musl)
-import Musl
+@preconcurrency import Musl
 #elseif canImport(Darwin)
-import Darwin
+@preconcurrency import Darwin
 #endif
 
 /// Writes to standard error, unbuffered.
@@ -20,5 +21,13 @@ public enum StandardError {
                 done += result
             }
         }
+    }
+}
+
+/// Writes to standard output through the C stream that `print` also writes to, so the two keep
+/// their order; bytes go in as they are (no String, no UTF-8 validation).
+public enum StandardOutput {
+    public static func write(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 }

@@ -326,10 +326,20 @@ public enum TagReport {
 extension String {
     init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
 
+    /// The text on one line: each line feed written `\n` and each carriage return `\r` (a CR LF
+    /// pair `\r\n`).
     var replacingNewlines: String {
-        var out = ""
-        for character in self { out += character == "\n" ? "\\n" : character == "\r" ? "\\r" : String(character) }
-        return out
+        guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
+        var out: [UInt8] = []
+        out.reserveCapacity(utf8.count + 8)
+        for byte in utf8 {
+            switch byte {
+            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            default: out.append(byte)
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
