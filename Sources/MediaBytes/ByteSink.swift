@@ -12,6 +12,31 @@ public protocol ByteSink {
     mutating func write(_ bytes: [UInt8]) throws
     /// Appends `bytes`.
     mutating func write(_ bytes: ArraySlice<UInt8>) throws
+    /// Appends `count` bytes of `source` starting at `offset` (a file sink copies file to file
+    /// in the kernel; every sink can copy through a buffer).
+    mutating func write(from source: any ByteSource, at offset: UInt64, count: UInt64) throws
+}
+
+extension ByteSink {
+    public mutating func write(from source: any ByteSource, at offset: UInt64, count: UInt64) throws {
+        try writeThroughBuffer(from: source, at: offset, count: count)
+    }
+
+    /// Copies through one reused buffer of at most `chunkSize` bytes, so copying a large media
+    /// payload never holds it in memory at once.
+    mutating func writeThroughBuffer(from source: any ByteSource, at offset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws {
+        guard count > 0 else { return }
+        var done: UInt64 = 0
+        var buffer = [UInt8](repeating: 0, count: Int(min(UInt64(chunkSize), count)))
+        while done < count {
+            let piece = Int(min(UInt64(chunkSize), count - done))
+            try buffer.withUnsafeMutableBytes { bytes in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: offset + done)
+            }
+            try write(buffer[0..<piece])
+            done += UInt64(piece)
+        }
+    }
 }
 
 extension ByteWriter: ByteSink {
@@ -20,20 +45,13 @@ extension ByteWriter: ByteSink {
 }
 
 extension ByteSource {
-    /// Copies `count` bytes starting at `offset` into `sink`, in pieces of at most `chunkSize`
-    /// bytes, so copying a large media payload never holds it in memory at once.
-    public func copy<Sink: ByteSink>(
-        from offset: UInt64, count: UInt64, to sink: inout Sink, chunkSize: Int = 1 << 22
-    ) throws {
-        var done: UInt64 = 0
-        var buffer = [UInt8](repeating: 0, count: Int(min(UInt64(chunkSize), count)))
-        while done < count {
-            let piece = Int(min(UInt64(chunkSize), count - done))
-            try buffer.withUnsafeMutableBytes { bytes in
-                try read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: offset + done)
-            }
-            try sink.write(buffer[0..<piece])
-            done += UInt64(piece)
+    /// Copies `count` bytes starting at `offset` into `sink` (see `ByteSink.write(from:at:count:)`);
+    /// with `chunkSize`, through a buffer of that size whatever the sink.
+    public func copy<Sink: ByteSink>(from offset: UInt64, count: UInt64, to sink: inout Sink, chunkSize: Int? = nil) throws {
+        if let chunkSize {
+            try sink.writeThroughBuffer(from: self, at: offset, count: count, chunkSize: chunkSize)
+        } else {
+            try sink.write(from: self, at: offset, count: count)
         }
     }
 

@@ -64,6 +64,32 @@ public struct FileByteSink: ByteSink {
         try Self.writeAll(descriptor, bytes, path: path)
     }
 
+    /// Copies file to file in the kernel when `source` is a file (`copy_file_range`: no copy
+    /// through this process, and a shared extent where the file system has reflinks); through
+    /// a buffer otherwise, or where the kernel cannot (another file system, an old kernel).
+    public mutating func write(from source: any ByteSource, at offset: UInt64, count: UInt64) throws {
+        guard count > 0 else { return }
+        var done: UInt64 = 0
+        if let file = source as? FileByteSource, let copyFileRange = kernelCopy {
+            try file.checkRange(offset: offset, count: Int(clamping: count))
+            var from = off_t(offset)
+            while done < count {
+                let result = injectedFailure(.write) ? -1 : copyFileRange(file.descriptor, &from, descriptor, nil, Int(min(count - done, 1 << 30)), 0)
+                if result > 0 {
+                    done += UInt64(result)
+                    continue
+                }
+                let code = Glibc_errno()
+                if result < 0 && code == EINTR { continue }
+                // Nothing copied this round: the rest goes through a buffer (EXDEV, ENOSYS,
+                // EOPNOTSUPP, EINVAL on file systems that cannot; a short source fails there).
+                if result == 0 || [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL].contains(code) { break }
+                throw FileWriteError.errno(path, "copy failed")
+            }
+        }
+        if done < count { try writeThroughBuffer(from: source, at: offset + done, count: count - done) }
+    }
+
     static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, path: String, at offset: UInt64? = nil) throws(FileWriteError) {
         var failure: FileWriteError?
         bytes.withUnsafeBytes { buffer in
@@ -116,4 +142,13 @@ public struct FileByteSink: ByteSink {
 @inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
 @inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Darwin.pwrite(fd, buffer, count, offset) }
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
+#endif
+
+/// `copy_file_range(2)`, looked up at run time (it is in glibc from 2.27 but not in Swift's
+/// Glibc module); nil where the C library does not have it.
+typealias KernelCopy = @convention(c) (Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32) -> Int
+#if os(Linux)
+let kernelCopy: KernelCopy? = dlsym(nil, "copy_file_range").map { unsafeBitCast($0, to: KernelCopy.self) }
+#else
+let kernelCopy: KernelCopy? = nil
 #endif

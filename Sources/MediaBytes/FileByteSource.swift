@@ -16,7 +16,7 @@ public final class FileByteSource: ByteSource {
     /// The path the file was opened with.
     public let path: String
     public let size: UInt64
-    private let descriptor: Int32
+    let descriptor: Int32
     /// The modification time when the file was opened, to notice a later write.
     private let modified: (seconds: Int, nanoseconds: Int)
     /// The file's first bytes as they were when it was opened (at most `headLength`).

@@ -63,10 +63,11 @@ struct MovieMetadataStore: MetadataStore {
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
         var result: [(Int, NativeMetadataItem)] = []
     // As in TagLib, the first item of a name gives the tag; later ones are listed only.
-        var seen: Set<MetadataIdentifier> = []
+        var seenTypes: Set<UInt32> = [], seenFreeform: Set<MetadataIdentifier> = []
         for item in scope.itemList ?? [] {
             var view = Self.view(item)
-            if !seen.insert(view.identifier).inserted { view.contributions = [] }
+            let first = item.type == "----" ? seenFreeform.insert(view.identifier).inserted : seenTypes.insert(item.type.rawValue).inserted
+            if !first { view.contributions = [] }
             result.append((0, view))
         }
         for item in scope.quickTimeMetadata ?? [] {

@@ -139,6 +139,60 @@ import Testing
         try source.copy(from: 10, count: 50, to: &writer, chunkSize: 7)
         #expect(writer.bytes == Array(10..<60))
     }
+
+    /// A file read through its first 64 KiB (kept from the open) and beyond: every read, inside
+    /// the head, across its end and past it, gives the file's bytes.
+    @Test func readsInsideAndBeyondTheHeadGiveTheFilesBytes() throws {
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let source = try FileByteSource(path: try TemporaryFile.write(bytes))
+        let head = FileByteSource.headLength
+        for (offset, count) in [(0, 8), (100, 4000), (head - 8, 8), (head - 8, 16), (head, 100), (0, head), (0, 200_000), (150_000, 50_000)] {
+            #expect(try source.read(at: UInt64(offset), count: count) == Array(bytes[offset..<offset + count]), "read of \(count) at \(offset)")
+            var buffer = [UInt8](repeating: 0, count: count)
+            try buffer.withUnsafeMutableBytes { try source.read(into: $0, at: UInt64(offset)) }
+            #expect(buffer == Array(bytes[offset..<offset + count]), "read into a buffer of \(count) at \(offset)")
+        }
+        #expect(throws: ByteSourceError.self) { try source.read(at: 199_999, count: 2) }
+        // A file smaller than the head is held whole; reads past its end still fail.
+        let small = try FileByteSource(path: try TemporaryFile.write([1, 2, 3]))
+        #expect(try small.read(at: 1, count: 2) == [2, 3])
+        #expect(throws: ByteSourceError.self) { try small.read(at: 2, count: 2) }
+    }
+
+    /// File to file, a sink copies in the kernel (copy_file_range on Linux); the result is the
+    /// same as through a buffer, at the sink's position between ordinary writes, for pieces
+    /// that start anywhere (not on a page boundary) and are larger than one call copies.
+    @Test func fileToFileCopiesLandBetweenWritesByteForByte() throws {
+        let bytes = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        let source = try FileByteSource(path: try TemporaryFile.write(bytes))
+        let output = try TemporaryFile.makeDirectory() + "/copy.bin"
+        var sink = try FileByteSink(path: output)
+        try sink.write([0xAA, 0xBB, 0xCC])
+        try source.copy(from: 12_345, count: 200_001, to: &sink)
+        try sink.write([0xDD])
+        try source.copy(from: 0, count: 7, to: &sink)
+        try source.copy(from: 299_990, count: 10, to: &sink)
+        try sink.close()
+        let expected = [0xAA, 0xBB, 0xCC] + Array(bytes[12_345..<212_346]) + [0xDD] + Array(bytes[0..<7]) + Array(bytes[299_990...])
+        #expect(try TemporaryFile.read(output) == expected)
+        // A copy past the source's end fails before anything is written.
+        var other = try FileByteSink(path: output + ".2")
+        #expect(throws: ByteSourceError.self) { try source.copy(from: 299_990, count: 11, to: &other) }
+        try other.close()
+        #expect(try TemporaryFile.read(output + ".2").isEmpty)
+    }
+
+    /// A kernel copy is a write step to fault injection: a failure there fails the copy.
+    @Test func aFailingKernelCopyFailsTheCopy() throws {
+        let source = try FileByteSource(path: try TemporaryFile.write(Array(repeating: 7, count: 100_000)))
+        var sink = try FileByteSink(path: try TemporaryFile.makeDirectory() + "/copy.bin")
+        let injector = FileFaultInjector(failingAt: 0, error: EIO)
+        #expect(throws: FileWriteError.self) {
+            try FileFaultInjector.$current.withValue(injector) { try source.copy(from: 0, count: 100_000, to: &sink) }
+        }
+        #expect(injector.operations.first == .write)
+        try sink.close()
+    }
 }
 
 @Suite struct SyncsafeIntegerTests {

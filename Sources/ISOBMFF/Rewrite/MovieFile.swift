@@ -126,6 +126,21 @@ public struct MovieFile: Sendable {
         guard readBack.movie == metadata.movie, readBack.tracks == expectedTracks else {
             throw fail("its metadata does not read back as written")
         }
+        // An edit in place that moved nothing and wrote no byte of an offset or sample table
+        // cannot have changed where any sample is: it is enough that each of those atoms is
+        // where it was, as large, and outside every write (decoding the tables again takes
+        // tens of milliseconds for a movie of a million samples; this takes microseconds).
+        if plan.strategy == .inPlace, plan.offsetMap.isIdentity, plan.removedTrackIDs.isEmpty, plan.addedTrack == nil, !plan.chapterTrackEdited {
+            let before = Self.tableAtoms(in: tree), after = Self.tableAtoms(in: written)
+            let written = plan.patches.filter { !$0.bytes.isEmpty }.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
+            if before.elementsEqual(after, by: { $0.type == $1.type && $0.offset == $1.offset && $0.size == $1.size }),
+                !before.contains(where: { table in written.contains { $0.overlaps(table.offset..<table.offset + table.size) } }) {
+                for patch in plan.patches where patch.offset < plan.writableRegion.lowerBound || patch.offset + UInt64(patch.bytes.count) > plan.writableRegion.upperBound {
+                    throw fail("a write at \(patch.offset) leaves the metadata region")
+                }
+                return
+            }
+        }
         // Every stored offset of what was kept points where the moved data now is.
         let removed = plan.removedTrackIDs
         let added = plan.addedTrack?.trackID
@@ -189,6 +204,18 @@ public struct MovieFile: Sendable {
         guard try a.hasSameBytes(at: aStart, as: b, at: bStart, count: count) else {
             throw fail("the \(count) bytes copied from offset \(aStart) differ from the original", bStart)
         }
+    }
+
+    /// The atoms that say where samples are (offset tables, sample sizes and chunks, track
+    /// headers), in file order.
+    static func tableAtoms(in tree: AtomTree) -> [(type: FourCC, offset: UInt64, size: UInt64)] {
+        let types = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd", "trak", "stbl"])
+        var result: [(type: FourCC, offset: UInt64, size: UInt64)] = []
+        tree.walk { atom, _, _ in
+            if types.contains(atom.type) { result.append((atom.type, atom.offset, atom.size)) }
+            return true
+        }
+        return result
     }
 
     /// One offset-bearing atom: its type, where it is, the track it belongs to (nil outside

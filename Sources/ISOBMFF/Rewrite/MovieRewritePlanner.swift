@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaBytes
 
 /// How a save reaches the file; `MovieSavePlan.strategy` says which one the planner chose.
@@ -303,7 +310,13 @@ public enum MovieRewritePlanner {
         let old = oldEnd > region.lowerBound ? Array(try tree.bytes(at: region.lowerBound, count: Int(oldEnd - region.lowerBound))) : []
         var patches: [(offset: UInt64, bytes: [UInt8])] = []
         var index = 0
+        let common = min(new.count, old.count)
         while index < new.count {
+            // Equal blocks (most of a movie: its sample tables) are passed a page at a time.
+            while index + 4096 <= common && new.withUnsafeBytes({ n in old.withUnsafeBytes { o in memcmp(n.baseAddress! + index, o.baseAddress! + index, 4096) == 0 } }) {
+                index += 4096
+            }
+            guard index < new.count else { break }
             guard index >= old.count || new[index] != old[index] else { index += 1; continue }
             // A run of differing bytes; runs closer than 64 bytes are written as one.
             var end = index + 1

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""The tools as a user runs them (issue 15), against TagLib, mutagen, exiftool, AtomicParsley, cp.
+
+    tools_bench.py SCRATCH TAGEDIT BENCH_BIN_DIR [--files N] [--big-mib M] [--markdown OUT]
+
+Run by Tools/benchmark.sh, which builds `tagedit` (statically linked, as Tools/install.sh installs
+it) and the C/C++ references into BENCH_BIN_DIR (taglib_show, taglib_set, io_floor). Needs ffmpeg
+and mutagen (Debian's python3-mutagen, hence /usr/bin/python3); exiftool and AtomicParsley are
+measured when installed.
+
+Corpora (in SCRATCH, never committed): N M4A and N MP3 files made with ffmpeg (1 s of a sine) and
+tagged with mutagen (ten text tags, every second file a 32 KB cover); a 1 GiB M4A with its moov
+first and a 1 GiB MP3, audio looped from a minute of ffmpeg output with `-c copy`, tagged with
+mutagen. Every timed run is a whole process, warm cache, tools taking turns, best of several.
+After the timed writes of each tool the audio is checked unchanged: ffmpeg's md5 of the decoded
+audio for a sample of the small files, of the audio packets for the 1 GiB files (decoding 1 GiB of
+audio would take minutes).
+"""
+import argparse, glob, os, random, shutil, subprocess, sys, time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("scratch")
+parser.add_argument("tagedit")
+parser.add_argument("bins")
+parser.add_argument("--files", type=int, default=1000)
+parser.add_argument("--big-mib", type=int, default=1024)
+parser.add_argument("--markdown")
+args = parser.parse_args()
+
+import mutagen
+from mutagen.id3 import ID3, APIC, TIT2, TPE1, TALB, TPE2, TCON, TDRC, TRCK, TPOS, COMM, TXXX
+from mutagen.mp4 import MP4, MP4Cover
+
+S = args.scratch
+TAGEDIT = args.tagedit
+BIN = lambda name: os.path.join(args.bins, name)
+have = lambda tool: shutil.which(tool) is not None
+rows = []  # (section, what, tool, ms, reference ms or None)
+
+
+def run(cmd, check=True):
+    result = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if check and result.returncode != 0:
+        sys.exit(f"failed ({result.returncode}): {' '.join(cmd[:4])}...: {result.stderr.decode()[-400:]}")
+
+
+def timed(cmd, before=None):
+    if before: before()
+    start = time.perf_counter()
+    run(cmd)
+    return (time.perf_counter() - start) * 1000
+
+
+def best(cmd, runs, before=None):
+    return min(timed(cmd if not callable(cmd) else cmd(i), before) for i in range(runs))
+
+
+def sync_settle():
+    subprocess.run(["sync"])
+    time.sleep(0.5)
+
+
+def ffmpeg(*a):
+    run(["ffmpeg", "-v", "error", "-y", *a])
+
+
+def audio_md5(path, decode=True):
+    cmd = ["ffmpeg", "-v", "error", "-i", path, "-map", "0:a"] + ([] if decode else ["-c", "copy"]) + ["-f", "md5", "-"]
+    return subprocess.run(cmd, capture_output=True, check=True).stdout.strip()
+
+
+random.seed(1)
+cover = b"\xff\xd8\xff\xe0" + random.randbytes(32 * 1024)
+
+
+def tag_mp4(path, i, with_cover, padding=None):
+    f = MP4(path)
+    f["\xa9nam"], f["\xa9ART"], f["\xa9alb"], f["aART"] = [f"Title {i}"], ["Artist"], [f"Album {i // 10}"], ["Album Artist"]
+    f["\xa9gen"], f["\xa9day"], f["trkn"], f["disk"] = ["Electronic"], ["2021"], [(i % 12 + 1, 12)], [(1, 1)]
+    f["\xa9cmt"], f["----:com.apple.iTunes:MusicBrainz Track Id"] = ["Benchmark file"], [b"8f3b2a5e-0000-4000-8000-000000000001"]
+    if with_cover: f["covr"] = [MP4Cover(cover, imageformat=MP4Cover.FORMAT_JPEG)]
+    f.save(padding=padding)
+
+
+def tag_mp3(path, i, with_cover, padding=None):
+    t = ID3()
+    for frame in [TIT2(encoding=3, text=f"Title {i}"), TPE1(encoding=3, text="Artist"), TALB(encoding=3, text=f"Album {i // 10}"),
+                  TPE2(encoding=3, text="Album Artist"), TCON(encoding=3, text="Electronic"), TDRC(encoding=3, text="2021"),
+                  TRCK(encoding=3, text=f"{i % 12 + 1}/12"), TPOS(encoding=3, text="1/1"), COMM(encoding=3, lang="eng", desc="", text="Benchmark file"),
+                  TXXX(encoding=3, desc="MusicBrainz Track Id", text="8f3b2a5e-0000-4000-8000-000000000001")]:
+        t.add(frame)
+    if with_cover: t.add(APIC(encoding=3, mime="image/jpeg", type=3, desc="", data=cover))
+    t.save(path, padding=padding)
+
+
+def make_corpus(kind):
+    folder = os.path.join(S, kind)
+    os.makedirs(folder, exist_ok=True)
+    base = os.path.join(S, f"base.{kind}")
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=1", *(["-c:a", "aac", "-b:a", "64k"] if kind == "m4a" else ["-c:a", "libmp3lame", "-b:a", "64k"]), base)
+    for i in range(args.files):
+        path = os.path.join(folder, f"{i:05}.{kind}")
+        shutil.copyfile(base, path)
+        (tag_mp4 if kind == "m4a" else tag_mp3)(path, i, i % 2 == 0)
+    return folder, sorted(glob.glob(os.path.join(folder, f"*.{kind}")))
+
+
+machine = f"{os.cpu_count()} cores, " + next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?") + ", " + " ".join(os.uname()[2:3])
+print(f"machine: {machine}")
+os.makedirs(os.path.join(S, "empty"), exist_ok=True)
+startup = best([TAGEDIT, "show", "-r", os.path.join(S, "empty")], 10)
+print(f"start-up (tagedit show -r on an empty folder): {startup:.1f} ms")
+
+# 1. Listing.
+mutagen_list = ["/usr/bin/python3", "-c", "import mutagen, sys\nfor f in sys.argv[1:]: print(f); print(mutagen.File(f).pprint())"]
+for kind in ("m4a", "mp3"):
+    folder, files = make_corpus(kind)
+    what = f"list {len(files)} tagged {kind} (half with a 32 KB cover)"
+    taglib = best([BIN("taglib_show")] + files, 5)
+    rows.append(("list", what, "TagLib (C++, every property + audio properties)", taglib, taglib))
+    rows.append(("list", what, "I/O floor (C: open, read 64 KiB, close)", best([BIN("io_floor")] + files, 5), taglib))
+    rows.append(("list", what, "mutagen (Python, pprint)", best(mutagen_list + files, 3), taglib))
+    if have("exiftool"):
+        rows.append(("list", what, "exiftool -j", best(["exiftool", "-j", "-q", folder], 1), taglib))
+    for label, extra in [("tagedit show -r --jobs 1", ["show", "-r", "--jobs", "1"]), ("tagedit show -r", ["show", "-r"]),
+                         ("tagedit show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("tagedit show --json -r", ["show", "--json", "-r"])]:
+        rows.append(("list", what, label, best([TAGEDIT] + extra + [folder], 5), taglib))
+
+    # 2. Setting a title on every file in one command (alternating values so every run changes every file).
+    what = f"set a title on {len(files)} {kind} files, one command"
+    sample = files[:: max(1, len(files) // 20)]
+    before = {f: audio_md5(f) for f in sample}
+    results = {}
+    results["TagLib, no fsync"] = best(lambda i: [BIN("taglib_set"), f"Batch {i % 2}", *files], 3)
+    results["TagLib + fsync of each file"] = best(lambda i: [BIN("taglib_set"), "--fsync", f"Batch {i % 2 + 2}", *files], 3)
+    results["mutagen (Python)"] = best(lambda i: ["/usr/bin/python3", "-c", "import mutagen, sys\nfor f in sys.argv[2:]:\n m = mutagen.File(f, easy=True); m['title'] = sys.argv[1]; m.save()", f"Batch {i % 2 + 4}", *files], 3)
+    if have("exiftool") and kind == "m4a":  # exiftool does not write MP3 (ID3)
+        results["exiftool -overwrite_original"] = best(lambda i: ["exiftool", "-q", "-overwrite_original", f"-Title=Batch {i % 2 + 6}", folder], 1)
+    results["tagedit set -r --jobs 1"] = best(lambda i: [TAGEDIT, "set", "-r", "--jobs", "1", folder, f"TITLE=Batch {i % 2 + 8}"], 3)
+    results["tagedit set -r"] = best(lambda i: [TAGEDIT, "set", "-r", folder, f"TITLE=Batch {i % 2 + 10}"], 3)
+    for f in sample:
+        assert audio_md5(f) == before[f], f"{f}: the audio changed"
+    reference = results["TagLib + fsync of each file"]
+    for tool, ms in results.items():
+        rows.append(("set", what, tool, ms, reference))
+
+# 3. Editing a 1 GiB file.
+def make_big(kind):
+    base = os.path.join(S, f"minute.{kind}")
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=60", *(["-c:a", "aac", "-b:a", "320k"] if kind == "m4a" else ["-c:a", "libmp3lame", "-b:a", "320k"]), base)
+    loops = args.big_mib * 1024 * 1024 // os.path.getsize(base) + 1
+    big = os.path.join(S, f"big.{kind}")
+    ffmpeg("-stream_loop", str(loops), "-i", base, "-c", "copy", *(["-movflags", "+faststart"] if kind == "m4a" else []), big)
+    # 1 KiB of padding (mutagen would leave 1 % of the file, 10 MiB): a 3000-character title
+    # does not fit, one of the same length does.
+    (tag_mp4 if kind == "m4a" else tag_mp3)(big, 1, True, padding=lambda info: 1024)
+    return big
+
+
+for kind in ("m4a", "mp3"):
+    pristine = make_big(kind)
+    size_mib = os.path.getsize(pristine) / 1048576
+    packets = audio_md5(pristine, decode=False)
+    work = os.path.join(S, f"work.{kind}")
+
+    def restore():
+        shutil.copyfile(pristine, work)
+        sync_settle()
+
+    def checked(tool):
+        assert audio_md5(work, decode=False) == packets, f"{tool}: the audio of the 1 GiB {kind} changed"
+
+    what = f"same-length title edit of a {size_mib:.0f} MiB {kind}"
+    restore()
+    results = {}
+    results["TagLib, no fsync"] = best(lambda i: [BIN("taglib_set"), f"Same length {i % 2}", work], 5); checked("TagLib")
+    results["TagLib + fsync"] = best(lambda i: [BIN("taglib_set"), "--fsync", f"Same length {i % 2 + 2}", work], 5); checked("TagLib")
+    results["mutagen (Python)"] = best(lambda i: ["/usr/bin/python3", "-c", "import mutagen, sys\nm = mutagen.File(sys.argv[2], easy=True); m['title'] = sys.argv[1]; m.save()", f"Same length {i % 2 + 4}", work], 3); checked("mutagen")
+    if have("exiftool") and kind == "m4a":
+        results["exiftool -overwrite_original"] = best(lambda i: ["exiftool", "-q", "-overwrite_original", f"-Title=Same length {i % 2 + 6}", work], 1); checked("exiftool")
+    if kind == "m4a" and have("AtomicParsley"):
+        results["AtomicParsley --overWrite"] = best(lambda i: ["AtomicParsley", work, "--title", f"Same length {i % 2 + 8}", "--overWrite"], 1); checked("AtomicParsley")
+    results["tagedit set (fsync, verified)"] = best(lambda i: [TAGEDIT, "set", work, f"TITLE=Same length {i % 2}"], 5); checked("tagedit")
+    for tool, ms in results.items():
+        rows.append(("big", what, tool, ms, results["TagLib + fsync"]))
+
+    # Growing the title past the padding (3000 characters). The reference is cp + sync of the
+    # same file; each run starts from a fresh copy of the tagged file (untimed).
+    what = f"grow the title past the padding of a {size_mib:.0f} MiB {kind}"
+    long_title = "x" * 3000
+    copy_target = os.path.join(S, f"copy.{kind}")
+
+    def cp_sync(i):
+        return ["sh", "-c", f"cp '{work}' '{copy_target}' && sync"]
+
+    def clean_copy():
+        restore()
+        if os.path.exists(copy_target):
+            os.remove(copy_target)
+            sync_settle()
+
+    results = {}
+    for _ in range(3):  # tools take turns, best of three each
+        for tool, cmd in [("cp + sync (reference)", cp_sync(0)),
+                          ("TagLib + fsync", [BIN("taglib_set"), "--fsync", "--append", long_title, work]),
+                          ("mutagen (Python)", ["/usr/bin/python3", "-c", "import mutagen, sys\nm = mutagen.File(sys.argv[2], easy=True); m['title'] = m['title'][0] + sys.argv[1]; m.save()", long_title, work]),
+                          ("tagedit set (fsync, verified)", [TAGEDIT, "set", work, f"TITLE=Title 1{long_title}"])]:
+            ms = timed(cmd, clean_copy)
+            if tool != "cp + sync (reference)": checked(tool)
+            results[tool] = min(ms, results.get(tool, ms))
+    restore()
+    run([TAGEDIT, "set", work, f"TITLE=Title 1{long_title}"])
+    sync_settle()
+    results["tagedit, growing again (in the padding left)"] = timed([TAGEDIT, "set", work, f"TITLE=Title 1{long_title}yy"])
+    checked("tagedit")
+    for tool, ms in results.items():
+        rows.append(("big", what, tool, ms, results["cp + sync (reference)"]))
+    os.remove(work)
+    os.remove(pristine)
+
+# The table.
+lines = [f"Measured {time.strftime('%Y-%m-%d')} by `Tools/benchmark.sh` on {machine}; whole processes, warm cache, best of several runs; tagedit start-up (an empty folder) {startup:.1f} ms.", ""]
+for section, title in [("list", "Listing tags (reference: TagLib)"), ("set", "Setting a title on every file (reference: TagLib + fsync)"), ("big", "Editing one large file")]:
+    lines += [f"#### {title}", "", "| task | tool | wall time | ratio |", "|---|---|---:|---:|"]
+    for s, what, tool, ms, reference in rows:
+        if s == section:
+            lines.append(f"| {what} | {tool} | {ms:.0f} ms | {ms / reference:.2f}× |" if reference else f"| {what} | {tool} | {ms:.0f} ms | |")
+    lines.append("")
+table = "\n".join(lines)
+print(table)
+if args.markdown:
+    open(args.markdown, "w").write(table)
