@@ -126,15 +126,18 @@ public struct MovieFile: Sendable {
         guard readBack.movie == metadata.movie, readBack.tracks == expectedTracks else {
             throw fail("its metadata does not read back as written")
         }
-        // An edit in place that moved nothing and wrote no byte of an offset or sample table
-        // cannot have changed where any sample is: it is enough that each of those atoms is
-        // where it was, as large, and outside every write (decoding the tables again takes
-        // tens of milliseconds for a movie of a million samples; this takes microseconds).
+        // An edit in place that moved nothing and wrote no byte of an offset or sample table:
+        // instead of decoding every table again (tens of milliseconds for a movie of a million
+        // samples), each of those atoms must be where it was, as large, outside every planned
+        // write, and hold the same bytes in the result (so a stray write is still caught).
         if plan.strategy == .inPlace, plan.offsetMap.isIdentity, plan.removedTrackIDs.isEmpty, plan.addedTrack == nil, !plan.chapterTrackEdited {
             let before = Self.tableAtoms(in: tree), after = Self.tableAtoms(in: written)
-            let written = plan.patches.filter { !$0.bytes.isEmpty }.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
+            let writes = plan.patches.filter { !$0.bytes.isEmpty }.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
             if before.elementsEqual(after, by: { $0.type == $1.type && $0.offset == $1.offset && $0.size == $1.size }),
-                !before.contains(where: { table in written.contains { $0.overlaps(table.offset..<table.offset + table.size) } }) {
+                !before.contains(where: { table in writes.contains { $0.overlaps(table.offset..<table.offset + table.size) } }) {
+                for table in before where !Self.tableContainers.contains(table.type) {
+                    try Self.compare(tree.source, at: table.offset, with: result, at: table.offset, count: table.size, fail: fail)
+                }
                 for patch in plan.patches where patch.offset < plan.writableRegion.lowerBound || patch.offset + UInt64(patch.bytes.count) > plan.writableRegion.upperBound {
                     throw fail("a write at \(patch.offset) leaves the metadata region")
                 }
@@ -206,10 +209,14 @@ public struct MovieFile: Sendable {
         }
     }
 
+    /// Containers of the table atoms: their place and size are checked, their bytes through
+    /// their children.
+    static let tableContainers: Set<FourCC> = ["trak", "stbl"]
+
     /// The atoms that say where samples are (offset tables, sample sizes and chunks, track
     /// headers), in file order.
     static func tableAtoms(in tree: AtomTree) -> [(type: FourCC, offset: UInt64, size: UInt64)] {
-        let types = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd", "trak", "stbl"])
+        let types = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd"]).union(tableContainers)
         var result: [(type: FourCC, offset: UInt64, size: UInt64)] = []
         tree.walk { atom, _, _ in
             if types.contains(atom.type) { result.append((atom.type, atom.offset, atom.size)) }
