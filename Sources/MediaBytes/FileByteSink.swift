@@ -82,8 +82,9 @@ public struct FileByteSink: ByteSink {
                 let code = Glibc_errno()
                 if result < 0 && code == EINTR { continue }
                 // Nothing copied this round: the rest goes through a buffer (EXDEV, ENOSYS,
-                // EOPNOTSUPP, EINVAL on file systems that cannot; a short source fails there).
-                if result == 0 || [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL].contains(code) { break }
+                // EOPNOTSUPP, EINVAL on file systems that cannot, EBADF for an output opened to
+                // append; a short source fails there).
+                if result == 0 || [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF].contains(code) { break }
                 throw FileWriteError.errno(path, "copy failed")
             }
         }
