@@ -72,6 +72,23 @@ import Testing
         #expect(try await tagedit("convert", path).status == 64)
     }
 
+    /// Line breaks in a value: `show` keeps each value on its line (LF, CR and CR LF written as
+    /// `\n`, `\r`, `\r\n`); `show --json` escapes them and quotes, backslashes and control
+    /// characters so the value reads back exactly.
+    @Test func lineBreaksAndEscapesInValuesAreWrittenOnOneLineAndReadBackFromJSON() async throws {
+        let path = try copy("aac-itunes-tags-cover.m4a")
+        let value = "one\r\ntwo\nthree\rfour \"q\" \\ \u{1}end é"
+        #expect(try await tagedit("set", path, "COMMENT=\(value)").status == 0)
+        let text = try await tagedit("show", path).standardOutput
+        #expect(text.contains("one\\r\\ntwo\\nthree\\rfour \"q\" \\ \u{1}end é\n"))
+        #expect(!text.unicodeScalars.contains("\r"))
+        #expect(text.unicodeScalars.split(separator: "\n").count == (try await tagedit("show", TestFixtures.path("aac-itunes-tags-cover.m4a")).standardOutput).unicodeScalars.split(separator: "\n").count)
+        let json = try await tagedit("show", "--json", path).standardOutput
+        #expect(json.contains("one\\r\\ntwo\\nthree\\rfour \\\"q\\\" \\\\ \\u0001end é"))
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        #expect((documents.first?["tags"] as? [String: [String]])?["COMMENT"] == [value])
+    }
+
     @Test func showJSONFollowsThePinnedShape() async throws {
         let missing = "/nonexistent/gone.mp3"
         let result = try await tagedit("show", "--json", TestFixtures.path("aac-itunes-tags-cover.m4a"), TestFixtures.path("id3v24-full.mp3"), missing)
