@@ -122,7 +122,8 @@ enum MetadataValueConversion {
 }
 
 extension String {
-    func trimmingCharacters(_ character: Character) -> String {
+    /// The text without `character` at either end (`"  7 "` → `"7"` for a space).
+    public func trimmingCharacters(_ character: Character) -> String {
         var text = Substring(self)
         while text.first == character { text.removeFirst() }
         while text.last == character { text.removeLast() }

@@ -31,3 +31,21 @@ public enum StandardOutput {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 }
+
+/// Reads standard input.
+public enum StandardInput {
+    /// Every byte until the end of standard input; nil when reading fails.
+    public static func readAll() -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+}

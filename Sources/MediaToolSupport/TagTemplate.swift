@@ -121,9 +121,9 @@ public struct TagTemplate: Sendable, Hashable {
         var text: String
         switch field.key {
         case "path": text = file.path
-        case "filename": text = Self.lastComponent(file.path)
-        case "basename": text = Self.splitExtension(Self.lastComponent(file.path)).name
-        case "ext": text = Self.splitExtension(Self.lastComponent(file.path)).ext
+        case "filename": text = PathNames.lastComponent(file.path)
+        case "basename": text = Self.splitExtension(PathNames.lastComponent(file.path)).name
+        case "ext": text = Self.splitExtension(PathNames.lastComponent(file.path)).ext
         default:
             let values = try file.values(field.key) ?? []
             text = values.joined(separator: "; ")
@@ -177,22 +177,9 @@ public struct TagTemplate: Sendable, Hashable {
         }
     }
 
-    static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
-    }
-
     /// `song.mp3` → (`song`, `mp3`); a name without a dot (or only a leading one) has no extension.
     public static func splitExtension(_ name: String) -> (name: String, ext: String) {
         guard let dot = name.lastIndex(of: "."), dot > name.startIndex else { return (name, "") }
         return (String(name[..<dot]), String(name[name.index(after: dot)...]))
-    }
-}
-
-extension String {
-    func trimmingCharacters(_ character: Character) -> String {
-        var slice = Substring(self)
-        while slice.first == character { slice = slice.dropFirst() }
-        while slice.last == character { slice = slice.dropLast() }
-        return String(slice)
     }
 }

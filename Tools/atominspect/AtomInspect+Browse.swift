@@ -5,6 +5,7 @@ import MediaToolSupport
 extension AtomInspect {
     struct Browse: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "browse",
             abstract: "Browse a file in the terminal: the tree, the selected node's fields and its bytes side by side.",
             discussion: """
                 Needs a terminal on standard input and output (use 'atominspect tree' in scripts). \

@@ -4,6 +4,7 @@ import MediaToolSupport
 extension AtomInspect {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of MP3, AAC, AIFF, WAV.",
             discussion: "Prints 'FILE: ok' or the findings, one per line, and with several files a summary on standard error. Exit 0 when every file is sound, 1 when one has findings, 2-4 when one cannot be read (the worst code wins)."
         )

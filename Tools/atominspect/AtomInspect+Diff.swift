@@ -4,6 +4,7 @@ import MediaToolSupport
 extension AtomInspect {
     struct Diff: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "diff",
             abstract: "Compare the structure of two files: atoms, chunks, tags and frames added, removed, resized or moved, and decoded fields that differ.",
             discussion: "Exit 0 when the files are the same, 1 when they differ, 2-4 when one cannot be read (as elsewhere)."
         )

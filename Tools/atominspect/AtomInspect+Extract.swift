@@ -5,6 +5,7 @@ import MediaToolSupport
 extension AtomInspect {
     struct Extract: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "extract",
             abstract: "Write the bytes of one atom, chunk, tag or frame (header included) to a file."
         )
 

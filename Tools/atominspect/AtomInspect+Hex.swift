@@ -4,6 +4,7 @@ import MediaToolSupport
 extension AtomInspect {
     struct Hex: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "hex",
             abstract: "Hex-dump one atom, chunk, tag or frame, header included."
         )
 

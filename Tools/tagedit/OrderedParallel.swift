@@ -1,4 +1,16 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
 
 /// Runs work on several threads and hands the results back in order, so that a batch run
 /// prints exactly what a serial run prints: `run(count:jobs:work:emit:)` calls `work(i)` for
@@ -20,11 +32,9 @@ enum OrderedParallel {
         }
         let state = State<T>(count: count, window: jobs * 4)
         for _ in 0..<jobs {
-            let thread = Thread {
+            WorkerThread.start {
                 while let index = state.take() { state.put(index, work(index)) }
             }
-            thread.stackSize = 8 << 20
-            thread.start()
         }
         for index in 0..<count {
             let (result, done) = state.wait(for: index)
@@ -35,7 +45,7 @@ enum OrderedParallel {
 
     /// The shared queue of indexes and the slots results wait in.
     private final class State<T: Sendable>: @unchecked Sendable {
-        private let condition = NSCondition()
+        private let condition = Condition()
         private var next = 0
         private var done = 0
         private var emitted = 0
@@ -85,13 +95,65 @@ enum OrderedParallel {
 
 /// Paths a run has written, shared by the threads of a run.
 final class WrittenPaths: @unchecked Sendable {
-    private let lock = NSLock()
-    private var paths: Set<String> = []
+    private let paths = Mutex<Set<String>>([])
 
     /// Adds `path`; false when it was there already.
     func insert(_ path: String) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return paths.insert(path).inserted
+        paths.withLock { $0.insert(path).inserted }
     }
+}
+
+/// A detached POSIX thread with an 8 MiB stack (Foundation's `Thread` is not in
+/// FoundationEssentials, and linking all of Foundation costs every run milliseconds of start-up).
+private enum WorkerThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    static func start(_ body: @escaping @Sendable () -> Void) {
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 8 << 20)
+        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        #if canImport(Darwin)
+        var thread: pthread_t?
+        #else
+        var thread = pthread_t()
+        #endif
+        let result = pthread_create(&thread, &attributes, { context in
+            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        if result != 0 {
+            // No thread: do the work here rather than never.
+            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+        }
+    }
+}
+
+/// A mutex with one condition variable (POSIX), as `NSCondition` offers.
+private final class Condition: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        pthread_cond_init(condition, nil)
+    }
+
+    deinit {
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func lock() { pthread_mutex_lock(mutex) }
+    func unlock() { pthread_mutex_unlock(mutex) }
+    func wait() { pthread_cond_wait(condition, mutex) }
+    func broadcast() { pthread_cond_broadcast(condition) }
 }

@@ -1,11 +1,23 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaMetadata
 import MediaToolSupport
 
 extension TagEdit {
     struct Chapters: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "chapters",
             abstract: "List, export, set, convert and remove chapters in every form: QuickTime chapter track, Nero chpl, ID3 CHAP/CTOC.",
             subcommands: [List.self, ExportChapters.self, SetChapters.self, Convert.self, RemoveChapters.self])
 
@@ -48,7 +60,7 @@ extension TagEdit {
         }
 
         struct List: ParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List chapters as players will show them, with the forms each file has.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List chapters as players will show them, with the forms each file has.")
             @Argument(help: "Files (directories with --recursive).") var files: [String]
             @Flag(help: "Print a JSON array with one object per file.") var json = false
             @Option(help: "auto (what players most read), qt, nero, id3 or all.") var form = "auto"
@@ -138,6 +150,7 @@ extension TagEdit {
 
         struct Convert: ParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "convert",
                 abstract: "Write the chapters a file has (as players read them) in the forms named, and remove the other forms.")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
             @Option(help: "both, qt or nero (MP4); id3 for MP3, AAC, AIFF and WAV.") var to: String

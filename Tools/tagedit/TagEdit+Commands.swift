@@ -1,11 +1,22 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaMetadata
 import MediaToolSupport
 
 extension TagEdit {
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the tags of files (text, or JSON with --json).")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show the tags of files (text, or JSON with --json).")
 
         @Argument(help: "Files (directories with --recursive).") var files: [String]
         @Flag(help: "Print a JSON array with one object per file.") var json = false
@@ -35,7 +46,7 @@ extension TagEdit {
                 return
             }
             if tsv {
-                let columns = keys.map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+                let columns = keys.map { $0.split(separator: ",").map { String($0).trimmingCharacters(" ") } }
                     ?? MetadataKey.common.map(\.rawValue)
                 print((["path"] + columns).map(TagReport.tsvField).joined(separator: "\t"))
                 try FileRun.readEach(paths, json: false, strict: strict, jobs: jobs) { file throws(MetadataError) in
@@ -52,6 +63,7 @@ extension TagEdit {
 
     struct Get: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "get",
             abstract: "Print the values of a key: one per line for one file, 'FILE: value' lines (or --json) for several (exit 1 when a file has none).")
         @Argument(help: "The files (directories with --recursive), then a uniform key, alias, custom key or identifier.") var arguments: [String]
         @Flag(help: "Print a JSON array: {\"path\", \"key\", \"values\"} per file (values null when absent).") var json = false
@@ -180,7 +192,7 @@ extension TagEdit {
     }
 
     struct Clear: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Remove all metadata, keeping the media.")
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove all metadata, keeping the media.")
         @Argument(help: "Files.") var files: [String]
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @OptionGroup var options: WriteOptions
@@ -191,7 +203,7 @@ extension TagEdit {
     }
 
     struct Picture: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add, extract or remove embedded pictures.", subcommands: [AddPicture.self, ExtractPictures.self, RemovePictures.self])
+        static let configuration = CommandConfiguration(commandName: "picture", abstract: "Add, extract or remove embedded pictures.", subcommands: [AddPicture.self, ExtractPictures.self, RemovePictures.self])
 
         static func type(_ name: String?) throws -> PictureType? {
             guard let name else { return nil }
@@ -248,8 +260,7 @@ extension TagEdit {
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
 
             func run() throws {
-                var isDirectory: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue else {
+                guard PathNames.isDirectory(output) else {
                     FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
                     throw ExitCode(TagEditExitCode.fileNotFound)
                 }
@@ -260,10 +271,10 @@ extension TagEdit {
                 // One file after another: which of two same-named files is refused must not
                 // depend on timing.
                 try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false, jobs: 1) { media throws(MetadataError) in
-                    let base = TagTemplate.splitExtension((media.path as NSString).lastPathComponent).name
+                    let base = TagTemplate.splitExtension(PathNames.lastComponent(media.path)).name
                     var written = ""
                     for (index, picture) in try media.pictures.enumerated() {
-                        let path = (output as NSString).appendingPathComponent("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)")
+                        let path = PathNames.appending("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)", to: output)
                         if !writtenNow.insert(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
                         }
@@ -295,7 +306,7 @@ extension TagEdit {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Write a lossless JSON document of all metadata (native items and pictures included).")
+        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a lossless JSON document of all metadata (native items and pictures included).")
         @Argument(help: "The media file.") var file: String
         @Option(help: "Write the document here instead of standard output.") var output: String?
 
@@ -311,13 +322,14 @@ extension TagEdit {
 
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "import",
             abstract: "Apply a JSON document: an export of a file of the same family restores every native item; otherwise its tags and pictures are set.")
         @Argument(help: "The media file.") var file: String
         @Argument(help: "The JSON document (- for standard input).") var document: String
         @OptionGroup var options: WriteOptions
 
         func run() throws {
-            let data = document == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: document)
+            let data = document == "-" ? StandardInput.readAll() : FileManager.default.contents(atPath: document).map(Array.init)
             guard let data else {
                 FileRun.standardError("tagedit: \(document): cannot read the document")
                 throw ExitCode(TagEditExitCode.fileNotFound)
@@ -351,7 +363,7 @@ extension TagEdit {
     }
 
     struct Copy: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Copy metadata from SOURCE into DEST (any two formats) and report what was copied, converted or left out.")
+        static let configuration = CommandConfiguration(commandName: "copy", abstract: "Copy metadata from SOURCE into DEST (any two formats) and report what was copied, converted or left out.")
         @Argument(help: "The file to copy from.") var source: String
         @Argument(help: "The file to copy into.") var destination: String
         @OptionGroup var options: WriteOptions
@@ -373,7 +385,7 @@ extension TagEdit {
     }
 
     struct Keys: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print the key-space table (--markdown: the reference document).")
+        static let configuration = CommandConfiguration(commandName: "keys", abstract: "Print the key-space table (--markdown: the reference document).")
         @Flag(help: "Print the Markdown reference matrix (Documentation/KeySpace.md).") var markdown = false
 
         func run() throws {

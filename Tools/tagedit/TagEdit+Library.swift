@@ -1,5 +1,16 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaMetadata
 import MediaToolSupport
 
@@ -7,6 +18,7 @@ import MediaToolSupport
 extension TagEdit {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "rename",
             abstract: "Move files to names made from their tags: tagedit rename --pattern '{ALBUMARTIST}/{ALBUM}/{TRACKNUMBER:02} {TITLE}' FILE...",
             discussion: """
                 The pattern is relative to each file's own folder, or to --to DIR. Folders are \
@@ -39,10 +51,10 @@ extension TagEdit {
                     }
                     let file = try MediaFile(path: path)
                     let name = try FileNaming.relativePath(pattern, for: file)
-                    let ext = TagTemplate.splitExtension((path as NSString).lastPathComponent).ext
-                    let root = to ?? (path as NSString).deletingLastPathComponent
+                    let ext = TagTemplate.splitExtension(PathNames.lastComponent(path)).ext
+                    let root = to ?? PathNames.deletingLastComponent(path)
                     let relative = name + (ext.isEmpty ? "" : "." + ext)
-                    moves.append((path, root.isEmpty ? relative : (root as NSString).appendingPathComponent(relative)))
+                    moves.append((path, root.isEmpty ? relative : PathNames.appending(relative, to: root)))
                 } catch {
                     run.fail(error)
                 }
@@ -82,8 +94,9 @@ extension TagEdit {
         static func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
         /// A name as case-insensitive and normalising file systems (APFS, exFAT, SMB) compare
-        /// it: two targets equal this way collide there.
-        static func folded(_ path: String) -> String { standard(path).precomposedStringWithCanonicalMapping.lowercased() }
+        /// it: two targets equal this way collide there. Lower case is enough: Swift compares
+        /// and hashes strings by canonical equivalence, so NFC and NFD spellings are one key.
+        static func folded(_ path: String) -> String { standard(path).lowercased() }
 
         static func isSymbolicLink(_ path: String) -> Bool {
             var info = stat()
@@ -113,7 +126,7 @@ extension TagEdit {
                 } else if lstat(move.to, &info) == 0 {
                     problems.append("\(move.from): \(move.to) exists")
                 }
-                var folder = (move.to as NSString).deletingLastPathComponent
+                var folder = PathNames.deletingLastComponent(move.to)
                 while !folder.isEmpty, folder != "/", folder != "." {
                     if lstat(folder, &info) == 0 {
                         if info.st_mode & S_IFMT != S_IFDIR && !MediaFileList.isDirectory(folder) {
@@ -121,7 +134,7 @@ extension TagEdit {
                         }
                         break
                     }
-                    folder = (folder as NSString).deletingLastPathComponent
+                    folder = PathNames.deletingLastComponent(folder)
                 }
             }
             return problems
@@ -141,11 +154,9 @@ extension TagEdit {
         /// Moves `from` to `to`, creating its folder; nil on success, else why not. Never
         /// replaces a file that appeared since the check.
         static func move(_ from: String, to: String) -> String? {
-            let folder = (to as NSString).deletingLastPathComponent
+            let folder = PathNames.deletingLastComponent(to)
             if !folder.isEmpty {
-                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                    return "cannot create the folder \(folder): \(error.localizedDescription)"
-                }
+                if let failure = PathNames.createFolders(folder) { return "cannot create the folder \(folder): \(failure)" }
             }
             // A case-only rename on a case-insensitive file system: the target is the file itself.
             if sameFile(from, to) {
@@ -217,6 +228,7 @@ extension TagEdit {
 
     struct Number: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "number",
             abstract: "Number tracks: TRACKNUMBER n/total, per folder, in file-name order (or --order tag).",
             discussion: """
                 The media files of each folder are numbered from --start in natural name order (2 \
@@ -251,7 +263,7 @@ extension TagEdit {
             for path in paths {
                 do throws(MetadataError) {
                     let file = try MediaFile(path: path)
-                    var group = Rename.standard((path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent)
+                    var group = Rename.standard(PathNames.deletingLastComponent(path).isEmpty ? "." : PathNames.deletingLastComponent(path))
                     if order == .tag { group += "\u{0}disc \(file.discNumber.map(String.init) ?? "-")" }
                     if groups[group] == nil { groupOrder.append(group) }
                     groups[group, default: []].append(Entry(path: path, group: group, track: file.trackNumber))
@@ -287,8 +299,7 @@ extension TagEdit {
         /// One group's files in the order asked for.
         func sort(_ entries: [Entry]) -> [Entry] {
             func natural(_ a: String, _ b: String) -> Bool {
-                let order = (a as NSString).lastPathComponent.compare((b as NSString).lastPathComponent, options: [.numeric, .caseInsensitive])
-                return order == .orderedSame ? a < b : order == .orderedAscending
+                PathNames.naturallyPrecedes(PathNames.lastComponent(a), PathNames.lastComponent(b)) ?? (a < b)
             }
             guard order == .tag else { return entries.sorted { natural($0.path, $1.path) } }
             return entries.sorted { a, b in

@@ -5,6 +5,7 @@ import MediaToolSupport
 extension TagEdit {
     struct Timed: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "timed",
             abstract: "List timed metadata in time order: ID3 in transport streams and emsg boxes, QuickTime metadata tracks, packed-audio tags.",
             discussion: """
                 Times are seconds: a TS packet's PTS (as ffprobe's pts_time), an emsg's \

@@ -1,5 +1,16 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaBytes
 import MediaMetadata
 import MediaToolSupport
@@ -85,7 +96,7 @@ struct FileRun {
     }
 
     static func standardError(_ text: String) {
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardError.write(text + "\n")
     }
 
     /// With `strict`, a file read with problems fails as damaged (exit 68), naming the first.
@@ -172,8 +183,7 @@ struct FileRun {
 
     mutating func fail(_ error: MetadataError) {
         clearProgress()
-        var isDirectory: ObjCBool = false
-        if let path = error.path, FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        if let path = error.path, PathNames.isDirectory(path) {
             Self.standardError("tagedit: \(path): is a directory; add -r (--recursive) to work on the media files in it")
         } else {
             Self.standardError("tagedit: \(error.description)")
@@ -188,12 +198,12 @@ struct FileRun {
         let width = 30
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
-        FileHandle.standardError.write(Data("\r[\(bar)] \(done)/\(total)".utf8))
+        StandardError.write("\r[\(bar)] \(done)/\(total)")
     }
 
     func clearProgress() {
         guard showProgress, Date().timeIntervalSince(started) > 0.5 else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        StandardError.write("\r\u{1B}[K")
     }
 
     /// Prints the summary of a writing run and ends it with the right exit code.

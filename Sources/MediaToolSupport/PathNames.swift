@@ -1,0 +1,80 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File-name arithmetic on POSIX paths, as `NSString`'s path methods do it, without Foundation
+/// (which the tools do not link: it costs every run milliseconds of start-up).
+public enum PathNames {
+    /// The last component: `a/b.mp3` → `b.mp3`, `a/b/` → `b`, `/` → `/`.
+    public static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? (path.hasPrefix("/") ? "/" : path)
+    }
+
+    /// The path without its last component: `a/b.mp3` → `a`, `b.mp3` → ``, `/b` → `/`.
+    public static func deletingLastComponent(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        var parent = trimmed[..<slash]
+        while parent.count > 1 && parent.hasSuffix("/") { parent = parent.dropLast() }
+        return parent.isEmpty ? "/" : String(parent)
+    }
+
+    /// `component` appended to `path` with one slash between them.
+    public static func appending(_ component: String, to path: String) -> String {
+        guard !path.isEmpty else { return component }
+        return path.hasSuffix("/") ? path + component : path + "/" + component
+    }
+
+    /// True when `path` names a directory (following symbolic links).
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// Creates the folder `path` and any missing folders above it; nil on success, else why not.
+    public static func createFolders(_ path: String) -> String? {
+        guard !path.isEmpty, !isDirectory(path) else { return nil }
+        let parent = deletingLastComponent(path)
+        if parent != path, let failure = createFolders(parent) { return failure }
+        if mkdir(path, 0o777) != 0 && !(errno == EEXIST && isDirectory(path)) {
+            return String(cString: strerror(errno))
+        }
+        return nil
+    }
+
+    /// True when `path` names something (following symbolic links).
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// Orders names as people count: runs of digits by their value (`2` before `10`), the rest
+    /// without regard to case; nil when the two are equal that way.
+    public static func naturallyPrecedes(_ a: String, _ b: String) -> Bool? {
+        var x = Array(a.lowercased().unicodeScalars)[...], y = Array(b.lowercased().unicodeScalars)[...]
+        func isDigit(_ s: Unicode.Scalar) -> Bool { s.value >= 0x30 && s.value <= 0x39 }
+        func digits(_ s: inout ArraySlice<Unicode.Scalar>) -> ArraySlice<Unicode.Scalar> {
+            let run = s.prefix(while: isDigit)
+            s = s.dropFirst(run.count)
+            return run.drop { $0 == "0" }
+        }
+        while let p = x.first, let q = y.first {
+            if isDigit(p) && isDigit(q) {
+                let m = digits(&x), n = digits(&y)
+                if m.count != n.count { return m.count < n.count }
+                if let (u, v) = zip(m, n).first(where: { $0 != $1 }) { return u.value < v.value }
+                continue
+            }
+            if p != q { return p.value < q.value }
+            x = x.dropFirst()
+            y = y.dropFirst()
+        }
+        if x.isEmpty != y.isEmpty { return x.isEmpty }
+        return nil
+    }
+}
