@@ -12,10 +12,15 @@ struct AtomWindow: Sendable {
 
 /// Builds an `AtomTree` from a byte source. One use per file.
 ///
-/// Headers at the top level are read one positional read each; a container small enough
-/// (`AtomLimits.maxPayloadInMemory`) is read whole once and its descendants are parsed from
-/// memory, so a typical tagged M4A costs a handful of reads. Media payloads are never read.
+/// Headers at the top level are read one positional read each; a container of at most
+/// `windowLimit` bytes is read whole once and its descendants are parsed from memory, so a
+/// typical tagged M4A costs a handful of reads. A larger container (the `moov` of a long movie,
+/// mostly sample tables) is walked header by header the same way, so its tables are read only
+/// when something decodes them. Media payloads are never read.
 final class AtomParser {
+    /// The largest container read whole (or `AtomLimits.maxPayloadInMemory`, when smaller).
+    static let windowLimit = 1 << 20
+
     private let source: any ByteSource
     private let limits: AtomLimits
     private(set) var windows: [AtomWindow] = []
@@ -114,7 +119,7 @@ final class AtomParser {
             }
 
             var atomWindow = window
-            if layout != .leaf && window < 0 && extent <= UInt64(limits.maxPayloadInMemory) {
+            if layout != .leaf && window < 0 && extent <= UInt64(min(limits.maxPayloadInMemory, Self.windowLimit)) {
                 windows.append(AtomWindow(base: position, bytes: try readFromSource(at: position, count: Int(extent))))
                 atomWindow = Int32(windows.count - 1)
             }

@@ -115,6 +115,12 @@ public struct AtomTree: Sendable {
         }
     }
 
+    /// True when the parse read the `count` bytes at `offset` into memory (they come from a
+    /// container small enough to be read whole).
+    func holdsInMemory(_ offset: UInt64, count: UInt64) -> Bool {
+        windows.contains { $0.covers(offset, count: count) }
+    }
+
     /// The bytes that describe the atom itself: the whole payload of a leaf, or the fixed fields
     /// before the first child of a container.
     ///

@@ -364,6 +364,34 @@ func readTitle(_ path: String) throws -> [String]? {
         try file.verify(PatchedByteSource(base: file.tree.source, patches: plan.patches, size: plan.newFileSize), plan: plan)
     }
 
+    /// A movie of 400,000 samples: its `moov` (1.6 MB of sample sizes) is larger than the 1 MiB
+    /// a container is read whole up to. A same-length edit of its title reads none of its sample
+    /// tables, renders none of them to find what changed, and writes a few bytes.
+    @Test func aSameLengthEditOfALongMovieNeitherReadsNorRendersItsTables() throws {
+        let path = try TemporaryFile.write([], name: "long.m4a")
+        try LargeMovieBuilder.write(to: path, sampleCount: 400_000, mediaSize: 8 << 20)
+        try titled(try MovieFile(path: path), "Title A").save()
+        let tables = try AtomTree(contentsOf: path)
+        let stsz = try #require(tables.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsz")!))
+        let sizesBefore = try tables.fieldBytes(of: stsz)
+
+        let source = RecordingByteSource(try FileByteSource(path: path))
+        let file = titled(try MovieFile(tree: try AtomTree(source: source), path: path), "Title B")
+        let plan = try file.plan()
+        #expect(plan.strategy == .inPlace)
+        #expect(plan.bytesWritten <= 8)
+        try file.verify(PatchedByteSource(base: source, patches: plan.patches, size: plan.newFileSize), plan: plan)
+        #expect(source.reads.allSatisfy { !$0.overlaps(stsz.payloadOffset..<stsz.endOffset) })
+        #expect(source.reads.reduce(0) { $0 + $1.count } < 256 << 10)
+
+        try file.save()
+        #expect(try readTitle(path) == ["Title B"])
+        let after = try AtomTree(contentsOf: path)
+        let stszAfter = try #require(after.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsz")!))
+        #expect(stszAfter.offset == stsz.offset)
+        #expect(try after.fieldBytes(of: stszAfter) == sizesBefore)
+    }
+
     @Test func verificationRejectsMetadataThatDoesNotReadBack() throws {
         let path = try copyOfMovieFixture("aac-itunes-tags-cover.m4a")
         let file = titled(try MovieFile(path: path), "Title")

@@ -118,6 +118,44 @@ public struct AtomNode: Sendable {
         }
     }
 
+    /// What writing the nodes from `position` on changes, as (offset, bytes) segments in file
+    /// order: an original atom that would be written where it already is is left out (its bytes
+    /// are there), so editing a tag in a movie of a million samples renders the item list and
+    /// the headers above it, never the sample tables.
+    public static func segments(of nodes: [AtomNode], at position: UInt64, from tree: AtomTree) throws -> [(offset: UInt64, bytes: [UInt8])] {
+        var segments: [(offset: UInt64, bytes: [UInt8])] = []
+        var pending = ByteWriter()
+        var start = position
+        var position = position
+        func flush() {
+            if !pending.bytes.isEmpty { segments.append((start, pending.bytes)) }
+            pending = ByteWriter()
+            start = position
+        }
+        func add(_ node: AtomNode) throws {
+            switch node.content {
+            case .original(let atom) where atom.offset == position && AtomSerializer.serializedSize(of: atom) == atom.size:
+                flush()
+                position += atom.size
+                start = position
+            case .container(let fields, let children, let trailing):
+                let header = node.templateHeader.encoded(totalSize: node.size)
+                try pending.write(header)
+                try pending.write(fields)
+                position += UInt64(header.count + fields.count)
+                for child in children { try add(child) }
+                try pending.write(trailing)
+                position += UInt64(trailing.count)
+            default:
+                try node.write(to: &pending, from: tree)
+                position += node.size
+            }
+        }
+        for node in nodes { try add(node) }
+        flush()
+        return segments
+    }
+
     /// The node's bytes in memory.
     public func bytes(from tree: AtomTree) throws -> [UInt8] {
         var writer = ByteWriter(capacity: Int(min(size, 1 << 24)))

@@ -128,18 +128,26 @@ public struct MovieFile: Sendable {
         }
         // An edit in place that moved nothing and wrote no byte of an offset or sample table:
         // instead of decoding every table again (tens of milliseconds for a movie of a million
-        // samples), each of those atoms must be where it was, as large, outside every planned
-        // write, and hold the same bytes in the result (so a stray write is still caught).
+        // samples), each of those atoms must be where it was, as large, and outside every
+        // planned write; the written ranges must hold the planned bytes; and a table the read
+        // had in memory (one in a container of at most 1 MiB) must hold the same bytes in the
+        // result, so a stray write to it is still caught. The tables of a larger movie are not
+        // read at all: the edit writes only the ranges checked here.
         if plan.strategy == .inPlace, plan.offsetMap.isIdentity, plan.removedTrackIDs.isEmpty, plan.addedTrack == nil, !plan.chapterTrackEdited {
             let before = Self.tableAtoms(in: tree), after = Self.tableAtoms(in: written)
             let writes = plan.patches.filter { !$0.bytes.isEmpty }.map { $0.offset..<$0.offset + UInt64($0.bytes.count) }
             if before.elementsEqual(after, by: { $0.type == $1.type && $0.offset == $1.offset && $0.size == $1.size }),
                 !before.contains(where: { table in writes.contains { $0.overlaps(table.offset..<table.offset + table.size) } }) {
-                for table in before where !Self.tableContainers.contains(table.type) {
+                for table in before where !Self.tableContainers.contains(table.type) && tree.holdsInMemory(table.offset, count: table.size) {
                     try Self.compare(tree.source, at: table.offset, with: result, at: table.offset, count: table.size, fail: fail)
                 }
-                for patch in plan.patches where patch.offset < plan.writableRegion.lowerBound || patch.offset + UInt64(patch.bytes.count) > plan.writableRegion.upperBound {
-                    throw fail("a write at \(patch.offset) leaves the metadata region")
+                for patch in plan.patches {
+                    if patch.offset < plan.writableRegion.lowerBound || patch.offset + UInt64(patch.bytes.count) > plan.writableRegion.upperBound {
+                        throw fail("a write at \(patch.offset) leaves the metadata region")
+                    }
+                    guard try result.read(at: patch.offset, count: patch.bytes.count) == patch.bytes else {
+                        throw fail("the \(patch.bytes.count) bytes written at \(patch.offset) do not read back as planned", offset: patch.offset)
+                    }
                 }
                 return
             }

@@ -302,32 +302,34 @@ public enum MovieRewritePlanner {
         tree: AtomTree, nodes: [AtomNode], region: Range<UInt64>, moov: Atom, newMovieSize: UInt64, padding: UInt64,
         newFileSize: UInt64, strategy: MovieWriteStrategy = .inPlace
     ) throws -> MovieSavePlan {
-        var writer = ByteWriter(capacity: Int(min(region.upperBound - region.lowerBound, 1 << 26)))
-        for node in nodes { try node.write(to: &writer, from: tree) }
-        let new = writer.bytes
-        // Old bytes of the part of the region that exists in the file now.
-        let oldEnd = min(region.upperBound, tree.fileSize)
-        let old = oldEnd > region.lowerBound ? Array(try tree.bytes(at: region.lowerBound, count: Int(oldEnd - region.lowerBound))) : []
+        // Only what changes is rendered (original atoms that stay in place are skipped), and
+        // each rendered segment is compared with the bytes there now.
         var patches: [(offset: UInt64, bytes: [UInt8])] = []
-        var index = 0
-        let common = min(new.count, old.count)
-        while index < new.count {
-            // Equal blocks (most of a movie: its sample tables) are passed a page at a time.
-            while index + 4096 <= common && new.withUnsafeBytes({ n in old.withUnsafeBytes { o in memcmp(n.baseAddress! + index, o.baseAddress! + index, 4096) == 0 } }) {
-                index += 4096
+        for segment in try AtomNode.segments(of: nodes, at: region.lowerBound, from: tree) {
+            let new = segment.bytes
+            // Old bytes of the part of the segment that exists in the file now.
+            let oldEnd = min(segment.offset + UInt64(new.count), tree.fileSize)
+            let old = oldEnd > segment.offset ? Array(try tree.bytes(at: segment.offset, count: Int(oldEnd - segment.offset))) : []
+            var index = 0
+            let common = min(new.count, old.count)
+            while index < new.count {
+                // Equal blocks are passed a page at a time.
+                while index + 4096 <= common && new.withUnsafeBytes({ n in old.withUnsafeBytes { o in memcmp(n.baseAddress! + index, o.baseAddress! + index, 4096) == 0 } }) {
+                    index += 4096
+                }
+                guard index < new.count else { break }
+                guard index >= old.count || new[index] != old[index] else { index += 1; continue }
+                // A run of differing bytes; runs closer than 64 bytes are written as one.
+                var end = index + 1
+                var same = 0
+                while end < new.count && same < 64 {
+                    if end < old.count && new[end] == old[end] { same += 1 } else { same = 0 }
+                    end += 1
+                }
+                end -= same
+                patches.append((segment.offset + UInt64(index), Array(new[index..<end])))
+                index = end
             }
-            guard index < new.count else { break }
-            guard index >= old.count || new[index] != old[index] else { index += 1; continue }
-            // A run of differing bytes; runs closer than 64 bytes are written as one.
-            var end = index + 1
-            var same = 0
-            while end < new.count && same < 64 {
-                if end < old.count && new[end] == old[end] { same += 1 } else { same = 0 }
-                end += 1
-            }
-            end -= same
-            patches.append((region.lowerBound + UInt64(index), Array(new[index..<end])))
-            index = end
         }
         let map = OffsetMap(moves: tree.atoms.filter { $0.endOffset <= region.lowerBound || $0.offset >= region.upperBound }
             .map { OffsetMap.Move(start: $0.offset, end: $0.endOffset, delta: 0) })
