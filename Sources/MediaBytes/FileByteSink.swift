@@ -120,6 +120,37 @@ public struct FileByteSink: ByteSink {
         if !closed { throw .errno(path, "closing it failed") }
     }
 
+    /// Flushes the file to disk on another thread while `work` runs on this one, then closes
+    /// it: a save verifies the new file (reading it back through the page cache) during the
+    /// flush instead of after it. Both must succeed; a failed flush is reported first.
+    public func close<T>(flushingWhile work: () throws -> T) throws -> T {
+        guard ownsDescriptor else { return try work() }
+        let status = FlushStatus()
+        let descriptor = self.descriptor
+        let flush: @Sendable () -> Void = {
+            if fsync(descriptor) != 0 && Glibc_errno() != EINVAL { status.error = Glibc_errno() }
+        }
+        var flusher: JoinableThread?
+        if injectedFailure(.flush) {
+            status.error = Glibc_errno()
+        } else {
+            flusher = JoinableThread(stackSize: 64 << 10, flush)
+            if flusher == nil { flush() }
+        }
+        let result = Result { try work() }
+        flusher?.join()
+        let closed = systemClose(descriptor) == 0 && !injectedFailure(.close)
+        if status.error != 0 {
+            let reason = String(cString: strerror(status.error))
+            throw FileWriteError(path: path, reason: "flush to disk failed: \(reason)", errorNumber: status.error)
+        }
+        if !closed { throw FileWriteError.errno(path, "closing it failed") }
+        return try result.get()
+    }
+
+    /// The `errno` of a flush on another thread (0: none); read after joining it.
+    private final class FlushStatus: @unchecked Sendable { var error: Int32 = 0 }
+
     /// True when both paths name the same existing file (same device and inode).
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var first = stat()

@@ -13,7 +13,8 @@ public enum FileReplacement {
     ///
     /// The new content goes to a temporary file in the same directory (`.NAME.XXXXXX.partial`,
     /// so a crash leaves a clearly named leftover beside the original, never a damaged
-    /// original), is flushed to disk, checked by `verify` (given the temporary path), gets the
+    /// original), is flushed to disk and checked by `verify` (given the temporary path; the
+    /// check runs while the flush does, and both must succeed), gets the
     /// original's permission bits (and owner, where allowed), and is then renamed over the
     /// original, which is atomic. A symbolic link at `path` is followed: its target is
     /// replaced. On any failure the temporary file is removed and the original is untouched.
@@ -61,8 +62,8 @@ public enum FileReplacement {
                 _ = fchmod(fd, 0o666 & ~mask)
             }
             closed = true
-            try sink.close()
-            try verify(temporary)
+            // The verification reads the new file while it is flushed to disk.
+            try sink.close(flushingWhile: { try verify(temporary) })
             guard !injectedFailure(.rename), rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
         } catch {
             if !closed { _ = systemClose(fd) }

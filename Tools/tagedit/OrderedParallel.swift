@@ -10,6 +10,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediaBytes
 import Synchronization
 
 /// Runs work on several threads and hands the results back in order, so that a batch run
@@ -32,9 +33,12 @@ enum OrderedParallel {
         }
         let state = State<T>(count: count, window: jobs * 4)
         for _ in 0..<jobs {
-            WorkerThread.start {
+            let body: @Sendable () -> Void = {
                 while let index = state.take() { state.put(index, work(index)) }
             }
+            // Without a thread (the system refused one), this one does the work.
+            guard let thread = JoinableThread(body) else { body(); continue }
+            thread.detach()
         }
         for index in 0..<count {
             let (result, done) = state.wait(for: index)
@@ -100,38 +104,6 @@ final class WrittenPaths: @unchecked Sendable {
     /// Adds `path`; false when it was there already.
     func insert(_ path: String) -> Bool {
         paths.withLock { $0.insert(path).inserted }
-    }
-}
-
-/// A detached POSIX thread with an 8 MiB stack (Foundation's `Thread` is not in
-/// FoundationEssentials, and linking all of Foundation costs every run milliseconds of start-up).
-private enum WorkerThread {
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
-    static func start(_ body: @escaping @Sendable () -> Void) {
-        var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setstacksize(&attributes, 8 << 20)
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        #if canImport(Darwin)
-        var thread: pthread_t?
-        #else
-        var thread = pthread_t()
-        #endif
-        let result = pthread_create(&thread, &attributes, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
-        if result != 0 {
-            // No thread: do the work here rather than never.
-            Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-        }
     }
 }
 
