@@ -55,9 +55,26 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
             // ASCII (nearly every code): the bytes are the UTF-8, a small string with no allocation.
             return withUnsafeBytes(of: (b0, b1, b2, b3)) { String(decoding: $0, as: UTF8.self) }
         }
-        var text = ""
-        text.unicodeScalars.append(contentsOf: [b0, b1, b2, b3].map { Unicode.Scalar($0) })
-        return text
+        // Latin-1 to UTF-8 by hand (`©nam`): at most 8 bytes, still a small string.
+        var utf8: (UInt64, UInt8) = (0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &utf8) { buffer in
+            func put(_ byte: UInt8) {
+                if byte < 0x80 {
+                    buffer[count] = byte
+                    count += 1
+                } else {
+                    buffer[count] = 0xC0 | byte >> 6
+                    buffer[count + 1] = 0x80 | byte & 0x3F
+                    count += 2
+                }
+            }
+            put(b0)
+            put(b1)
+            put(b2)
+            put(b3)
+        }
+        return withUnsafeBytes(of: utf8) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[0..<count]), as: UTF8.self) }
     }
 
     /// True when every byte is a printable ISO-8859-1 character (0x20-0x7E or 0xA0-0xFF).

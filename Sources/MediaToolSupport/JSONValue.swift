@@ -136,10 +136,22 @@ public struct JSONArrayOutput {
     public init() {}
 
     public mutating func append(_ element: JSONValue) {
-        var out: [UInt8] = count == 0 ? [0x5B, 0x0A, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20]
+        append(encoded: Self.encode(element))
+    }
+
+    /// `element` as the bytes `append` writes for it: a worker thread can encode while the
+    /// output is written in order elsewhere.
+    public static func encode(_ element: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
         element.write(to: &out, indent: 1)
+        return out
+    }
+
+    /// Appends an element `encode` made.
+    public mutating func append(encoded element: [UInt8]) {
         // The bytes as they are (valid UTF-8 already), into the same buffered stream `print` uses.
-        StandardOutput.write(out)
+        StandardOutput.write(count == 0 ? [0x5B, 0x0A, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20])
+        StandardOutput.write(element)
         count += 1
     }
 

@@ -68,11 +68,22 @@ public enum MediaFileList {
             }
             if name == "." || name == ".." { continue }
             let path = prefix + name
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR: walk(path, extensions: extensions, into: &found)
-            case S_IFREG, S_IFLNK: if hasMediaExtension(name, among: extensions) { found.append(path) }
+            // The entry's type from the directory itself where the file system gives it (no
+            // stat per file); from lstat otherwise.
+            var kind = entry.pointee.d_type
+            if kind == UInt8(DT_UNKNOWN) {
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR: kind = UInt8(DT_DIR)
+                case S_IFREG: kind = UInt8(DT_REG)
+                case S_IFLNK: kind = UInt8(DT_LNK)
+                default: continue
+                }
+            }
+            switch kind {
+            case UInt8(DT_DIR): walk(path, extensions: extensions, into: &found)
+            case UInt8(DT_REG), UInt8(DT_LNK): if hasMediaExtension(name, among: extensions) { found.append(path) }
             default: continue
             }
         }

@@ -30,27 +30,15 @@ public enum PathNames {
         return path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
-    /// True when `path` names a directory (following symbolic links).
-    public static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
-    }
-
     /// Creates the folder `path` and any missing folders above it; nil on success, else why not.
     public static func createFolders(_ path: String) -> String? {
-        guard !path.isEmpty, !isDirectory(path) else { return nil }
+        guard !path.isEmpty, !MediaFileList.isDirectory(path) else { return nil }
         let parent = deletingLastComponent(path)
         if parent != path, let failure = createFolders(parent) { return failure }
-        if mkdir(path, 0o777) != 0 && !(errno == EEXIST && isDirectory(path)) {
+        if mkdir(path, 0o777) != 0 && !(errno == EEXIST && MediaFileList.isDirectory(path)) {
             return String(cString: strerror(errno))
         }
         return nil
-    }
-
-    /// True when `path` names something (following symbolic links).
-    public static func exists(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0
     }
 
     /// Orders names as people count: runs of digits by their value (`2` before `10`), the rest

@@ -15,6 +15,16 @@ import Testing
         let title = FourCC(0xA9, 0x6E, 0x61, 0x6D)
         #expect(title.description == "©nam")
         #expect(FourCC(latin1: "©nam") == title)
+        // Every byte value at every position reads as the ISO-8859-1 character of that value.
+        for byte in UInt8.min...UInt8.max {
+            for position in 0..<4 {
+                var bytes: [UInt8] = Array("ab c".utf8)
+                bytes[position] = byte
+                let expected = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+                #expect(FourCC(bytes[0], bytes[1], bytes[2], bytes[3]).description == expected, "byte \(byte) at \(position)")
+            }
+        }
+        #expect(FourCC(0xA9, 0xA9, 0xFF, 0xA0).description.utf8.count == 8)
     }
 
     @Test func latin1InitRejectsWrongLengthAndWideCharacters() {

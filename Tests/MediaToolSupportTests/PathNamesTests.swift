@@ -32,9 +32,9 @@ import Testing
         let root = try TemporaryFile.makeDirectory()
         let nested = root + "/one/two/three"
         #expect(PathNames.createFolders(nested) == nil)
-        #expect(PathNames.isDirectory(nested))
+        #expect(MediaFileList.isDirectory(nested))
         #expect(PathNames.createFolders(nested) == nil)
-        #expect(!PathNames.isDirectory(root + "/one/missing"))
-        #expect(PathNames.exists(root + "/one/two"))
+        #expect(!MediaFileList.isDirectory(root + "/one/missing"))
+        #expect(MediaFileList.exists(root + "/one/two"))
     }
 }

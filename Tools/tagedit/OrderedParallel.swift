@@ -15,8 +15,9 @@ import Synchronization
 
 /// Runs work on several threads and hands the results back in order, so that a batch run
 /// prints exactly what a serial run prints: `run(count:jobs:work:emit:)` calls `work(i)` for
-/// every index on `jobs` threads and `emit(i, result)` on the calling thread in index order,
-/// each as soon as it and every result before it are ready. With one job it is a plain loop.
+/// every index on `jobs` threads (the calling thread is one of them) and `emit(i, result)` on
+/// the calling thread in index order, each as soon as it and every result before it are ready.
+/// With one job it is a plain loop.
 enum OrderedParallel {
     /// The default number of jobs: the processors this process may use.
     static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -31,19 +32,31 @@ enum OrderedParallel {
             }
             return
         }
-        let state = State<T>(count: count, window: jobs * 4)
-        for _ in 0..<jobs {
+        let state = State<T>(count: count, window: jobs * 16)
+        for _ in 1..<jobs {
             let body: @Sendable () -> Void = {
-                while let index = state.take() { state.put(index, work(index)) }
+                while let index = state.take(waiting: true) { state.put(index, work(index)) }
             }
-            // Without a thread (the system refused one), this one does the work.
-            guard let thread = JoinableThread(body) else { body(); continue }
-            thread.detach()
+            // Without a thread (the system refused one), the calling thread does that share.
+            JoinableThread(body)?.detach()
         }
+        // The calling thread works too whenever the next result is not ready, so it seldom
+        // sleeps (a wake-up per file costs more than reading a small file's tags).
         for index in 0..<count {
-            let (result, done) = state.wait(for: index)
-            progress(done)
-            emit(index, result)
+            while true {
+                if let (result, done) = state.result(for: index, waiting: false) {
+                    progress(done)
+                    emit(index, result)
+                    break
+                }
+                if let other = state.take(waiting: false) {
+                    state.put(other, work(other))
+                } else if let (result, done) = state.result(for: index, waiting: true) {
+                    progress(done)
+                    emit(index, result)
+                    break
+                }
+            }
         }
     }
 
@@ -55,9 +68,12 @@ enum OrderedParallel {
         private var emitted = 0
         private var slots: [T?]
         private let count: Int
-        /// How far the workers may run ahead of the output: results waiting to be printed stay
+        /// How far the work may run ahead of the output: results waiting to be printed stay
         /// few however slow one early file is, so memory stays flat.
         private let window: Int
+        /// The index the emitting thread sleeps on, if it does; workers asleep on the window.
+        private var awaited: Int?
+        private var blockedWorkers = 0
 
         init(count: Int, window: Int) {
             self.count = count
@@ -65,10 +81,17 @@ enum OrderedParallel {
             slots = Array(repeating: nil, count: count)
         }
 
-        func take() -> Int? {
+        /// The next index to work on; nil when none is left (or, without `waiting`, when the
+        /// window is full).
+        func take(waiting: Bool) -> Int? {
             condition.lock()
             defer { condition.unlock() }
-            while next < count && next - emitted >= window { condition.wait() }
+            while next < count && next - emitted >= window {
+                guard waiting else { return nil }
+                blockedWorkers += 1
+                condition.wait()
+                blockedWorkers -= 1
+            }
             guard next < count else { return nil }
             next += 1
             return next - 1
@@ -78,20 +101,25 @@ enum OrderedParallel {
             condition.lock()
             slots[index] = result
             done += 1
-            condition.broadcast()
+            if awaited == index { condition.broadcast() }
             condition.unlock()
         }
 
-        /// Waits for the result of `index` (and takes it out, so memory stays flat); also says
-        /// how many are done.
-        func wait(for index: Int) -> (T, Int) {
+        /// The result of `index`, taken out (so memory stays flat), and how many are done;
+        /// without `waiting`, nil when it is not ready yet.
+        func result(for index: Int, waiting: Bool) -> (T, Int)? {
             condition.lock()
             defer { condition.unlock() }
-            while slots[index] == nil { condition.wait() }
+            while slots[index] == nil {
+                guard waiting else { return nil }
+                awaited = index
+                condition.wait()
+            }
+            awaited = nil
             let result = slots[index]!
             slots[index] = nil
             emitted += 1
-            condition.broadcast()
+            if blockedWorkers > 0 { condition.broadcast() }
             return (result, done)
         }
     }

@@ -260,7 +260,7 @@ extension TagEdit {
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
 
             func run() throws {
-                guard PathNames.isDirectory(output) else {
+                guard MediaFileList.isDirectory(output) else {
                     FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
                     throw ExitCode(TagEditExitCode.fileNotFound)
                 }

@@ -124,11 +124,12 @@ struct FileRun {
     /// What a read-only command makes of one file: JSON documents, or text for people, and
     /// whether the file lacked what was asked for (`get`: exit 1).
     struct Report: Sendable {
-        var documents: [JSONValue] = []
+        /// The JSON documents, encoded where the report was made (on a worker thread).
+        var documents: [[UInt8]] = []
         var text = ""
         var absent = false
 
-        static func json(_ documents: [JSONValue]) -> Report { Report(documents: documents) }
+        static func json(_ documents: [JSONValue]) -> Report { Report(documents: documents.map(JSONArrayOutput.encode)) }
         static func text(_ text: String) -> Report { Report(text: text) }
     }
 
@@ -158,7 +159,7 @@ struct FileRun {
             switch outcome.result {
             case .success(let report):
                 for line in outcome.warnings { standardError("tagedit: " + line) }
-                for document in report.documents { documents.append(document) }
+                for document in report.documents { documents.append(encoded: document) }
                 if !report.text.isEmpty { print(report.text, terminator: "") }
                 absent = absent || report.absent
             case .failure(let error):
@@ -183,7 +184,7 @@ struct FileRun {
 
     mutating func fail(_ error: MetadataError) {
         clearProgress()
-        if let path = error.path, PathNames.isDirectory(path) {
+        if let path = error.path, MediaFileList.isDirectory(path) {
             Self.standardError("tagedit: \(path): is a directory; add -r (--recursive) to work on the media files in it")
         } else {
             Self.standardError("tagedit: \(error.description)")
