@@ -3,19 +3,37 @@ public enum Base64 {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     public static func encode<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
-        let data = Array(bytes)
-        var out: [UInt8] = []
-        out.reserveCapacity((data.count + 2) / 3 * 4)
-        var i = 0
-        while i < data.count {
-            let b0 = data[i], b1 = i + 1 < data.count ? data[i + 1] : 0, b2 = i + 2 < data.count ? data[i + 2] : 0
-            out.append(alphabet[Int(b0 >> 2)])
-            out.append(alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)])
-            out.append(i + 1 < data.count ? alphabet[Int((b1 & 0xF) << 2 | b2 >> 6)] : UInt8(ascii: "="))
-            out.append(i + 2 < data.count ? alphabet[Int(b2 & 0x3F)] : UInt8(ascii: "="))
-            i += 3
+        if let text = bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
+        return Array(bytes).withUnsafeBytes { encode($0) }
+    }
+
+    private static func encode(_ data: UnsafeRawBufferPointer) -> String {
+        let length = (data.count + 2) / 3 * 4
+        guard length > 0 else { return "" }
+        return alphabet.withUnsafeBufferPointer { alphabet in
+            String(unsafeUninitializedCapacity: length) { out in
+                var i = 0, o = 0
+                // Whole groups of three bytes, then the last one or two with padding.
+                while i + 3 <= data.count {
+                    let word = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
+                    out[o] = alphabet[Int(word >> 18)]
+                    out[o + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    out[o + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                    out[o + 3] = alphabet[Int(word & 0x3F)]
+                    i += 3
+                    o += 4
+                }
+                if i < data.count {
+                    let b0 = data[i], b1 = i + 1 < data.count ? data[i + 1] : 0
+                    out[o] = alphabet[Int(b0 >> 2)]
+                    out[o + 1] = alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)]
+                    out[o + 2] = i + 1 < data.count ? alphabet[Int((b1 & 0xF) << 2)] : UInt8(ascii: "=")
+                    out[o + 3] = UInt8(ascii: "=")
+                    o += 4
+                }
+                return o
+            }
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The bytes of `text` (white space ignored, padding optional); nil when it is not Base64.

@@ -107,24 +107,47 @@ public indirect enum JSONValue: Sendable, Equatable {
         out.append(0x22)
         var text = text
         text.withUTF8 { bytes in
-            // Runs of bytes that need no escape are copied whole.
-            var start = 0
-            for (i, byte) in bytes.enumerated() where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F {
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                start = i + 1
-                switch byte {
-                case 0x22: out += [0x5C, 0x22]
-                case 0x5C: out += [0x5C, 0x5C]
-                case 0x0A: out += [0x5C, 0x6E]
-                case 0x0D: out += [0x5C, 0x72]
-                case 0x09: out += [0x5C, 0x74]
-                default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+            escapes.withUnsafeBufferPointer { escapes in
+                // Runs of bytes that need no escape are copied whole.
+                var start = 0, i = 0
+                while i < bytes.count {
+                    // Eight bytes at a time while none of them needs an escape (Base64 picture
+                    // data, long texts).
+                    while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                        i += 8
+                    }
+                    guard i < bytes.count else { break }
+                    let byte = bytes[i]
+                    guard escapes[Int(byte)] else { i += 1; continue }
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                    i += 1
+                    start = i
+                    switch byte {
+                    case 0x22: out += [0x5C, 0x22]
+                    case 0x5C: out += [0x5C, 0x5C]
+                    case 0x0A: out += [0x5C, 0x6E]
+                    case 0x0D: out += [0x5C, 0x72]
+                    case 0x09: out += [0x5C, 0x74]
+                    default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
+                    }
                 }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(0x22)
     }
+
+    /// False when none of the eight bytes in `word` is one `escapes` marks (true can be a
+    /// false alarm next to such a byte; the bytes are then looked at one by one).
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        let below0x20 = (word &- 0x20 &* ones) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0x7F &* ones))
+    }
+
+    /// The bytes a JSON string escapes: control characters, `"`, `\\` and DEL.
+    private static let escapes: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
 }
 
 /// A pretty-printed JSON array written to standard output one element at a time, exactly as

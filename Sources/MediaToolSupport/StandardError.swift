@@ -30,6 +30,12 @@ public enum StandardOutput {
     public static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
+
+    /// Sends standard output (and `print`) to the file at `path`, created or truncated; false
+    /// when it cannot be opened.
+    public static func redirect(to path: String) -> Bool {
+        freopen(path, "w", stdout) != nil
+    }
 }
 
 /// Reads standard input.

@@ -15,6 +15,51 @@ import Testing
         #expect(value.serialized() == "{\n  \"a\": [\n    1\n  ],\n  \"e\": {}\n}")
     }
 
+    /// Every byte value that needs an escape, at every position of a word-at-a-time scan and
+    /// next to multi-byte characters, comes out as a plain per-character writer escapes it.
+    @Test func escapesEveryCharacterWhereverItFallsInALongString() {
+        func reference(_ text: String) -> String {
+            var out = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                    out += "\\u00" + String(scalar.value >> 4, radix: 16) + String(scalar.value & 0xF, radix: 16)
+                default: out.unicodeScalars.append(scalar)
+                }
+            }
+            return out + "\""
+        }
+        let specials = (0..<0x20).map { Unicode.Scalar(UInt8($0)) } + ["\"", "\\", "\u{7F}", "é", "✓", "\u{1F3B5}", " ", "~"]
+        for special in specials {
+            for position in 0..<20 {
+                var scalars = String.UnicodeScalarView(Array(repeating: "a", count: 23))
+                scalars.replaceSubrange(scalars.index(scalars.startIndex, offsetBy: position)..<scalars.index(scalars.startIndex, offsetBy: position + 1), with: [special])
+                let text = String(scalars)
+                #expect(JSONValue.string(text).serialized() == reference(text), "U+\(String(special.value, radix: 16)) at \(position)")
+            }
+        }
+        let long = Base64.encode((0..<3000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        #expect(JSONValue.string(long).serialized() == "\"" + long + "\"")
+    }
+
+    @Test func base64MatchesTheRFCVectorsAndDecodesBack() {
+        let vectors = ["": "", "f": "Zg==", "fo": "Zm8=", "foo": "Zm9v", "foob": "Zm9vYg==", "fooba": "Zm9vYmE=", "foobar": "Zm9vYmFy"]
+        for (plain, encoded) in vectors {
+            #expect(Base64.encode(Array(plain.utf8)) == encoded)
+            #expect(Base64.encode(plain.utf8) == encoded)
+            #expect(Base64.decode(encoded) == Array(plain.utf8))
+        }
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 131) }
+        for count in [997, 998, 999, 1000] {
+            #expect(Base64.decode(Base64.encode(bytes[..<count])) == Array(bytes[..<count]))
+        }
+    }
+
     @Test func wholeDoublesPrintAsIntegers() {
         #expect(JSONValue.double(2).serialized() == "2")
         #expect(JSONValue.double(1.5).serialized() == "1.5")

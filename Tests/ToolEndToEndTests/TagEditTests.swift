@@ -303,6 +303,36 @@ import Testing
         }
     }
 
+    /// Several files (or a folder with -r) export as one array of the single-file documents,
+    /// in order, on any number of jobs; a file that cannot be read is an error element.
+    @Test func exportOfSeveralFilesIsAnArrayOfTheirDocuments() async throws {
+        let fixtures = ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3", "wav-id3-info.wav"]
+        let folder = try TemporaryFile.makeDirectory()
+        var singles: [NSObject] = []
+        for (index, fixture) in fixtures.enumerated() {
+            let path = folder + "/\(index)-" + fixture
+            try Data(try TemporaryFile.read(TestFixtures.path(fixture))).write(to: URL(fileURLWithPath: path))
+            let single = try await tagedit("export", path)
+            #expect(single.status == 0)
+            singles.append(try JSONSerialization.jsonObject(with: Data(single.standardOutput.utf8)) as! NSObject)
+        }
+        for jobs in ["1", "3"] {
+            let result = try await tagedit("export", "-r", folder, "--jobs", jobs)
+            #expect(result.status == 0, "\(result.standardError)")
+            let array = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [NSObject])
+            #expect(array == singles)
+        }
+        let output = folder + "/all.json"
+        let missing = folder + "/missing.mp3"
+        let result = try await tagedit("export", folder + "/1-id3v24-full.mp3", missing, "--output", output)
+        #expect(result.status == 66)
+        #expect(result.standardOutput.isEmpty)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(try TemporaryFile.read(output))) as? [[String: Any]])
+        #expect(array.count == 2)
+        #expect((array[0] as NSObject) == singles[1])
+        #expect(array[1]["path"] as? String == missing && array[1]["error"] != nil)
+    }
+
     @Test func copyReportsAndTagLibReadsTheSameValues() async throws {
         let source = TestFixtures.path("id3v24-full.mp3")
         let target = try copy("moov-before-mdat.m4a")

@@ -123,7 +123,9 @@ for kind in ("m4a", "mp3"):
     if have("exiftool"):
         rows.append(("list", what, "exiftool -j", best(["exiftool", "-j", "-q", folder], 1), taglib))
     for label, extra in [("tagedit show -r --jobs 1", ["show", "-r", "--jobs", "1"]), ("tagedit show -r", ["show", "-r"]),
-                         ("tagedit show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("tagedit show --json -r", ["show", "--json", "-r"])]:
+                         ("tagedit show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("tagedit show --json -r", ["show", "--json", "-r"]),
+                         ("tagedit export -r --jobs 1 (lossless: pictures and native items in Base64)", ["export", "-r", "--jobs", "1"]),
+                         ("tagedit export -r", ["export", "-r"])]:
         rows.append(("list", what, label, best([TAGEDIT] + extra + [folder], 5), taglib))
 
     # 2. Setting a title on every file in one command (alternating values so every run changes every file).

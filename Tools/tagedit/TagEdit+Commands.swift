@@ -306,13 +306,33 @@ extension TagEdit {
     }
 
     struct Export: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a lossless JSON document of all metadata (native items and pictures included).")
-        @Argument(help: "The media file.") var file: String
+        static let configuration = CommandConfiguration(
+            commandName: "export", abstract: "Write a lossless JSON document of all metadata (native items and pictures included).",
+            discussion: "One file gives one document (the object `import` reads); several files, or a folder with -r, give a JSON array of them in path order, a file that cannot be read being {\"path\", \"error\"} there, as with show --json.")
+        @Argument(help: "The media files (directories with --recursive).") var files: [String]
         @Option(help: "Write the document here instead of standard output.") var output: String?
+        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+
+        func validate() throws {
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+        }
 
         func run() throws {
+            let paths = MediaFileList.expand(files, recursive: recursive)
+            guard paths.count == 1 && !recursive else {
+                // Several documents: an array, streamed (to --output when given).
+                if let output, !StandardOutput.redirect(to: output) {
+                    FileRun.standardError("tagedit: \(output): cannot write the document")
+                    throw ExitCode(TagEditExitCode.permissionDenied)
+                }
+                try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
+                    .json([try TagReport.exportDocument(file)])
+                }
+                return
+            }
             do throws(MetadataError) {
-                try FileRun.emit(TagReport.exportDocument(try MediaFile(path: file)).serialized() + "\n", to: output, what: "document")
+                try FileRun.emit(TagReport.exportDocument(try MediaFile(path: paths[0])).serialized() + "\n", to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))
