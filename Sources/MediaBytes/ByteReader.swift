@@ -125,6 +125,25 @@ public struct ByteReader: Sendable {
         UInt32(truncatingIfNeeded: try readUInt(width: 4))
     }
 
+    /// `count` big-endian 32-bit integers (a sample table), checked against the region once.
+    public mutating func readUInt32Array(_ count: Int) throws(ByteReaderError) -> [UInt32] {
+        try require(count.multipliedReportingOverflow(by: 4).overflow ? -1 : count * 4, at: position)
+        let values = storage.withUnsafeBytes { raw in
+            Self.bigEndianUInt32s(UnsafeRawBufferPointer(rebasing: raw[position..<position + count * 4]))
+        }
+        position += count * 4
+        return values
+    }
+
+    /// The big-endian 32-bit integers in `bytes` (a trailing partial one is left out).
+    public static func bigEndianUInt32s(_ bytes: UnsafeRawBufferPointer) -> [UInt32] {
+        let count = bytes.count / 4
+        return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+            for i in 0..<count { buffer[i] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
+            initialized = count
+        }
+    }
+
     @inlinable public mutating func readUInt64() throws(ByteReaderError) -> UInt64 {
         try readUInt(width: 8)
     }

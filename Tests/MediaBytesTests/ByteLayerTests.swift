@@ -40,6 +40,19 @@ import Testing
 }
 
 @Suite struct ByteReaderTests {
+    @Test func readsATableOfBigEndianWordsAtOnceOrNotAtAll() throws {
+        var bytes: [UInt8] = [0xFF]
+        for value: UInt32 in [1, 0x0102_0304, 0xFFFF_FFFE, 7] { bytes += withUnsafeBytes(of: value.bigEndian) { Array($0) } }
+        var reader = ByteReader(bytes, baseOffset: 100)
+        _ = try reader.readUInt8()
+        #expect(try reader.readUInt32Array(3) == [1, 0x0102_0304, 0xFFFF_FFFE])
+        #expect(throws: ByteReaderError.self) { try reader.readUInt32Array(2) }
+        #expect(throws: ByteReaderError.self) { try reader.readUInt32Array(Int.max / 2) }
+        #expect(try reader.readUInt32Array(1) == [7])
+        #expect(try reader.readUInt32Array(0) == [])
+        #expect(reader.isAtEnd)
+    }
+
     @Test func readsBigEndianIntegersAndAdvances() throws {
         var reader = ByteReader([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09])
         #expect(try reader.readUInt8() == 0x01)

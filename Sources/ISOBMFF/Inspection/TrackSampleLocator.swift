@@ -187,6 +187,7 @@ public struct TrackSampleLocator: Sendable {
         let start = entries.offset + firstBit / 8
         let count = Int((lastBit + 7) / 8 - firstBit / 8)
         guard let bytes = try? source.read(at: start, count: count), bytes.count == count else { return [] }
+        if entries.bits == 32 { return bytes.withUnsafeBytes { ByteReader.bigEndianUInt32s($0) } }
         var result: [UInt32] = []
         result.reserveCapacity(range.count)
         switch entries.bits {

@@ -46,8 +46,7 @@ public struct SampleSizeBox: AtomPayload, Hashable {
             sizes = []
             if uniformSize == 0 {
                 try reader.require(entries: sampleCount, of: 4)
-                sizes.reserveCapacity(Int(sampleCount))
-                for _ in 0..<sampleCount { sizes.append(try reader.readUInt32()) }
+                sizes = try reader.readUInt32Array(Int(sampleCount))
             }
         }
     }
