@@ -183,11 +183,13 @@ rm "$scratch/recording.ts"
 # 8. The tools as a user runs them (issue 15): listing 1000 tagged M4A and MP3 files, setting a
 #    title on all of them, and editing 1 GiB files (same length, and growing past the padding),
 #    each a whole process against TagLib (small C++ programs built here), mutagen, exiftool,
-#    AtomicParsley, cp + sync and the I/O floor, tools taking turns; the audio is checked
+#    AtomicParsley, cp + sync and the I/O floor, tools taking turns (and atominspect --json of a
+#    tagged file and of the 1 GiB movie against the I/O floor); the audio is checked
 #    unchanged after every tool's writes. tagedit is built as Tools/install.sh installs it
 #    (statically linked Swift runtime). Tools/bench/tools_bench.py says how the corpora are made;
 #    the markdown table it prints is the one the README quotes (also left in Tools/bench/RESULTS.md).
 swift build -c release --static-swift-stdlib --scratch-path .build-static --product tagedit >/dev/null
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product atominspect >/dev/null
 static_tagedit=$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/tagedit
 if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ] && command -v ffmpeg >/dev/null && [ -d /usr/lib/python3/dist-packages/mutagen ]; then
     g++ -O2 -o "$scratch/taglib_show" Tools/bench/taglib_show.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)

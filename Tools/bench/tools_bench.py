@@ -33,6 +33,8 @@ from mutagen.mp4 import MP4, MP4Cover
 
 S = args.scratch
 TAGEDIT = args.tagedit
+# atominspect, built beside tagedit the same way.
+ATOMINSPECT = os.path.join(os.path.dirname(TAGEDIT), "atominspect")
 BIN = lambda name: os.path.join(args.bins, name)
 have = lambda tool: shutil.which(tool) is not None
 rows = []  # (section, what, tool, ms, reference ms or None)
@@ -128,6 +130,13 @@ for kind in ("m4a", "mp3"):
                          ("tagedit export -r", ["export", "-r"])]:
         rows.append(("list", what, label, best([TAGEDIT] + extra + [folder], 5), taglib))
 
+    if kind == "m4a" and os.path.exists(ATOMINSPECT):
+        # Inspecting one tagged file: the whole structure as JSON, against reading its head.
+        inspect_what = "atominspect --json of one tagged m4a (reference: I/O floor, one file)"
+        floor = best([BIN("io_floor"), files[0]], 10)
+        rows.append(("inspect", inspect_what, "I/O floor (C: open, read 64 KiB, close)", floor, floor))
+        rows.append(("inspect", inspect_what, "atominspect --json", best([ATOMINSPECT, "--json", files[0]], 10), floor))
+
     # 2. Setting a title on every file in one command (alternating values so every run changes every file).
     what = f"set a title on {len(files)} {kind} files, one command"
     sample = files[:: max(1, len(files) // 20)]
@@ -171,6 +180,26 @@ for kind in ("m4a", "mp3"):
 
     def checked(tool):
         assert audio_md5(work, decode=False) == packets, f"{tool}: the audio of the 1 GiB {kind} changed"
+
+    if kind == "m4a" and os.path.exists(ATOMINSPECT):
+        # Inspecting a movie of a million samples and more: the floor reads every byte up to the
+        # end of its moov (what a full structure dump has to read).
+        with open(pristine, "rb") as f:
+            position, moov_end = 0, 0
+            while moov_end == 0:
+                f.seek(position)
+                header = f.read(16)
+                if len(header) < 8: break
+                size = int.from_bytes(header[0:4], "big")
+                if size == 1: size = int.from_bytes(header[8:16], "big")
+                if header[4:8] == b"moov": moov_end = position + size
+                position += size
+        dump = subprocess.run([ATOMINSPECT, "--json", pristine], capture_output=True, text=True).stdout
+        samples = dump.split('"sampleCount": ', 1)[1].split(",", 1)[0] if '"sampleCount": ' in dump else "?"
+        inspect_what = f"atominspect --json of a {size_mib:.0f} MiB m4a of {samples} samples, moov {moov_end / 1048576:.1f} MiB (reference: I/O floor reading up to the end of moov)"
+        floor = best([BIN("io_floor"), "--bytes", str(moov_end), pristine], 5)
+        rows.append(("inspect", inspect_what, "I/O floor (C: read every byte up to the end of moov)", floor, floor))
+        rows.append(("inspect", inspect_what, "atominspect --json", best([ATOMINSPECT, "--json", pristine], 5), floor))
 
     what = f"same-length title edit of a {size_mib:.0f} MiB {kind}"
     restore()
@@ -222,7 +251,8 @@ for kind in ("m4a", "mp3"):
 
 # The table.
 lines = [f"Measured {time.strftime('%Y-%m-%d')} by `Tools/benchmark.sh` on {machine}; whole processes, warm cache, best of several runs; tagedit start-up (an empty folder) {startup:.1f} ms.", ""]
-for section, title in [("list", "Listing tags (reference: TagLib)"), ("set", "Setting a title on every file (reference: TagLib + fsync)"), ("big", "Editing one large file")]:
+for section, title in [("list", "Listing tags (reference: TagLib)"), ("inspect", "Inspecting structure (reference: the I/O floor)"),
+                       ("set", "Setting a title on every file (reference: TagLib + fsync)"), ("big", "Editing one large file")]:
     lines += [f"#### {title}", "", "| task | tool | wall time | ratio |", "|---|---|---:|---:|"]
     for s, what, tool, ms, reference in rows:
         if s == section:
