@@ -17,6 +17,8 @@ public struct ID3TagHeader: Sendable, Hashable {
 
     /// Decodes a header from the first 10 of `bytes`; `nil` when they are not an ID3v2 header.
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
+        // Most files a listing meets are not ID3: answer them without copying anything.
+        guard bytes.first == 0x49 else { return nil }
         let b = Array(bytes.prefix(10))
         guard b.count == 10, b[0] == 0x49, b[1] == 0x44, b[2] == 0x33, b[3] != 0xFF, b[4] != 0xFF,
             let size = SyncsafeInteger.decode(b[6..<10])

@@ -160,10 +160,14 @@ public enum TagReport {
         for video in properties.video { out += "  video: \(describe(video))\n" }
         let tags = file.tags.sorted { $0.key < $1.key }
         if tags.isEmpty { out += "  no tags\n" }
-        let width = tags.map(\.key.count).max() ?? 0
-        for (key, values) in tags {
+        let widths = tags.map(\.key.count)
+        let width = widths.max() ?? 0
+        for ((key, values), keyWidth) in zip(tags, widths) {
+            let label = "  " + key + String(repeating: " ", count: width - keyWidth + 2)
             for value in values.isEmpty ? [""] : values {
-                out += "  " + key + String(repeating: " ", count: width - key.count) + "  " + value.replacingNewlines + "\n"
+                out += label
+                out += value.replacingNewlines
+                out += "\n"
             }
         }
         for picture in try file.pictures {
