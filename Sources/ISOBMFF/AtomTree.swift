@@ -80,8 +80,31 @@ public struct AtomTree: Sendable {
         }
     }
 
+    /// The path of the atom that starts at `offset` (the outermost, when a container and its
+    /// first child would both qualify); nil when none does.
+    public func path(ofAtomAt offset: UInt64) -> AtomPath? {
+        var found: AtomPath?
+        walk { atom, path, _ in
+            if found == nil && atom.offset == offset { found = path }
+            return found == nil && atom.offset <= offset && offset < atom.endOffset
+        }
+        return found
+    }
+
     /// For each sibling, its index among those of the same type, or nil when its type is unique.
     public static func siblingIndexes(_ siblings: [Atom]) -> [Int?] {
+        if siblings.count <= 16 {
+            // A few siblings (nearly every container): compare types pairwise, no hashing.
+            let types = siblings.map(\.type)
+            return types.indices.map { i in
+                var before = 0, total = 0
+                for j in types.indices where types[j] == types[i] {
+                    if j < i { before += 1 }
+                    total += 1
+                }
+                return total > 1 ? before : nil
+            }
+        }
         var totals: [FourCC: Int] = [:]
         for atom in siblings { totals[atom.type, default: 0] += 1 }
         var seen: [FourCC: Int] = [:]

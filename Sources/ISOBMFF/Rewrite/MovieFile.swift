@@ -224,40 +224,40 @@ public struct MovieFile: Sendable {
     /// The atoms that say where samples are (offset tables, sample sizes and chunks, track
     /// headers), in file order.
     static func tableAtoms(in tree: AtomTree) -> [(type: FourCC, offset: UInt64, size: UInt64)] {
-        let types = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd"]).union(tableContainers)
         var result: [(type: FourCC, offset: UInt64, size: UInt64)] = []
-        tree.walk { atom, _, _ in
-            if types.contains(atom.type) { result.append((atom.type, atom.offset, atom.size)) }
-            return true
+        func visit(_ atoms: [Atom]) {
+            for atom in atoms {
+                if tableTypes.contains(atom.type) { result.append((atom.type, atom.offset, atom.size)) }
+                if !atom.children.isEmpty { visit(atom.children) }
+            }
         }
+        visit(tree.atoms)
         return result
     }
 
+    private static let tableTypes = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd"]).union(tableContainers)
+
     /// One offset-bearing atom: its type, where it is, the track it belongs to (nil outside
     /// the movie's tracks: fragments, item locations, the segment index) and its offsets.
-    typealias StoredOffsets = (type: FourCC, offset: UInt64, path: AtomPath, trackID: UInt32?, values: [UInt64])
+    typealias StoredOffsets = (type: FourCC, offset: UInt64, trackID: UInt32?, values: [UInt64])
 
     /// The stored file offsets of every offset-bearing atom, in file order.
     static func storedOffsets(in tree: AtomTree) throws -> [StoredOffsets] {
         var result: [StoredOffsets] = []
-        var failure: Error?
-        var track: UInt32?
-        tree.walk { atom, path, depth in
-            guard failure == nil else { return false }
-            if depth <= 1 {
-                track = depth == 1 && atom.type == "trak" ? QuickTimeChapterTrack.trackHeader(atom, tree: tree)?.trackID ?? 0 : nil
-            }
-            if !atom.isContainer, FilePointers.types.contains(atom.type) {
-                do {
-                    let values = try FilePointers.offsets(type: atom.type, payload: try tree.fieldBytes(of: atom), atomEnd: atom.endOffset)
-                    result.append((atom.type, atom.offset, path, track, values))
-                } catch {
-                    failure = error
+        func visit(_ atoms: [Atom], depth: Int, track: UInt32?) throws {
+            for atom in atoms {
+                var track = track
+                if depth <= 1 {
+                    track = depth == 1 && atom.type == "trak" ? QuickTimeChapterTrack.trackHeader(atom, tree: tree)?.trackID ?? 0 : nil
                 }
+                if !atom.isContainer, FilePointers.types.contains(atom.type) {
+                    let values = try FilePointers.offsets(type: atom.type, payload: try tree.fieldBytes(of: atom), atomEnd: atom.endOffset)
+                    result.append((atom.type, atom.offset, track, values))
+                }
+                if !atom.children.isEmpty { try visit(atom.children, depth: depth + 1, track: track) }
             }
-            return true
         }
-        if let failure { throw failure }
+        try visit(tree.atoms, depth: 0, track: nil)
         return result
     }
 

@@ -140,7 +140,7 @@ public enum MovieRewritePlanner {
         // tracks removed do not count.
         for pointers in try MovieFile.storedOffsets(in: tree) where !(pointers.trackID.map { plan.removedTrackIDs.contains($0) } ?? false) {
             if let stray = pointers.values.first(where: { plan.offsetMap.map($0) == nil }) {
-                throw AtomError(.notWritable, offset: pointers.offset, path: pointers.path,
+                throw AtomError(.notWritable, offset: pointers.offset, path: tree.path(ofAtomAt: pointers.offset) ?? .root,
                                 message: "not written: '\(pointers.type)' at offset \(pointers.offset) points at offset \(stray), outside the media data the file carries")
             }
         }
