@@ -23,21 +23,19 @@ extension ID3v2Tag {
         }
         var notes: [String] = []
         let frames = ID3VersionConversion.convert(frames, from: majorVersion, to: version, notes: &notes)
-        var body: [UInt8] = []
-        for frame in frames {
-            guard let bytes = try ID3FrameEncoder.encode(frame, version: version) else {
-                notes.append("\(frame.id) dropped: it cannot be written as ID3v2.\(version)")
-                continue
-            }
-            body += bytes
+        // One buffer: the header (its size filled in last), every frame, then the padding.
+        var bytes = Array("ID3".utf8) + [version, 0, 0, 0, 0, 0, 0]
+        bytes.reserveCapacity(10 + frames.reduce(0) { $0 + 10 + ($1.stored.map { $0.inFile?.count ?? $0.body.count } ?? 64) } + max(0, padding))
+        for frame in frames where try !ID3FrameEncoder.encode(frame, version: version, into: &bytes) {
+            notes.append("\(frame.id) dropped: it cannot be written as ID3v2.\(version)")
         }
-        guard body.count < 1 << 28 else {
-            throw ID3Error(.notWritable, message: "the frames take \(body.count) bytes, more than an ID3v2 tag can hold (256 MiB)")
+        let bodySize = bytes.count - 10
+        guard bodySize < 1 << 28 else {
+            throw ID3Error(.notWritable, message: "the frames take \(bodySize) bytes, more than an ID3v2 tag can hold (256 MiB)")
         }
-        let size = UInt32(min(body.count + max(0, padding), (1 << 28) - 1))
-        var bytes = Array("ID3".utf8) + [version, 0, 0] + SyncsafeInteger.encode(size)!
-        bytes += body
-        bytes += [UInt8](repeating: 0, count: Int(size) - body.count)
+        let size = UInt32(min(bodySize + max(0, padding), (1 << 28) - 1))
+        bytes.replaceSubrange(6..<10, with: SyncsafeInteger.encode(size)!)
+        bytes.append(contentsOf: repeatElement(0, count: Int(size) - bodySize))
         return ID3TagSerialization(bytes: bytes, notes: notes)
     }
 }
@@ -56,13 +54,30 @@ enum ID3FrameEncoder {
 
     /// One frame: header and body; nil when it cannot be written in `version`.
     static func encode(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        return try encode(frame, version: version, into: &bytes) ? bytes : nil
+    }
+
+    /// Appends one frame, header and body, to `bytes`; false (nothing appended) when it cannot
+    /// be written in `version`.
+    static func encode(_ frame: ID3Frame, version: UInt8, into bytes: inout [UInt8]) throws(ID3Error) -> Bool {
         guard frame.id.utf8.count == 4, frame.id.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
-            return nil
+            return false
         }
         if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id, !stored.unsynchronised {
             let body = try stored.bytes()
-            return header(frame.id, size: body.count, flags: [stored.statusFlags, stored.formatFlags], version: version).map { $0 + body }
+            guard let header = header(frame.id, size: body.count, flags: [stored.statusFlags, stored.formatFlags], version: version) else { return false }
+            bytes += header
+            bytes += body
+            return true
         }
+        guard let encoded = try encodedFresh(frame, version: version) else { return false }
+        bytes += encoded
+        return true
+    }
+
+    /// A frame whose bytes are made from its content (not its stored form).
+    private static func encodedFresh(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> [UInt8]? {
         if frame.isOpaque { return nil }  // encrypted or not decompressible: only its stored form can be written
         guard var body = try frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
             return nil
