@@ -31,17 +31,12 @@ enum CarrierSaving {
     }
 
     /// Checks that the bytes of `range` in `original` are those at `offset` in `written`,
-    /// a mebibyte at a time so that a difference is reported near where it is.
+    /// reporting the mebibyte where they first differ.
     static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, path: String) throws {
-        var done: UInt64 = 0
-        let total = UInt64(range.count)
-        while done < total {
-            let piece = min(1 << 20, total - done)
-            guard try original.hasSameBytes(at: range.lowerBound + done, as: written, at: offset + done, count: piece) else {
-                throw CarrierError(.verificationFailed, offset: range.lowerBound + done,
-                               message: "\(path): the bytes written differ from the original's in the mebibyte at byte \(range.lowerBound + done); the original is unchanged")
-            }
-            done += piece
+        if let difference = try original.firstDifference(at: range.lowerBound, from: written, at: offset, count: UInt64(range.count)) {
+            let mebibyte = range.lowerBound + difference / (1 << 20) * (1 << 20)
+            throw CarrierError(.verificationFailed, offset: mebibyte,
+                               message: "\(path): the bytes written differ from the original's in the mebibyte at byte \(mebibyte); the original is unchanged")
         }
     }
 }

@@ -58,6 +58,13 @@ extension ByteSource {
     /// True when `count` bytes at `offset` here equal `count` bytes at `otherOffset` in
     /// `other`, compared in pieces through two reused buffers.
     public func hasSameBytes(at offset: UInt64, as other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws -> Bool {
+        try firstDifference(at: offset, from: other, at: otherOffset, count: count, chunkSize: chunkSize) == nil
+    }
+
+    /// Where the `count` bytes at `offset` here first differ from those at `otherOffset` in
+    /// `other` (counted from the start of the range), or nil when they are equal. Both are read
+    /// in pieces of `chunkSize` into two buffers allocated once.
+    public func firstDifference(at offset: UInt64, from other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws -> UInt64? {
         let size = Int(min(UInt64(chunkSize), count))
         var mine = [UInt8](repeating: 0, count: size)
         var theirs = [UInt8](repeating: 0, count: size)
@@ -71,9 +78,11 @@ extension ByteSource {
                 try other.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[0..<piece]), at: otherOffset + done)
             }
             let same = mine.withUnsafeBytes { a in theirs.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, piece) == 0 } }
-            guard same else { return false }
+            if !same, let index = (0..<piece).first(where: { mine[$0] != theirs[$0] }) {
+                return done + UInt64(index)
+            }
             done += UInt64(piece)
         }
-        return true
+        return nil
     }
 }

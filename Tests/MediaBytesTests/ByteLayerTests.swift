@@ -139,6 +139,22 @@ import Testing
         #expect(try source.readAvailable(at: 2, upTo: 10) == [3])
     }
 
+    @Test func firstDifferenceFindsTheByteAcrossPieces() throws {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let a = MemoryByteSource(bytes)
+        #expect(try a.firstDifference(at: 0, from: MemoryByteSource(bytes), at: 0, count: 1000, chunkSize: 64) == nil)
+        #expect(try a.hasSameBytes(at: 10, as: MemoryByteSource([0, 0] + bytes), at: 12, count: 900, chunkSize: 7))
+        for position in [0, 63, 64, 65, 500, 999] {
+            var changed = bytes
+            changed[position] &+= 1
+            let b = MemoryByteSource(changed)
+            #expect(try a.firstDifference(at: 0, from: b, at: 0, count: 1000, chunkSize: 64) == UInt64(position))
+            #expect(try a.firstDifference(at: 0, from: b, at: 0, count: 1000) == UInt64(position))
+            #expect(try !a.hasSameBytes(at: 0, as: b, at: 0, count: 1000, chunkSize: 64))
+        }
+        #expect(throws: ByteSourceError.self) { try a.firstDifference(at: 900, from: a, at: 0, count: 200) }
+    }
+
     @Test func fileSourceReadsByPosition() throws {
         let path = try TemporaryFile.write([10, 20, 30, 40, 50])
         let source = try FileByteSource(path: path)
