@@ -1,0 +1,14 @@
+// The system modules every file of the tool uses, imported once for the whole module.
+// FoundationEssentials, not Foundation: no ICU in the binary, half the start-up.
+#if canImport(FoundationEssentials)
+@_exported import FoundationEssentials
+#else
+@_exported import Foundation
+#endif
+#if canImport(Glibc)
+@_exported import Glibc
+#elseif canImport(Musl)
+@_exported import Musl
+#elseif canImport(Darwin)
+@_exported import Darwin
+#endif
