@@ -140,11 +140,11 @@ public struct AtomNode: Sendable {
                 start = position
             case .container(let fields, let children, let trailing):
                 let header = node.templateHeader.encoded(totalSize: node.size)
-                try pending.write(header)
-                try pending.write(fields)
+                pending.write(header)
+                pending.write(fields)
                 position += UInt64(header.count + fields.count)
                 for child in children { try add(child) }
-                try pending.write(trailing)
+                pending.write(trailing)
                 position += UInt64(trailing.count)
             default:
                 try node.write(to: &pending, from: tree)
