@@ -31,6 +31,11 @@ public enum StandardOutput {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 
+    /// Writes out what standard output holds buffered; false when that fails (a full disk).
+    public static func flush() -> Bool {
+        fflush(stdout) == 0 && ferror(stdout) == 0
+    }
+
     /// Sends standard output (and `print`) to the file at `path`, created or truncated; false
     /// when it cannot be opened.
     public static func redirect(to path: String) -> Bool {

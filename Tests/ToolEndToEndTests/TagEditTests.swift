@@ -331,6 +331,8 @@ import Testing
         #expect(array.count == 2)
         #expect((array[0] as NSObject) == singles[1])
         #expect(array[1]["path"] as? String == missing && array[1]["error"] != nil)
+        // Written beside the target and renamed: nothing is left over.
+        #expect(!FileManager.default.fileExists(atPath: folder + "/.all.json.partial"))
     }
 
     @Test func copyReportsAndTagLibReadsTheSameValues() async throws {

@@ -309,14 +309,26 @@ extension TagEdit {
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive)
             guard paths.count == 1 && !recursive else {
-                // Several documents: an array, streamed (to --output when given).
-                if let output, !StandardOutput.redirect(to: output) {
-                    FileRun.standardError("tagedit: \(output): cannot write the document")
+                // Several documents: an array, streamed; with --output into a temporary file
+                // beside it, renamed over it at the end, so a reader never sees half of it.
+                let partial = output.map { PathNames.appending(".\(PathNames.lastComponent($0)).partial", to: PathNames.deletingLastComponent($0)) }
+                if let partial, !StandardOutput.redirect(to: partial) {
+                    FileRun.standardError("tagedit: \(output!): cannot write the document")
                     throw ExitCode(TagEditExitCode.permissionDenied)
                 }
-                try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
-                    .json([try TagReport.exportDocument(file)])
+                let result = Result {
+                    try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
+                        .json([try TagReport.exportDocument(file)])
+                    }
                 }
+                if let output, let partial {
+                    guard StandardOutput.flush(), rename(partial, output) == 0 else {
+                        unlink(partial)
+                        FileRun.standardError("tagedit: \(output): cannot write the document")
+                        throw ExitCode(TagEditExitCode.permissionDenied)
+                    }
+                }
+                _ = try result.get()
                 return
             }
             do throws(MetadataError) {
