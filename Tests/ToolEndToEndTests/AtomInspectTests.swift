@@ -36,6 +36,14 @@ import Testing
         let folder = try await atominspect("check", directory)
         #expect(folder.status == 2)
         #expect(folder.standardError.contains("is a directory; add -r"))
+        // On several jobs: the same lines, summary and exit code as one after another.
+        for arguments in [["check", "-r", directory], ["check", directory, directory + "/cut.m4a", directory + "/missing.m4a", directory + "/sub"]] {
+            let serial = try await ToolRunner.run("atominspect", arguments + ["--jobs", "1"])
+            let parallel = try await ToolRunner.run("atominspect", arguments + ["--jobs", "3"])
+            #expect(parallel.standardOutput == serial.standardOutput, "\(arguments)")
+            #expect(parallel.standardError == serial.standardError, "\(arguments)")
+            #expect(parallel.status == serial.status, "\(arguments)")
+        }
     }
 
     @Test func treePrintsOneIndentedLinePerAtom() async throws {

@@ -40,7 +40,10 @@ import Testing
         try Data(TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a")).prefix(300)).write(to: URL(fileURLWithPath: directory + "/07-c.m4a"))
         let missing = directory + "/missing.mp3"
         for arguments in [["show", "-r", directory], ["show", "--json", "-r", directory], ["get", "-r", directory, missing, "TITLE"],
-                          ["show", "-r", directory, "--format", "{TRACKNUMBER} {TITLE} {filename}"]] {
+                          ["show", "-r", directory, "--format", "{TRACKNUMBER} {TITLE} {filename}"],
+                          ["export", "-r", directory, missing], ["chapters", "list", "-r", directory, missing],
+                          ["chapters", "list", "--json", "-r", directory], ["timed", "-r", directory, missing], ["timed", "--json", "-r", directory],
+                          ["rename", "--dry-run", "-r", directory, "--pattern", "{TRACKNUMBER|x} {basename}"]] {
             let serial = try await ToolRunner.run("tagedit", arguments + ["--jobs", "1"])
             let parallel = try await ToolRunner.run("tagedit", arguments + ["--jobs", "4"])
             #expect(parallel.standardOutput == serial.standardOutput, "\(arguments)")

@@ -18,41 +18,54 @@ extension AtomInspect {
         @Flag(help: "Print only the files with findings or errors.")
         var quiet = false
 
+        @Option(help: "Files checked at once (default: the number of processors); the output is a serial run's.")
+        var jobs = OrderedParallel.defaultJobs
+
         func validate() throws {
             if files.isEmpty { throw ValidationError("name at least one file") }
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+        }
+
+        /// What checking one file came to.
+        enum Outcome: Sendable {
+            case unreadable(message: String, status: Int32)
+            case checked(findings: [String])
         }
 
         func run() throws {
             var worst: Int32 = 0
             var counts = (ok: 0, problems: 0, unreadable: 0)
             let paths = MediaFileList.expand(files, recursive: recursive, extensions: MediaFileList.inspectableExtensions)
-            for path in paths {
+            let recursive = self.recursive
+            OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> Outcome in
+                let path = paths[index]
                 if !recursive, MediaFileList.isDirectory(path) {
-                    StandardError.write("atominspect: \(path): is a directory; add -r (--recursive) to check the media files in it\n")
-                    worst = max(worst, ExitStatus.unreadable.rawValue)
-                    counts.unreadable += 1
-                    continue
+                    return .unreadable(message: "\(path): is a directory; add -r (--recursive) to check the media files in it", status: ExitStatus.unreadable.rawValue)
                 }
                 let file: FileInspection
-                do {
+                do throws(InspectionFailure) {
                     file = try FileInspection.open(path)
                 } catch {
-                    StandardError.write("atominspect: \(error.message)\n")
-                    worst = max(worst, ExitStatus.code(for: error).rawValue)
-                    counts.unreadable += 1
-                    continue
+                    return .unreadable(message: error.message, status: ExitStatus.code(for: error).rawValue)
                 }
-                let findings = file.findings()
-                if findings.isEmpty {
+                return .checked(findings: file.findings().map(\.line))
+            }, emit: { index, outcome in
+                let path = paths[index]
+                switch outcome {
+                case .unreadable(let message, let status):
+                    StandardError.write("atominspect: \(message)\n")
+                    worst = max(worst, status)
+                    counts.unreadable += 1
+                case .checked(let findings) where findings.isEmpty:
                     counts.ok += 1
                     if !quiet { print("\(path): ok") }
-                } else {
+                case .checked(let findings):
                     counts.problems += 1
                     print("\(path): \(findings.count) problem\(findings.count == 1 ? "" : "s")")
-                    for finding in findings { print("  " + finding.line) }
+                    for finding in findings { print("  " + finding) }
                     worst = max(worst, ExitStatus.findings.rawValue)
                 }
-            }
+            })
             if paths.count > 1 || recursive {
                 StandardError.write("\(paths.count) \(paths.count == 1 ? "file" : "files") checked: \(counts.ok) sound, \(counts.problems) with problems, \(counts.unreadable) unreadable\n")
             }

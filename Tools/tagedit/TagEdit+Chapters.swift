@@ -53,11 +53,16 @@ extension TagEdit {
             @Flag(help: "Print a JSON array with one object per file.") var json = false
             @Option(help: "auto (what players most read), qt, nero, id3 or all.") var form = "auto"
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
 
-            func validate() throws { try Chapters.validate(form: form, allowingAll: true) }
+            func validate() throws {
+                try Chapters.validate(form: form, allowingAll: true)
+                if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            }
 
             func run() throws {
-                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: json) { file in
+                let form = self.form
+                try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: json, jobs: jobs) { file in
                     let (all, shown) = Chapters.lists(file, form: form)
                     guard json else { return .text(ChapterReport.text(path: file.path, lists: all, shown: shown)) }
                     return .json((shown.isEmpty ? [nil] : shown.map(Optional.some)).map { ChapterReport.listJSON(path: file.path, lists: all, shown: $0) })

@@ -22,8 +22,10 @@ extension TagEdit {
         @Option(help: "The root folder the pattern is relative to (default: each file's own folder).") var to: String?
         @Flag(help: "Print the moves; move nothing.") var dryRun = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Option(help: "Files read at once (default: the number of processors); the moves and the output are a serial run's.") var jobs = OrderedParallel.defaultJobs
 
         func validate() throws {
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
             do { _ = try TagTemplate(pattern) } catch { throw ValidationError(error.description) }
             guard !pattern.hasPrefix("/") else { throw ValidationError("the pattern is relative: name a root with --to DIR") }
         }
@@ -32,7 +34,11 @@ extension TagEdit {
             let paths = MediaFileList.expand(files, recursive: recursive)
             var run = FileRun(total: paths.count, batch: recursive)
             var moves: [(from: String, to: String)] = []
-            for path in paths {
+            // The targets are worked out on `jobs` threads (reading the tags); nothing moves
+            // before every one is known and checked.
+            let (pattern, to) = (self.pattern, self.to)
+            OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> Result<String, MetadataError> in
+                let path = paths[index]
                 do throws(MetadataError) {
                     if Self.isSymbolicLink(path) {
                         throw MetadataError(.badValue, path: path, message: "is a symbolic link: rename the file it points to (moving the link would break it)")
@@ -42,11 +48,17 @@ extension TagEdit {
                     let ext = TagTemplate.splitExtension(PathNames.lastComponent(path)).ext
                     let root = to ?? PathNames.deletingLastComponent(path)
                     let relative = name + (ext.isEmpty ? "" : "." + ext)
-                    moves.append((path, root.isEmpty ? relative : PathNames.appending(relative, to: root)))
+                    return .success(root.isEmpty ? relative : PathNames.appending(relative, to: root))
                 } catch {
-                    run.fail(error)
+                    return .failure(error)
                 }
-            }
+            }, progress: { run.progress($0) }, emit: { index, target in
+                switch target {
+                case .success(let target): moves.append((paths[index], target))
+                case .failure(let error): run.fail(error)
+                }
+            })
+            run.clearProgress()
             guard run.failed == 0 else {
                 FileRun.standardError("tagedit: nothing moved: \(run.failed) of \(paths.count) files could not be renamed")
                 try run.finish(writing: false)

@@ -19,35 +19,29 @@ extension TagEdit {
         @Option(help: "Only events at or after this time (seconds).") var from: Double?
         @Option(help: "Only events at or before this time (seconds).") var to: Double?
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+
+        func validate() throws {
+            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+        }
 
         /// What a walk picks up: media files and streaming segments.
         static let extensions = MediaFileList.mediaExtensions.union(["ts", "m2ts", "mts", "m4s", "cmfa", "cmfv", "cmfm"])
 
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive, extensions: Self.extensions)
-            var run = FileRun(total: paths.count)
-            var documents = JSONArrayOutput()
-            for (index, path) in paths.enumerated() {
-                run.progress(index)
+            let (json, from, to) = (self.json, self.from, self.to)
+            try FileRun.forEach(paths, json: json, jobs: jobs) { path in
                 do throws(MetadataError) {
                     let report = try TimedMetadata.read(path: path)
-                    for diagnostic in report.diagnostics where diagnostic.isProblem {
-                        run.clearProgress()
-                        FileRun.standardError("tagedit: \(path): \(diagnostic.severity): at byte offset \(diagnostic.offset) (\(diagnostic.place)): \(diagnostic.message)")
+                    let warnings = report.diagnostics.filter(\.isProblem).map { diagnostic in
+                        "\(path): \(diagnostic.severity): at byte offset \(diagnostic.offset) (\(diagnostic.place)): \(diagnostic.message)"
                     }
-                    if json {
-                        documents.append(TimedReport.json(report, from: from, to: to))
-                    } else {
-                        run.clearProgress()
-                        print(TimedReport.text(report, from: from, to: to), terminator: "")
-                    }
+                    return (warnings, .success(json ? .json([TimedReport.json(report, from: from, to: to)]) : .text(TimedReport.text(report, from: from, to: to))))
                 } catch {
-                    if json { documents.append(TagReport.errorJSON(path: path, error: error)) }
-                    run.fail(error)
+                    return ([], .failure(error))
                 }
             }
-            if json { documents.finish() }
-            try run.finish(writing: false)
         }
     }
 }

@@ -129,20 +129,31 @@ struct FileRun {
     @discardableResult
     static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int = 1,
                          _ report: @escaping @Sendable (MediaFile) throws(MetadataError) -> Report) throws -> Bool {
-        var run = FileRun(total: paths.count)
-        var documents = JSONArrayOutput()
-        var absent = false
-        OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> (warnings: [String], result: Result<Report, MetadataError>) in
+        try forEach(paths, json: json, strict: strict, jobs: jobs) { path in
             var warnings: [String] = []
             do throws(MetadataError) {
-                let file = try MediaFile(path: paths[index])
+                let file = try MediaFile(path: path)
                 warnings = TagReport.problemLines(file)
                 try failIfStrict(file, strict: strict)
                 return (warnings, .success(try report(file)))
             } catch {
                 return (warnings, .failure(error))
             }
-        }, progress: { run.progress($0) }, emit: { index, outcome in
+        }
+    }
+
+    /// Runs `work` on each of `paths` on `jobs` threads and prints what it reports, in the
+    /// order of `paths`: text, or with `json` the elements of one array (a file that fails is
+    /// `{"path", "error"}` there); its warnings go to standard error (with `strict`, a file that
+    /// fails does not repeat them). Ends the run with its exit code; returns true when a report
+    /// said its file lacked the value.
+    @discardableResult
+    static func forEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int = 1,
+                        _ work: @escaping @Sendable (String) -> (warnings: [String], result: Result<Report, MetadataError>)) throws -> Bool {
+        var run = FileRun(total: paths.count)
+        var documents = JSONArrayOutput()
+        var absent = false
+        OrderedParallel.run(count: paths.count, jobs: jobs, work: { work(paths[$0]) }, progress: { run.progress($0) }, emit: { index, outcome in
             run.clearProgress()
             switch outcome.result {
             case .success(let report):

@@ -1,16 +1,27 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaBytes
-import Synchronization
 
 /// Runs work on several threads and hands the results back in order, so that a batch run
 /// prints exactly what a serial run prints: `run(count:jobs:work:emit:)` calls `work(i)` for
 /// every index on `jobs` threads (the calling thread is one of them) and `emit(i, result)` on
 /// the calling thread in index order, each as soon as it and every result before it are ready.
 /// With one job it is a plain loop.
-enum OrderedParallel {
+public enum OrderedParallel {
     /// The default number of jobs: the processors this process may use.
-    static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    static func run<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
+    public static func run<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
                                  progress: (Int) -> Void = { _ in }, emit: (Int, T) -> Void) {
         let jobs = min(jobs, count, 64)
         guard jobs > 1 else {
@@ -110,16 +121,6 @@ enum OrderedParallel {
             if blockedWorkers > 0 { condition.broadcast() }
             return (result, done)
         }
-    }
-}
-
-/// Paths a run has written, shared by the threads of a run.
-final class WrittenPaths: @unchecked Sendable {
-    private let paths = Mutex<Set<String>>([])
-
-    /// Adds `path`; false when it was there already.
-    func insert(_ path: String) -> Bool {
-        paths.withLock { $0.insert(path).inserted }
     }
 }
 
