@@ -124,18 +124,19 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         // Printable ASCII without `%` (most keys) is written as it is, in either kind of key space.
         if key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "%") }) { return key }
         let bytes: [UInt8] = fourCharacterCode ? (FourCC(latin1: key)?.bytes ?? Array(key.utf8)) : Array(key.utf8)
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count * 3)
         for byte in bytes {
             if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+                out.append(byte)
             } else {
                 let digits: StaticString = "0123456789ABCDEF"
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(Unicode.Scalar(digits.utf8Start[Int(byte >> 4)]))
-                out.unicodeScalars.append(Unicode.Scalar(digits.utf8Start[Int(byte & 0xF)]))
+                out.append(UInt8(ascii: "%"))
+                out.append(digits.utf8Start[Int(byte >> 4)])
+                out.append(digits.utf8Start[Int(byte & 0xF)])
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 
     static func unescape(_ text: String) -> [UInt8]? {

@@ -64,6 +64,8 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
     public static func read(_ tree: AtomTree) -> (tracks: [QuickTimeChapterTrack], problems: [Problem]) {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return ([], []) }
         let traks = moov.children.filter { $0.type == "trak" }
+        // Without a chapter reference there is nothing to read or report (most music files).
+        guard traks.contains(where: { $0.child("tref")?.child("chap") != nil }) else { return ([], []) }
         let infos = traks.enumerated().map { index, trak in
             trackInfo(trak, path: "moov/trak" + (traks.count > 1 ? "[\(index)]" : ""), tree: tree)
         }
