@@ -80,8 +80,8 @@ public struct AtomTree: Sendable {
         }
     }
 
-    /// The path of the atom that starts at `offset` (the outermost, when a container and its
-    /// first child would both qualify); nil when none does.
+    /// The path of the atom that starts at `offset` (for an error message); nil when none does.
+    /// Only the containers that hold `offset` are opened.
     public func path(ofAtomAt offset: UInt64) -> AtomPath? {
         var found: AtomPath?
         walk { atom, path, _ in

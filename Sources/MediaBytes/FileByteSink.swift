@@ -112,12 +112,7 @@ public struct FileByteSink: ByteSink {
     /// Flushes the file to disk and closes it.
     public func close() throws(FileWriteError) {
         guard ownsDescriptor else { return }
-        let flushed = !injectedFailure(.flush) && (fsync(descriptor) == 0 || Glibc_errno() == EINVAL)
-        let flushError = flushed ? nil : FileWriteError.errno(path, "flush to disk failed")
-        let closed = systemClose(descriptor) == 0 && !injectedFailure(.close)
-        if let flushError { throw flushError }
-        // A failed close can be the first report of a failed write (NFS, quotas).
-        if !closed { throw .errno(path, "closing it failed") }
+        try closeAfterFlush(failedWith: injectedFailure(.flush) ? Glibc_errno() : Self.flush(descriptor))
     }
 
     /// Flushes the file to disk on another thread while `work` runs on this one, then closes
@@ -127,9 +122,7 @@ public struct FileByteSink: ByteSink {
         guard ownsDescriptor else { return try work() }
         let status = FlushStatus()
         let descriptor = self.descriptor
-        let flush: @Sendable () -> Void = {
-            if fsync(descriptor) != 0 && Glibc_errno() != EINVAL { status.error = Glibc_errno() }
-        }
+        let flush: @Sendable () -> Void = { status.error = Self.flush(descriptor) }
         var flusher: JoinableThread?
         if injectedFailure(.flush) {
             status.error = Glibc_errno()
@@ -139,13 +132,23 @@ public struct FileByteSink: ByteSink {
         }
         let result = Result { try work() }
         flusher?.join()
-        let closed = systemClose(descriptor) == 0 && !injectedFailure(.close)
-        if status.error != 0 {
-            let reason = String(cString: strerror(status.error))
-            throw FileWriteError(path: path, reason: "flush to disk failed: \(reason)", errorNumber: status.error)
-        }
-        if !closed { throw FileWriteError.errno(path, "closing it failed") }
+        try closeAfterFlush(failedWith: status.error)
         return try result.get()
+    }
+
+    /// `fsync`, as an `errno` (0 when it worked, or when the file cannot be flushed: EINVAL).
+    private static func flush(_ descriptor: Int32) -> Int32 {
+        fsync(descriptor) == 0 || Glibc_errno() == EINVAL ? 0 : Glibc_errno()
+    }
+
+    /// Closes the descriptor and reports the flush's error (`errno`, 0 for none) first, then a
+    /// failed close (which can be the first report of a failed write: NFS, quotas).
+    private func closeAfterFlush(failedWith flushError: Int32) throws(FileWriteError) {
+        let closed = systemClose(descriptor) == 0 && !injectedFailure(.close)
+        if flushError != 0 {
+            throw FileWriteError(path: path, reason: "flush to disk failed: \(String(cString: strerror(flushError)))", errorNumber: flushError)
+        }
+        if !closed { throw .errno(path, "closing it failed") }
     }
 
     /// The `errno` of a flush on another thread (0: none); read after joining it.

@@ -465,19 +465,24 @@ public struct MediaFile: Sendable {
 /// Values computed from a file's metadata once and shared by the copies of a `MediaFile` that
 /// have not been edited since (an edit starts a new one).
 final class Readings: Sendable {
-    private let state = Mutex<(rankedItems: [(rank: Int, item: NativeMetadataItem)]?, tags: TagMap?)>((nil, nil))
-
-    func rankedItems(_ compute: () -> [(rank: Int, item: NativeMetadataItem)]) -> [(rank: Int, item: NativeMetadataItem)] {
-        if let items = state.withLock({ $0.rankedItems }) { return items }
-        let items = compute()
-        state.withLock { $0.rankedItems = items }
-        return items
+    struct Values {
+        var rankedItems: [(rank: Int, item: NativeMetadataItem)]?
+        var tags: TagMap?
     }
 
-    func tags(_ compute: () -> TagMap) -> TagMap {
-        if let tags = state.withLock({ $0.tags }) { return tags }
-        let tags = compute()
-        state.withLock { $0.tags = tags }
-        return tags
+    private let state = Mutex(Values())
+
+    func rankedItems(_ compute: () -> [(rank: Int, item: NativeMetadataItem)]) -> [(rank: Int, item: NativeMetadataItem)] {
+        value(\.rankedItems, compute)
+    }
+
+    func tags(_ compute: () -> TagMap) -> TagMap { value(\.tags, compute) }
+
+    /// The value at `key`, computed (outside the lock) and kept the first time it is asked for.
+    private func value<T: Sendable>(_ key: WritableKeyPath<Values, T?> & Sendable, _ compute: () -> T) -> T {
+        if let value = state.withLock({ $0[keyPath: key] }) { return value }
+        let value = compute()
+        state.withLock { $0[keyPath: key] = value }
+        return value
     }
 }

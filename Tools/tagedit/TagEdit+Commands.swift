@@ -312,10 +312,11 @@ extension TagEdit {
                 // Several documents: an array, streamed; with --output into a temporary file
                 // beside it, renamed over it at the end, so a reader never sees half of it.
                 let partial = output.map { PathNames.appending(".\(PathNames.lastComponent($0)).partial", to: PathNames.deletingLastComponent($0)) }
-                if let partial, !StandardOutput.redirect(to: partial) {
-                    FileRun.standardError("tagedit: \(output!): cannot write the document")
-                    throw ExitCode(TagEditExitCode.permissionDenied)
+                func cannotWrite(_ output: String) -> ExitCode {
+                    FileRun.standardError("tagedit: \(output): cannot write the document: \(String(cString: strerror(errno)))")
+                    return ExitCode(TagEditExitCode.permissionDenied)
                 }
+                if let output, let partial, !StandardOutput.redirect(to: partial) { throw cannotWrite(output) }
                 let result = Result {
                     try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
                         .json([try TagReport.exportDocument(file)])
@@ -323,9 +324,9 @@ extension TagEdit {
                 }
                 if let output, let partial {
                     guard StandardOutput.flush(), rename(partial, output) == 0 else {
+                        let failure = cannotWrite(output)
                         unlink(partial)
-                        FileRun.standardError("tagedit: \(output): cannot write the document")
-                        throw ExitCode(TagEditExitCode.permissionDenied)
+                        throw failure
                     }
                 }
                 _ = try result.get()

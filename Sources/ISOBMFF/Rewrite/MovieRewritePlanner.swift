@@ -306,30 +306,10 @@ public enum MovieRewritePlanner {
         // each rendered segment is compared with the bytes there now.
         var patches: [(offset: UInt64, bytes: [UInt8])] = []
         for segment in try AtomNode.segments(of: nodes, at: region.lowerBound, from: tree) {
-            let new = segment.bytes
             // Old bytes of the part of the segment that exists in the file now.
-            let oldEnd = min(segment.offset + UInt64(new.count), tree.fileSize)
+            let oldEnd = min(segment.offset + UInt64(segment.bytes.count), tree.fileSize)
             let old = oldEnd > segment.offset ? Array(try tree.bytes(at: segment.offset, count: Int(oldEnd - segment.offset))) : []
-            var index = 0
-            let common = min(new.count, old.count)
-            while index < new.count {
-                // Equal blocks are passed a page at a time.
-                while index + 4096 <= common && new.withUnsafeBytes({ n in old.withUnsafeBytes { o in memcmp(n.baseAddress! + index, o.baseAddress! + index, 4096) == 0 } }) {
-                    index += 4096
-                }
-                guard index < new.count else { break }
-                guard index >= old.count || new[index] != old[index] else { index += 1; continue }
-                // A run of differing bytes; runs closer than 64 bytes are written as one.
-                var end = index + 1
-                var same = 0
-                while end < new.count && same < 64 {
-                    if end < old.count && new[end] == old[end] { same += 1 } else { same = 0 }
-                    end += 1
-                }
-                end -= same
-                patches.append((segment.offset + UInt64(index), Array(new[index..<end])))
-                index = end
-            }
+            patches += differences(segment.bytes, from: old).map { (segment.offset + UInt64($0.start), $0.bytes) }
         }
         let map = OffsetMap(moves: tree.atoms.filter { $0.endOffset <= region.lowerBound || $0.offset >= region.upperBound }
             .map { OffsetMap.Move(start: $0.offset, end: $0.endOffset, delta: 0) })
@@ -337,6 +317,32 @@ public enum MovieRewritePlanner {
             strategy: strategy, nodes: [], patches: patches, writableRegion: region,
             oldFileSize: tree.fileSize, newFileSize: newFileSize, offsetMap: map, oldMovieSize: moov.size,
             newMovieSize: newMovieSize, padding: padding)
+    }
+
+    /// The runs of `new` that differ from `old` (which may be shorter), by their start in
+    /// `new`; runs closer than 64 bytes are joined, so a change is a few writes.
+    static func differences(_ new: [UInt8], from old: [UInt8]) -> [(start: Int, bytes: [UInt8])] {
+        var runs: [(start: Int, bytes: [UInt8])] = []
+        var index = 0
+        let common = min(new.count, old.count)
+        while index < new.count {
+            // Equal blocks are passed a page at a time.
+            while index + 4096 <= common && new.withUnsafeBytes({ n in old.withUnsafeBytes { o in memcmp(n.baseAddress! + index, o.baseAddress! + index, 4096) == 0 } }) {
+                index += 4096
+            }
+            guard index < new.count else { break }
+            guard index >= old.count || new[index] != old[index] else { index += 1; continue }
+            var end = index + 1
+            var same = 0
+            while end < new.count && same < 64 {
+                if end < old.count && new[end] == old[end] { same += 1 } else { same = 0 }
+                end += 1
+            }
+            end -= same
+            runs.append((index, Array(new[index..<end])))
+            index = end
+        }
+        return runs
     }
 
     /// A plan that writes the whole file anew: the top-level atoms in order, the padding that
