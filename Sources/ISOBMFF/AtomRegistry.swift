@@ -22,26 +22,20 @@ enum AtomRegistry {
     }
 
     /// Containers whose children start right after the header, wherever they appear.
-    static let plainContainers: Set<FourCC> = [
+    static let plainContainers: FourCCSet = [
         "moov", "trak", "mdia", "minf", "stbl", "dinf", "edts", "udta", "mvex", "moof", "traf", "mfra",
         "tref", "sinf", "schi", "wave", "ilst", "gmhd", "clip", "matt", "tapt", "iprp", "ipco", "rinf",
         "strk", "strd", "trgr", "meco", "mere", "paen", "grpl",
     ]
 
-    /// Full-box containers with fixed fields before the children: version and flags (4 bytes),
-    /// plus an entry count where the box has one.
-    static let prefixedContainers: [FourCC: Int] = [
-        "stsd": 8, "dref": 8, "iref": 4, "ipro": 6, "fiin": 6,
-    ]
-
-    static let audioEntries: Set<FourCC> = [
+    static let audioEntries: FourCCSet = [
         "mp4a", "enca", "alac", "ac-3", "ec-3", "ac-4", "Opus", "fLaC", ".mp3", "samr", "sawb", "sawp",
         "sevc", "sqcp", "ssmv", "lpcm", "twos", "sowt", "in24", "in32", "fl32", "fl64", "ulaw", "alaw",
         "ima4", "ipcm", "fpcm", "mha1", "mha2", "mhm1", "mhm2", "dtsc", "dtsh", "dtsl", "dtse", "dtsx",
         "MAC3", "MAC6", "QDM2", "QDMC", "agsm", "mlpa", "spex", "vrbs", "NONE",
     ]
 
-    static let videoEntries: Set<FourCC> = [
+    static let videoEntries: FourCCSet = [
         "avc1", "avc2", "avc3", "avc4", "hvc1", "hev1", "hvc2", "hev2", "dvh1", "dvhe", "dva1", "dvav",
         "vvc1", "vvi1", "mp4v", "encv", "s263", "h263", "jpeg", "mjpa", "mjpb", "mjp2", "png ", "vp08",
         "vp09", "av01", "apch", "apcn", "apcs", "apco", "ap4h", "ap4x", "rle ", "SVQ1", "SVQ3", "cvid",
@@ -49,7 +43,7 @@ enum AtomRegistry {
         "hvt1", "lhv1", "lhe1", "FFV1", "y420",
     ]
 
-    static let genericEntries: Set<FourCC> = ["mp4s", "wvtt", "c608", "c708", "encs", "mebx", "stpp", "encm"]
+    static let genericEntries: FourCCSet = ["mp4s", "wvtt", "c608", "c708", "encs", "mebx", "stpp", "encm"]
 
     /// Decides the layout of an atom of `type` whose parent is `parent` (nil at the top level),
     /// in a track whose media handler is `handler` (when known).
@@ -82,10 +76,16 @@ enum AtomRegistry {
             }
         }
         if plainContainers.contains(type) { return .container(prefix: 0) }
-        if let prefix = prefixedContainers[type] { return .container(prefix: prefix) }
-        if type == "meta" { return .meta }
-        if type == "iinf" { return .itemInfo }
-        return .leaf
+        // Full-box containers with fixed fields before the children: version and flags
+        // (4 bytes), plus an entry count where the box has one.
+        switch type {
+        case "stsd", "dref": return .container(prefix: 8)
+        case "iref": return .container(prefix: 4)
+        case "ipro", "fiin": return .container(prefix: 6)
+        case "meta": return .meta
+        case "iinf": return .itemInfo
+        default: return .leaf
+        }
     }
 
     static func sampleEntryKind(for type: FourCC, handler: FourCC?) -> SampleEntryKind {
@@ -106,7 +106,7 @@ enum AtomRegistry {
     }
 
     /// Top-level types that can open an ISO-BMFF or QuickTime file (`AtomTree.openingTypes`).
-    static let openingTypes: Set<FourCC> = [
+    static let openingTypes: FourCCSet = [
         "ftyp", "moov", "mdat", "free", "skip", "wide", "pnot", "uuid", "styp", "sidx", "moof", "meta",
         "junk", "PICT", "jP  ", "mfra", "prfl", "pdin", "emsg", "prft", "ssix",
     ]

@@ -58,7 +58,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     }
 
     /// Atoms that open classic QuickTime files, which have no `ftyp`.
-    private static let quickTimeOpenings: Set<FourCC> = ["moov", "mdat", "wide", "free", "skip", "pnot", "PICT", "junk"]
+    private static let quickTimeOpenings: FourCCSet = ["moov", "mdat", "wide", "free", "skip", "pnot", "PICT", "junk"]
 
     /// The format of a file opening with an atom the atom reader accepts (the same set), by the
     /// `ftyp`/`styp` brand when there is one.
@@ -75,9 +75,10 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static func format(forBrand brand: String) -> MediaFormat {
         if brand == "qt  " { return .mov }
         if brand.hasPrefix("3g") { return .threeGP }
-        let heif: Set<String> = ["mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "mif2"]
-        if heif.contains(brand) { return .heif }
-        return .mp4
+        switch brand {
+        case "mif1", "msf1", "heic", "heix", "hevc", "hevx", "heim", "heis", "avif", "avis", "mif2": return .heif
+        default: return .mp4
+        }
     }
 
     /// MPEG audio frame (MP3) or ADTS (AAC) by the 12-bit sync word and the layer bits.

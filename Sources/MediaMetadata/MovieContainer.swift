@@ -74,8 +74,10 @@ struct MovieContainer: MetadataContainer {
         return lists + store.chapterLists
     }
 
+    private static let movieHeaderPath = AtomPath([.init(type: "moov"), .init(type: "mvhd")])
+
     private static func movieTime(of tree: AtomTree) -> MediaTimes? {
-        guard let path = AtomPath(parsing: "moov/mvhd"), let mvhd = tree.atom(at: path),
+        guard let mvhd = tree.atom(at: movieHeaderPath),
             let bytes = try? tree.bytes(at: mvhd.payloadOffset, count: Int(min(mvhd.payloadSize, 40)))
         else { return nil }
         var reader = ByteReader(bytes)

@@ -121,8 +121,9 @@ struct MovieMetadataStore: MetadataStore {
     static func view(_ item: MetadataItem) -> NativeMetadataItem {
         let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
         let row = MetadataKeyTable.definition(iTunes: form)
-        let images = item.values.filter { $0.imageMIMEType != nil }
-        let (values, type) = render(item.values.filter { $0.imageMIMEType == nil }, type: item.type, row: row)
+        let hasImages = item.values.contains { $0.imageMIMEType != nil }
+        let images = hasImages ? item.values.filter { $0.imageMIMEType != nil } : []
+        let (values, type) = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, row: row)
         // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
         // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
         var key = textKey(row)

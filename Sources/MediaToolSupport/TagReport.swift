@@ -160,12 +160,13 @@ public enum TagReport {
         for video in properties.video { out += "  video: \(describe(video))\n" }
         let tags = file.tags.sorted { $0.key < $1.key }
         if tags.isEmpty { out += "  no tags\n" }
-        let widths = tags.map(\.key.count)
+        let widths = tags.map { Self.columns($0.key) }
         let width = widths.max() ?? 0
         for ((key, values), keyWidth) in zip(tags, widths) {
-            let label = "  " + key + String(repeating: " ", count: width - keyWidth + 2)
             for value in values.isEmpty ? [""] : values {
-                out += label
+                out += "  "
+                out += key
+                Self.appendSpaces(width - keyWidth + 2, to: &out)
                 out += value.replacingNewlines
                 out += "\n"
             }
@@ -184,6 +185,23 @@ public enum TagReport {
             }
         }
         return out
+    }
+
+    /// The characters of a key as the listing aligns them (keys are nearly always ASCII, whose
+    /// byte count is the character count).
+    static func columns(_ key: String) -> Int {
+        key.utf8.allSatisfy { $0 < 0x80 } ? key.utf8.count : key.count
+    }
+
+    private static let spaces = String(repeating: " ", count: 64)
+
+    static func appendSpaces(_ count: Int, to out: inout String) {
+        var left = count
+        while left > 0 {
+            let run = min(left, 64)
+            out += spaces.prefix(run)
+            left -= run
+        }
     }
 
     // MARK: - Export and import
