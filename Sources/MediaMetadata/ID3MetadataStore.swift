@@ -69,7 +69,9 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
-        var result: [(Int, NativeMetadataItem)] = tag.frames.map { (Rank.id3v2, view($0)) }
+        var result: [(rank: Int, item: NativeMetadataItem)] = []
+        result.reserveCapacity(tag.frames.count)
+        for frame in tag.frames { result.append((Rank.id3v2, view(frame))) }
         for item in ape?.items ?? [] { result.append((Rank.apeOrInfo, Self.view(item))) }
         if let v1 = id3v1 {
             let fields: [(String, String, String?)] = [
@@ -250,6 +252,7 @@ struct ID3MetadataStore: MetadataStore {
     /// depth first, a cycle cut with a note); chapters no table lists come after, by start.
     /// Without a top-level table, by start time.
     var chapterLists: [ChapterList] {
+        guard tag.frames.contains(where: { $0.content.kind == .chapter }) else { return [] }
         var chapters: [String: Chapter] = [:]
         var frameOrder: [String] = []
         var tables: [String: (top: Bool, children: [String])] = [:]

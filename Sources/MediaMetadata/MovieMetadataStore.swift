@@ -61,8 +61,8 @@ struct MovieMetadataStore: MetadataStore {
     // MARK: - Reading
 
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
-        var result: [(Int, NativeMetadataItem)] = []
-    // As in TagLib, the first item of a name gives the tag; later ones are listed only.
+        var result: [(rank: Int, item: NativeMetadataItem)] = []
+        // As in TagLib, the first item of a name gives the tag; later ones are listed only.
         var seenTypes: Set<UInt32> = [], seenFreeform: Set<MetadataIdentifier> = []
         for item in scope.itemList ?? [] {
             var view = Self.view(item)

@@ -193,13 +193,14 @@ public enum TagReport {
         key.utf8.allSatisfy { $0 < 0x80 } ? key.utf8.count : key.count
     }
 
-    private static let spaces = String(repeating: " ", count: 64)
+    /// Runs of 0 to 63 spaces, made once (`String.prefix` walks characters).
+    private static let spaces: [String] = (0..<64).map { String(repeating: " ", count: $0) }
 
     static func appendSpaces(_ count: Int, to out: inout String) {
-        var left = count
+        var left = max(count, 0)
         while left > 0 {
-            let run = min(left, 64)
-            out += spaces.prefix(run)
+            let run = min(left, 63)
+            out += spaces[run]
             left -= run
         }
     }
