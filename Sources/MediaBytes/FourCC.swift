@@ -28,17 +28,25 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
     ///
     /// Literals are `StaticString`s so that the common all-ASCII case reads four bytes and
     /// allocates nothing: type literals sit in the parser's hottest switches.
-    @inlinable
+    /// Always inlined, with the rare case out of line, so that the compiler folds a literal to
+    /// its constant: a `switch` over types compares integers instead of calling this per case.
+    @inlinable @inline(__always)
     public init(stringLiteral value: StaticString) {
         if value.hasPointerRepresentation && value.utf8CodeUnitCount == 4 {
             let p = value.utf8Start
             rawValue = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
             return
         }
+        self = Self.nonASCIILiteral(value)
+    }
+
+    /// A literal with non-ASCII characters (`"©nam"`): its UTF-8 read back as ISO-8859-1.
+    @usableFromInline
+    static func nonASCIILiteral(_ value: StaticString) -> FourCC {
         guard let code = FourCC(latin1: value.description) else {
             preconditionFailure("FourCC literal must be four ISO-8859-1 characters: \(value)")
         }
-        self = code
+        return code
     }
 
     /// The four bytes, most significant first.

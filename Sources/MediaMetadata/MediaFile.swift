@@ -111,8 +111,10 @@ public struct MediaFile: Sendable {
     private var uniformTags: [String: [String]] {
         let ranked = rankedItems
         var result: [String: [String]] = [:]
+        result.reserveCapacity(ranked.count)
         if store.mergesAreasPerKey {
             var rankOfKey: [String: Int] = [:]
+            rankOfKey.reserveCapacity(ranked.count)
             for (rank, item) in ranked {
                 for contribution in item.contributions {
                     if let best = rankOfKey[contribution.key], best < rank { continue }
