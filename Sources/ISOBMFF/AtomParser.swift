@@ -23,14 +23,17 @@ final class AtomParser {
 
     private let source: any ByteSource
     private let limits: AtomLimits
-    private(set) var windows: [AtomWindow] = []
+    // The state the walk touches per atom skips the run-time exclusivity check: a parser is
+    // private to one read on one thread, and none of these is passed `inout` across a call
+    // that touches it again.
+    @exclusivity(unchecked) private(set) var windows: [AtomWindow] = []
     private var pending: [(diagnostic: AtomDiagnostic, locator: [Int])] = []
     /// Child indexes from the top level down to the container being read.
-    private var locator: [Int] = []
-    private var atomCount = 0
+    @exclusivity(unchecked) private var locator: [Int] = []
+    @exclusivity(unchecked) private var atomCount = 0
     /// Diagnostics beyond `AtomLimits.maxDiagnostics`, counted but not kept.
     private var suppressed = 0
-    private var stopped = false
+    @exclusivity(unchecked) private var stopped = false
 
     init(source: any ByteSource, limits: AtomLimits) {
         self.source = source
@@ -167,7 +170,7 @@ final class AtomParser {
                 let i = bytes.startIndex
                 handler = FourCC(bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3])
             }
-            children.append(atom)
+            children.append(consume atom)
             position += extent
         }
         return 0
