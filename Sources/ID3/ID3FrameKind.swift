@@ -46,6 +46,13 @@ public struct ID3FrameKind: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// | `RVA2` | relativeVolume |
     /// | anything else | binary |
     public static func of(frameID id: String) -> ID3FrameKind {
+        // Text frames are most of a tag: decided without hashing the ID (the table's only
+        // `T` frame is TXXX; its `W` frames are WXXX and WFED).
+        switch id.utf8.first {
+        case UInt8(ascii: "T"): if id != "TXXX" { return .text }
+        case UInt8(ascii: "W"): if id != "WXXX" && id != "WFED" { return .url }
+        default: break
+        }
         if let kind = byID[id] { return kind }
         if id.hasPrefix("T") { return .text }
         if id.hasPrefix("W") { return .url }

@@ -99,13 +99,14 @@ public enum TagReport {
 
     /// The audio in one line: `aac, 44100 Hz, 2 channels, 128 kb/s, 3.045 s`.
     public static func describe(_ audio: AudioProperties) -> String {
-        var parts = [audio.codec]
-        if let rate = audio.sampleRate { parts.append("\(rate) Hz") }
-        if let channels = audio.channels { parts.append(channels == 1 ? "mono" : channels == 2 ? "stereo" : "\(channels) channels") }
-        if let bits = audio.bitsPerSample { parts.append("\(bits) bit") }
-        if let bitrate = audio.bitrate { parts.append("\(bitrate / 1000 + (bitrate % 1000 >= 500 ? 1 : 0)) kb/s") }
-        if let duration = audio.duration, duration.isFinite { parts.append(seconds(duration)) }
-        return parts.joined(separator: ", ")
+        // Appended in place: one line per file of every listing.
+        var out = audio.codec
+        if let rate = audio.sampleRate { out += ", "; out += String(rate); out += " Hz" }
+        if let channels = audio.channels { out += channels == 1 ? ", mono" : channels == 2 ? ", stereo" : ", \(channels) channels" }
+        if let bits = audio.bitsPerSample { out += ", "; out += String(bits); out += " bit" }
+        if let bitrate = audio.bitrate { out += ", "; out += String(bitrate / 1000 + (bitrate % 1000 >= 500 ? 1 : 0)); out += " kb/s" }
+        if let duration = audio.duration, duration.isFinite { out += ", "; out += seconds(duration) }
+        return out
     }
 
     /// A video track in one line: `h264, 320x240, 25 fps`.
@@ -123,8 +124,12 @@ public enum TagReport {
     /// Seconds with three decimals: `3.045 s`.
     static func seconds(_ value: Double) -> String {
         guard let millis = Int64(exactly: (value * 1000).rounded()), millis >= 0 else { return "\(value) s" }
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+        let fraction = millis % 1000
+        var out = String(millis / 1000)
+        out += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
+        out += String(fraction)
+        out += " s"
+        return out
     }
 
     /// An item's values as `show` lists them: its text values, then each picture it holds as

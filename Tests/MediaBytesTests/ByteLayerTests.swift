@@ -37,6 +37,35 @@ import Testing
         #expect(FourCC("©nam").isPrintable)
         #expect(!FourCC(rawValue: 1).isPrintable)
     }
+
+    @Test func aNonASCIILiteralIsItsLatin1Bytes() {
+        let literal: FourCC = "©day"
+        #expect(literal.rawValue == 0xA964_6179)
+    }
+}
+
+@Suite struct FourCCSetTests {
+    /// The sorted table answers exactly as a hashed set of the same codes, for the members, for
+    /// codes between and beside them, and for the extremes of the 32-bit range.
+    @Test func membershipMatchesAHashedSet() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 3, 7, 31, 64] {
+            let codes = (0..<size).map { _ in FourCC(rawValue: UInt32.random(in: 0...UInt32.max, using: &generator)) }
+            let table = FourCCSet(codes + codes.prefix(2))  // duplicates are kept once
+            let reference = Set(codes)
+            #expect(table.count == reference.count)
+            #expect(Array(table) == reference.sorted())
+            var probes = codes + [FourCC(rawValue: 0), FourCC(rawValue: .max)]
+            probes += codes.map { FourCC(rawValue: $0.rawValue &+ 1) } + codes.map { FourCC(rawValue: $0.rawValue &- 1) }
+            for probe in probes { #expect(table.contains(probe) == reference.contains(probe), "size \(size), probe \(probe.rawValue)") }
+        }
+    }
+
+    @Test func literalsBuildTheTable() {
+        let table: FourCCSet = ["moov", "trak", "©nam", "moov"]
+        #expect(table.count == 3)
+        #expect(table.contains("trak") && table.contains("©nam") && !table.contains("mdat"))
+    }
 }
 
 @Suite struct ByteReaderTests {
