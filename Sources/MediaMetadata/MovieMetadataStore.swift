@@ -64,6 +64,8 @@ struct MovieMetadataStore: MetadataStore {
         var result: [(rank: Int, item: NativeMetadataItem)] = []
         // As in TagLib, the first item of a name gives the tag; later ones are listed only.
         var seenTypes: Set<UInt32> = [], seenFreeform: Set<MetadataIdentifier> = []
+        seenTypes.reserveCapacity(scope.itemList?.count ?? 0)
+        result.reserveCapacity(scope.itemList?.count ?? 0)
         for item in scope.itemList ?? [] {
             var view = Self.view(item)
             let first = item.type == "----" ? seenFreeform.insert(view.identifier).inserted : seenTypes.insert(item.type.rawValue).inserted
@@ -142,9 +144,9 @@ struct MovieMetadataStore: MetadataStore {
     static func render(_ values: [ItemValue], type: FourCC?, row: MetadataKeyDefinition?) -> ([String], String) {
         var texts: [String] = []
         var typeName = ""
+        let stored = type.map(ItemListValueKind.of) ?? .text
         for value in values {
             typeName = value.dataType.description
-            let stored = type.map(ItemListValueKind.of) ?? .text
             if stored.isPair, let pair = value.pair {
                 texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
                 typeName = "pair"

@@ -159,7 +159,12 @@ public enum TagReport {
 
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.
     public static func text(_ file: MediaFile, native: Bool) throws(MetadataError) -> String {
-        var out = "\(file.path) (\(file.format))\n"
+        var out = ""
+        out.reserveCapacity(1024)
+        out += file.path
+        out += " ("
+        out += file.format.description
+        out += ")\n"
         let properties = file.properties
         if let audio = properties.audio { out += "  audio: \(describe(audio))\n" }
         for video in properties.video { out += "  video: \(describe(video))\n" }

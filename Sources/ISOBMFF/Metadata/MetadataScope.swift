@@ -146,6 +146,7 @@ public struct MetadataScope: Sendable {
             layout.itemListMeta = meta
             if let ilst = meta.child("ilst") {
                 var items: [MetadataItem] = []
+                items.reserveCapacity(ilst.children.count)
                 for child in ilst.children { items.append(try MetadataItem(child, in: tree)) }
                 itemList = items
             } else {
