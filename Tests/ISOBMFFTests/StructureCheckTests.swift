@@ -55,3 +55,39 @@ import Testing
         #expect(try findings(bytes).map(\.code) == [.trailingBytes])
     }
 }
+
+@Suite struct TrackSampleLocatorTests {
+    /// A locator of a 400,000-sample track reads only the sample-size header when it is made
+    /// (what `atominspect --json` needs, the sample count); the tables are read when a sample is
+    /// first asked for, and then give each sample's place, size, time and sync flag.
+    @Test func aLocatorReadsItsTablesOnlyWhenASampleIsAskedFor() throws {
+        let count = 400_000
+        let path = try TemporaryFile.write([], name: "long-locator.m4a")
+        try LargeMovieBuilder.write(to: path, sampleCount: count, mediaSize: 8 << 20)
+        let source = RecordingByteSource(try FileByteSource(path: path))
+        let tree = try AtomTree(source: source)
+        let trak = try #require(tree.atom(at: AtomPath(parsing: "moov/trak")!))
+        let stsz = try #require(tree.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsz")!))
+        let entries = stsz.payloadOffset + 12..<stsz.endOffset
+        let chunkStart = try #require(tree.atoms.first { $0.type == "mdat" }).offset + 16
+        let readsBefore = source.reads.count
+
+        let locator = try #require(TrackSampleLocator(trak: trak, tree: tree))
+        #expect(locator.sampleCount == count)
+        #expect(source.reads.dropFirst(readsBefore).allSatisfy { !$0.overlaps(entries) })
+        #expect(source.reads.dropFirst(readsBefore).reduce(0) { $0 + $1.count } <= 64)
+
+        // Sample i is 16 + i % 3 bytes, 1024 ticks long, in one chunk; samples 1 and 200,001 are sync.
+        func bytesBefore(_ i: Int) -> UInt64 { UInt64(16 * i + (i / 3) * 3 + (i % 3 == 2 ? 1 : 0)) }
+        let last = locator.samples(count - 2..<count + 5)
+        #expect(last.map(\.number) == [count - 1, count])
+        #expect(last.map(\.size) == [UInt32(16 + (count - 2) % 3), UInt32(16 + (count - 1) % 3)])
+        #expect(last.map(\.offset) == [chunkStart + bytesBefore(count - 2), chunkStart + bytesBefore(count - 1)])
+        #expect(last.map(\.decodeTime) == [UInt64(1024 * (count - 2)), UInt64(1024 * (count - 1))])
+        #expect(last.map(\.isSync) == [false, false])
+        #expect(locator.samples(200_000..<200_001).first?.isSync == true)
+        #expect(source.reads.dropFirst(readsBefore).contains { $0.overlaps(entries) })
+        #expect(locator.chunkExtent(0) == chunkStart..<chunkStart + bytesBefore(count))
+        #expect(locator.chunkCount == 1)
+    }
+}

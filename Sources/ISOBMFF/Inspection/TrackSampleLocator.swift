@@ -1,12 +1,15 @@
 import MediaBytes
+import Synchronization
 
 /// Where each sample of a track lies in the file and when it is decoded and shown, for browsing
 /// a track sample by sample (ISO/IEC 14496-12 section 8.7: `stsc` + `stco`/`co64` + `stsz`, with
 /// `stts`, `ctts` and `stss` for times and sync samples).
 ///
-/// The run tables and chunk offsets are decoded once, and the sample sizes are added up once
-/// into a running total every 4096 samples; after that a page of samples costs one read of at
-/// most 4096 + page size entries, wherever it is in a million-sample track.
+/// Making one reads only the sample-size header (the sample count). The run tables and chunk
+/// offsets are decoded, and the sample sizes added up into a running total every 4096 samples,
+/// once, when a sample or chunk is first asked for; after that a page of samples costs one read
+/// of at most 4096 + page size entries, wherever it is in a million-sample track. So a listing
+/// that only counts the samples (`atominspect --json`) never reads the tables.
 public struct TrackSampleLocator: Sendable {
     /// One sample: its 1-based number, decode time and composition offset (in the media
     /// timescale), where its bytes are, and whether a decoder can start at it.
@@ -28,19 +31,36 @@ public struct TrackSampleLocator: Sendable {
         var startTime: UInt64
     }
 
+    /// The tables decoded from the track, built on first use.
+    struct Index: Sendable {
+        var chunkOffsets: [UInt64] = []
+        /// The number of the first sample (0-based) of each chunk, and one past the last.
+        var chunkFirstSample: [Int] = []
+        var times: [Run] = []
+        var compositionOffsets: [Run] = []
+        var syncSamples: [UInt32]?
+        /// The total size of samples `0..<k * checkpointInterval`, for each k.
+        var checkpoints: [UInt64] = []
+    }
+
+    /// The track the index is built from, and the index once built (copies of a locator share it).
+    private final class LazyIndex: Sendable {
+        let trak: Atom
+        let tree: AtomTree
+        let built = Mutex<Index?>(nil)
+
+        init(trak: Atom, tree: AtomTree) {
+            self.trak = trak
+            self.tree = tree
+        }
+    }
+
     public let sampleCount: Int
     private let source: any ByteSource
     private let uniformSize: UInt32
     /// Where the per-sample size entries start, and their width in bits (4, 8, 16 or 32).
     private let sizeEntries: (offset: UInt64, bits: Int, count: Int)?
-    private let chunkOffsets: [UInt64]
-    /// The number of the first sample (0-based) of each chunk, and one past the last.
-    private let chunkFirstSample: [Int]
-    private let times: [Run]
-    private let compositionOffsets: [Run]
-    private let syncSamples: [UInt32]?
-    /// The total size of samples `0..<k * checkpointInterval`, for each k.
-    private var checkpoints: [UInt64]
+    private let lazyIndex: LazyIndex
     static let checkpointInterval = 4096
 
     /// The locator of `trak`; nil when it has no sample table or no sample sizes.
@@ -73,8 +93,25 @@ public struct TrackSampleLocator: Sendable {
                 sampleCount = declared
             }
         }
-        let tables = TrackSampleTables(trak, tree: tree)
-        chunkOffsets = tables?.chunks?.box.offsets ?? []
+        lazyIndex = LazyIndex(trak: trak, tree: tree)
+    }
+
+    /// The index, built the first time it is asked for (outside the lock: two threads asking at
+    /// once may both build it, and either result is the same).
+    private var index: Index {
+        if let index = lazyIndex.built.withLock({ $0 }) { return index }
+        let index = buildIndex()
+        lazyIndex.built.withLock { $0 = index }
+        return index
+    }
+
+    private func buildIndex() -> Index {
+        let trak = lazyIndex.trak, tree = lazyIndex.tree
+        var index = Index()
+        guard let stbl = trak.descendant(TrackSampleTables.stblPath) else { return index }
+        // The sizes are read from the file a block at a time below, not decoded into a table.
+        let tables = TrackSampleTables(trak, tree: tree, decodingSizes: false)
+        index.chunkOffsets = tables?.chunks?.box.offsets ?? []
         var firsts: [Int] = []
         if let perChunk = tables?.samplesPerChunk {
             firsts.reserveCapacity(perChunk.count + 1)
@@ -85,7 +122,7 @@ public struct TrackSampleLocator: Sendable {
             }
             firsts.append(next)
         }
-        chunkFirstSample = firsts
+        index.chunkFirstSample = firsts
         func runs(_ entries: [TimeToSampleBox.Entry]) -> [Run] {
             var result: [Run] = []
             var sample = 0
@@ -97,19 +134,14 @@ public struct TrackSampleLocator: Sendable {
             }
             return result
         }
-        times = runs(tables?.times?.box.entries ?? [])
-        var composition: [Run] = []
-        var sync: [UInt32]?
+        index.times = runs(tables?.times?.box.entries ?? [])
         for (type, atom) in [("ctts", stbl.child("ctts")), ("stss", stbl.child("stss"))] as [(FourCC, Atom?)] {
             guard let atom, let bytes = try? tree.fieldBytes(of: atom) else { continue }
             var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
             let context = AtomDecodingContext(atom: atom, parent: "stbl")
-            if type == "ctts", let box = try? TimeToSampleBox(from: &reader, context: context) { composition = runs(box.entries) }
-            if type == "stss", let box = try? SyncSampleBox(from: &reader, context: context) { sync = box.sampleNumbers.sorted() }
+            if type == "ctts", let box = try? TimeToSampleBox(from: &reader, context: context) { index.compositionOffsets = runs(box.entries) }
+            if type == "stss", let box = try? SyncSampleBox(from: &reader, context: context) { index.syncSamples = box.sampleNumbers.sorted() }
         }
-        compositionOffsets = composition
-        syncSamples = sync
-        checkpoints = []
         if sizeEntries != nil {
             var totals: [UInt64] = [0]
             var total: UInt64 = 0
@@ -120,28 +152,31 @@ public struct TrackSampleLocator: Sendable {
                 totals.append(total)
                 start = end
             }
-            checkpoints = totals
+            index.checkpoints = totals
         }
+        return index
     }
 
-    /// The total size of samples `0..<index`.
-    private func bytesBefore(_ index: Int) -> UInt64 {
-        guard sizeEntries != nil else { return UInt64(uniformSize) &* UInt64(index) }
-        let block = min(index / Self.checkpointInterval, checkpoints.count - 1)
+    /// The total size of samples `0..<sample`.
+    private func bytesBefore(_ sample: Int, _ index: Index) -> UInt64 {
+        guard sizeEntries != nil else { return UInt64(uniformSize) &* UInt64(sample) }
+        let block = min(sample / Self.checkpointInterval, index.checkpoints.count - 1)
         let start = block * Self.checkpointInterval
-        return sizes(start..<index).reduce(checkpoints[block]) { $0 &+ UInt64($1) }
+        return sizes(start..<sample).reduce(index.checkpoints[block]) { $0 &+ UInt64($1) }
     }
 
     /// The number of chunks (`stco`/`co64` entries).
-    public var chunkCount: Int { chunkOffsets.count }
+    public var chunkCount: Int { index.chunkOffsets.count }
 
     /// The samples in `range` (0-based indexes, clamped to the track).
     public func samples(_ range: Range<Int>) -> [Sample] {
         let range = range.clamped(to: 0..<sampleCount)
         guard !range.isEmpty else { return [] }
+        let index = self.index
+        let chunkOffsets = index.chunkOffsets, chunkFirstSample = index.chunkFirstSample
         let sizes = self.sizes(range)
-        var chunkIndex = chunk(containing: range.lowerBound)
-        var offset = chunkIndex.map { chunkOffsets[$0] &+ (bytesBefore(range.lowerBound) &- bytesBefore(chunkFirstSample[$0])) }
+        var chunkIndex = chunk(containing: range.lowerBound, index)
+        var offset = chunkIndex.map { chunkOffsets[$0] &+ (bytesBefore(range.lowerBound, index) &- bytesBefore(chunkFirstSample[$0], index)) }
         var result: [Sample] = []
         result.reserveCapacity(range.count)
         for (i, sample) in range.enumerated() {
@@ -151,9 +186,9 @@ public struct TrackSampleLocator: Sendable {
             }
             let size = i < sizes.count ? sizes[i] : nil
             result.append(Sample(
-                number: sample + 1, decodeTime: time(of: sample, in: times).map { UInt64($0) },
-                compositionOffset: compositionOffsets.isEmpty ? nil : run(of: sample, in: compositionOffsets)?.value,
-                offset: offset, size: size, isSync: isSync(sample), chunk: chunkIndex.map { $0 + 1 }))
+                number: sample + 1, decodeTime: time(of: sample, in: index.times).map { UInt64($0) },
+                compositionOffset: index.compositionOffsets.isEmpty ? nil : run(of: sample, in: index.compositionOffsets)?.value,
+                offset: offset, size: size, isSync: isSync(sample, index.syncSamples), chunk: chunkIndex.map { $0 + 1 }))
             offset = offset.map { $0 &+ UInt64(size ?? 0) }
         }
         return result
@@ -161,10 +196,12 @@ public struct TrackSampleLocator: Sendable {
 
     /// The bytes of chunk `index` (0-based): its offset and its samples' sizes added up; nil when
     /// `stsc` does not map the chunks.
-    public func chunkExtent(_ index: Int) -> Range<UInt64>? {
-        guard index >= 0, index < chunkOffsets.count, index + 1 < chunkFirstSample.count else { return nil }
-        let length = bytesBefore(chunkFirstSample[index + 1]) &- bytesBefore(chunkFirstSample[index])
-        let start = chunkOffsets[index]
+    public func chunkExtent(_ chunk: Int) -> Range<UInt64>? {
+        let index = self.index
+        let chunkOffsets = index.chunkOffsets, chunkFirstSample = index.chunkFirstSample
+        guard chunk >= 0, chunk < chunkOffsets.count, chunk + 1 < chunkFirstSample.count else { return nil }
+        let length = bytesBefore(chunkFirstSample[chunk + 1], index) &- bytesBefore(chunkFirstSample[chunk], index)
+        let start = chunkOffsets[chunk]
         guard start <= UInt64.max - length else { return nil }
         return start..<start + length
     }
@@ -209,7 +246,8 @@ public struct TrackSampleLocator: Sendable {
         return result
     }
 
-    private func chunk(containing sample: Int) -> Int? {
+    private func chunk(containing sample: Int, _ index: Index) -> Int? {
+        let chunkFirstSample = index.chunkFirstSample
         guard chunkFirstSample.count > 1, sample < chunkFirstSample[chunkFirstSample.count - 1] else { return nil }
         var low = 0
         var high = chunkFirstSample.count - 2
@@ -238,7 +276,7 @@ public struct TrackSampleLocator: Sendable {
         return run.startTime &+ UInt64(sample - run.firstSample) &* UInt64(truncatingIfNeeded: run.value)
     }
 
-    private func isSync(_ sample: Int) -> Bool {
+    private func isSync(_ sample: Int, _ syncSamples: [UInt32]?) -> Bool {
         guard let syncSamples else { return true }
         let number = UInt32(truncatingIfNeeded: sample + 1)
         var low = 0

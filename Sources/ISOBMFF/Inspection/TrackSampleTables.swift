@@ -12,8 +12,9 @@ struct TrackSampleTables {
 
     static let stblPath = AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl")])
 
-    /// The tables of `trak`; nil when it has no `stbl`.
-    init?(_ trak: Atom, tree: AtomTree) {
+    /// The tables of `trak`; nil when it has no `stbl`. Without `decodingSizes`, `sizes` stays
+    /// nil (a reader that takes the sizes from the file a block at a time).
+    init?(_ trak: Atom, tree: AtomTree, decodingSizes: Bool = true) {
         guard let stbl = trak.descendant(Self.stblPath) else { return nil }
         func decode<T: AtomPayload>(_ types: [FourCC], as: T.Type) -> (T, Atom)? {
             for type in types {
@@ -25,7 +26,7 @@ struct TrackSampleTables {
             }
             return nil
         }
-        sizes = decode(["stsz", "stz2"], as: SampleSizeBox.self)
+        sizes = decodingSizes ? decode(["stsz", "stz2"], as: SampleSizeBox.self) : nil
         times = decode(["stts"], as: TimeToSampleBox.self)
         chunks = decode(["stco", "co64"], as: ChunkOffsetBox.self)
         mapping = decode(["stsc"], as: SampleToChunkBox.self)
