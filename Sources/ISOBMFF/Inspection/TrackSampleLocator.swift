@@ -6,10 +6,11 @@ import Synchronization
 /// `stts`, `ctts` and `stss` for times and sync samples).
 ///
 /// Making one reads only the sample-size header (the sample count). The run tables and chunk
-/// offsets are decoded, and the sample sizes added up into a running total every 4096 samples,
-/// once, when a sample or chunk is first asked for; after that a page of samples costs one read
-/// of at most 4096 + page size entries, wherever it is in a million-sample track. So a listing
-/// that only counts the samples (`atominspect --json`) never reads the tables.
+/// offsets are decoded when a sample or chunk is first asked for; the sample sizes are added up
+/// into a running total every 4096 samples only when a sample past the first 4096 is. After
+/// that a page of samples costs one read of at most 4096 + page size entries, wherever it is in
+/// a million-sample track; the first page (a node's first row, which `atominspect --json`
+/// reads for the node's reference) never reads the whole size table.
 public struct TrackSampleLocator: Sendable {
     /// One sample: its 1-based number, decode time and composition offset (in the media
     /// timescale), where its bytes are, and whether a decoder can start at it.
@@ -39,8 +40,6 @@ public struct TrackSampleLocator: Sendable {
         var times: [Run] = []
         var compositionOffsets: [Run] = []
         var syncSamples: [UInt32]?
-        /// The total size of samples `0..<k * checkpointInterval`, for each k.
-        var checkpoints: [UInt64] = []
     }
 
     /// The track the index is built from, and the index once built (copies of a locator share it).
@@ -48,6 +47,9 @@ public struct TrackSampleLocator: Sendable {
         let trak: Atom
         let tree: AtomTree
         let built = Mutex<Index?>(nil)
+        /// The total size of samples `0..<k * checkpointInterval`, for each k: the whole size
+        /// table read once, only when a sample past the first block is asked for.
+        let checkpoints = Mutex<[UInt64]?>(nil)
 
         init(trak: Atom, tree: AtomTree) {
             self.trak = trak
@@ -142,27 +144,37 @@ public struct TrackSampleLocator: Sendable {
             if type == "ctts", let box = try? TimeToSampleBox(from: &reader, context: context) { index.compositionOffsets = runs(box.entries) }
             if type == "stss", let box = try? SyncSampleBox(from: &reader, context: context) { index.syncSamples = box.sampleNumbers.sorted() }
         }
-        if sizeEntries != nil {
-            var totals: [UInt64] = [0]
-            var total: UInt64 = 0
-            var start = 0
-            while start < sampleCount {
-                let end = min(start + Self.checkpointInterval, sampleCount)
-                for size in sizes(start..<end) { total &+= UInt64(size) }
-                totals.append(total)
-                start = end
-            }
-            index.checkpoints = totals
-        }
         return index
     }
 
-    /// The total size of samples `0..<sample`.
+    private var checkpoints: [UInt64] {
+        if let checkpoints = lazyIndex.checkpoints.withLock({ $0 }) { return checkpoints }
+        var totals: [UInt64] = [0]
+        var total: UInt64 = 0
+        var start = 0
+        while start < sampleCount {
+            let end = min(start + Self.checkpointInterval, sampleCount)
+            for size in sizes(start..<end) { total &+= UInt64(size) }
+            totals.append(total)
+            start = end
+        }
+        lazyIndex.checkpoints.withLock { $0 = totals }
+        return totals
+    }
+
+    /// The total size of samples `0..<sample`: in the first block added up from its sizes, past
+    /// it from the checkpoint before it.
     private func bytesBefore(_ sample: Int, _ index: Index) -> UInt64 {
         guard sizeEntries != nil else { return UInt64(uniformSize) &* UInt64(sample) }
-        let block = min(sample / Self.checkpointInterval, index.checkpoints.count - 1)
+        var block = sample / Self.checkpointInterval
+        var total: UInt64 = 0
+        if block > 0 {
+            let checkpoints = self.checkpoints
+            block = min(block, checkpoints.count - 1)
+            total = checkpoints[block]
+        }
         let start = block * Self.checkpointInterval
-        return sizes(start..<sample).reduce(index.checkpoints[block]) { $0 &+ UInt64($1) }
+        return sizes(start..<sample).reduce(total) { $0 &+ UInt64($1) }
     }
 
     /// The number of chunks (`stco`/`co64` entries).
