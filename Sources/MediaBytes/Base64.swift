@@ -7,32 +7,54 @@ public enum Base64 {
         return Array(bytes).withUnsafeBytes { encode($0) }
     }
 
-    private static func encode(_ data: UnsafeRawBufferPointer) -> String {
-        let length = (data.count + 2) / 3 * 4
-        guard length > 0 else { return "" }
-        return alphabet.withUnsafeBufferPointer { alphabet in
-            String(unsafeUninitializedCapacity: length) { out in
-                var i = 0, o = 0
-                // Whole groups of three bytes, then the last one or two with padding.
-                while i + 3 <= data.count {
-                    let word = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
-                    out[o] = alphabet[Int(word >> 18)]
-                    out[o + 1] = alphabet[Int(word >> 12 & 0x3F)]
-                    out[o + 2] = alphabet[Int(word >> 6 & 0x3F)]
-                    out[o + 3] = alphabet[Int(word & 0x3F)]
-                    i += 3
-                    o += 4
-                }
-                if i < data.count {
-                    let b0 = data[i], b1 = i + 1 < data.count ? data[i + 1] : 0
-                    out[o] = alphabet[Int(b0 >> 2)]
-                    out[o + 1] = alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)]
-                    out[o + 2] = i + 1 < data.count ? alphabet[Int((b1 & 0xF) << 2)] : UInt8(ascii: "=")
-                    out[o + 3] = UInt8(ascii: "=")
-                    o += 4
-                }
-                return o
+    /// The number of characters the Base64 of `count` bytes takes.
+    public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Appends the Base64 of `bytes` to `out` (as ASCII bytes), encoded in place: no string
+    /// in between, for writers that build a document as bytes.
+    public static func append<C: Collection>(_ bytes: C, to out: inout [UInt8]) where C.Element == UInt8 {
+        let length = encodedCount(bytes.count)
+        guard length > 0 else { return }
+        let start = out.count
+        out.append(contentsOf: repeatElement(0, count: length))
+        out.withUnsafeMutableBufferPointer { buffer in
+            let target = UnsafeMutableBufferPointer(rebasing: buffer[start..<start + length])
+            if bytes.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0), into: target) }) == nil {
+                _ = Array(bytes).withUnsafeBytes { encode($0, into: target) }
             }
+        }
+    }
+
+    private static func encode(_ data: UnsafeRawBufferPointer) -> String {
+        let length = encodedCount(data.count)
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { encode(data, into: $0) }
+    }
+
+    /// Writes the Base64 of `data` into `out` (at least `encodedCount(data.count)` bytes);
+    /// returns the number written.
+    private static func encode(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        alphabet.withUnsafeBufferPointer { alphabet in
+            var i = 0, o = 0
+            // Whole groups of three bytes, then the last one or two with padding.
+            while i + 3 <= data.count {
+                let word = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
+                out[o] = alphabet[Int(word >> 18)]
+                out[o + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                out[o + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                out[o + 3] = alphabet[Int(word & 0x3F)]
+                i += 3
+                o += 4
+            }
+            if i < data.count {
+                let b0 = data[i], b1 = i + 1 < data.count ? data[i + 1] : 0
+                out[o] = alphabet[Int(b0 >> 2)]
+                out[o + 1] = alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)]
+                out[o + 2] = i + 1 < data.count ? alphabet[Int((b1 & 0xF) << 2)] : UInt8(ascii: "=")
+                out[o + 3] = UInt8(ascii: "=")
+                o += 4
+            }
+            return o
         }
     }
 

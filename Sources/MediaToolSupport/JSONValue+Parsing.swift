@@ -1,3 +1,5 @@
+import MediaBytes
+
 /// Reading JSON text (RFC 8259) into a `JSONValue`, for `tagedit import`.
 extension JSONValue {
     public struct ParseError: Error, Sendable, CustomStringConvertible {
@@ -22,7 +24,13 @@ extension JSONValue {
     /// The array elements, or nil.
     public var arrayValue: [JSONValue]? { if case .array(let items) = self { items } else { nil } }
     /// The string, or nil.
-    public var stringValue: String? { if case .string(let text) = self { text } else { nil } }
+    public var stringValue: String? {
+        switch self {
+        case .string(let text): text
+        case .base64(let bytes): Base64.encode(bytes)
+        default: nil
+        }
+    }
     /// The integer, or nil.
     public var intValue: Int64? {
         switch self {

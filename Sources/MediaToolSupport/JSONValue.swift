@@ -1,3 +1,5 @@
+import MediaBytes
+
 /// A JSON document with object keys in insertion order, so tool output is stable and reads in
 /// the order the format documents it.
 public indirect enum JSONValue: Sendable, Equatable {
@@ -7,6 +9,10 @@ public indirect enum JSONValue: Sendable, Equatable {
     case uint(UInt64)
     case double(Double)
     case string(String)
+    /// A string holding the Base64 of these bytes, encoded straight into the output when the
+    /// value is written (a picture's bytes in an export are never a `String` of their own). It
+    /// equals the `string` of the same text.
+    case base64([UInt8])
     case array([JSONValue])
     case object([(String, JSONValue)])
 
@@ -18,6 +24,8 @@ public indirect enum JSONValue: Sendable, Equatable {
         case (.uint(let a), .uint(let b)): a == b
         case (.double(let a), .double(let b)): a == b
         case (.string(let a), .string(let b)): a == b
+        case (.base64(let a), .base64(let b)): a == b
+        case (.base64(let a), .string(let b)), (.string(let b), .base64(let a)): Base64.encode(a) == b
         case (.array(let a), .array(let b)): a == b
         case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
         default: false
@@ -59,6 +67,11 @@ public indirect enum JSONValue: Sendable, Equatable {
                 out += Self.nullBytes
             }
         case .string(let v): Self.writeString(v, to: &out)
+        case .base64(let bytes):
+            // The Base64 alphabet needs no escape.
+            out.append(0x22)
+            Base64.append(bytes, to: &out)
+            out.append(0x22)
         case .array(let items):
             guard !items.isEmpty else { out += [0x5B, 0x5D]; return }
             out.append(0x5B)

@@ -29,7 +29,7 @@ public enum TagReport {
                 ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
                 ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
             ]
-            if pictureData { members.append(("data", .string(Base64.encode(picture.data)))) }
+            if pictureData { members.append(("data", .base64(picture.data))) }
             return JSONValue.object(members)
         }
         let chapters = file.chapters.map(ChapterReport.json)
@@ -228,15 +228,15 @@ public enum TagReport {
                 object.append(("values", .array(values.map { value in
                     .object([
                         ("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.typeIndicator))),
-                        ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .string(Base64.encode(value.data))),
+                        ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .base64(value.data)),
                     ])
                 })))
-                if !children.isEmpty { object.append(("otherChildren", .array(children.map { .string(Base64.encode($0)) }))) }
+                if !children.isEmpty { object.append(("otherChildren", .array(children.map { .base64($0) }))) }
             case .userData(let payload):
-                object.append(("payload", .string(Base64.encode(payload))))
+                object.append(("payload", .base64(payload)))
             case .id3Frame(let version, let bytes):
                 object.append(("id3Version", .int(Int64(version))))
-                object.append(("frame", .string(Base64.encode(bytes))))
+                object.append(("frame", .base64(bytes)))
             case .text(let text):
                 object.append(("text", .string(text)))
             }

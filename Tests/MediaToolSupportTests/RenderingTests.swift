@@ -60,6 +60,29 @@ import Testing
         }
     }
 
+    /// A `base64` value writes, compares and reads as the `string` of its Base64 text, for every
+    /// length of the last group and after other bytes in the buffer; `Base64.append` writes the
+    /// same characters as `Base64.encode`.
+    @Test func base64ValuesAreTheStringsOfTheirEncoding() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ 7) }
+        for count in [0, 1, 2, 3, 4, 5, 997, 998, 999, 1000] {
+            let data = Array(bytes[..<count])
+            let text = Base64.encode(data)
+            var out: [UInt8] = Array("prefix".utf8)
+            Base64.append(data, to: &out)
+            #expect(out == Array("prefix".utf8) + Array(text.utf8))
+            var sliced: [UInt8] = []
+            Base64.append(bytes[..<count], to: &sliced)
+            #expect(sliced == Array(text.utf8))
+            let document = JSONValue.object([("data", .base64(data)), ("n", .int(1))])
+            #expect(document.serialized() == JSONValue.object([("data", .string(text)), ("n", .int(1))]).serialized())
+            #expect(document.serialized(pretty: false) == #"{"data":"\#(text)","n":1}"#)
+            #expect(JSONValue.base64(data) == .string(text) && JSONValue.string(text) == .base64(data))
+            #expect(JSONValue.base64(data) != .string(text + "A"))
+            #expect(JSONValue.base64(data).stringValue == text)
+        }
+    }
+
     @Test func wholeDoublesPrintAsIntegers() {
         #expect(JSONValue.double(2).serialized() == "2")
         #expect(JSONValue.double(1.5).serialized() == "1.5")
