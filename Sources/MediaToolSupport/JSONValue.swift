@@ -58,8 +58,10 @@ public indirect enum JSONValue: Sendable, Equatable {
         switch self {
         case .null: out += Self.nullBytes
         case .bool(let v): out += v ? Self.trueBytes : Self.falseBytes
-        case .int(let v): out += String(v).utf8
-        case .uint(let v): out += String(v).utf8
+        case .int(let v):
+            if v < 0 { out.append(0x2D) }
+            Self.writeDigits(v.magnitude, to: &out)
+        case .uint(let v): Self.writeDigits(v, to: &out)
         case .double(let v):
             if v.isFinite {
                 out += (v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)).utf8
@@ -98,8 +100,22 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
+    /// The decimal digits of `value`, written in place (no `String` per number).
+    private static func writeDigits(_ value: UInt64, to out: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: more than the 20 digits of UInt64.max
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            } while rest > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(24 - count)...]))
+        }
+    }
+
     private static let nullBytes = Array("null".utf8), trueBytes = Array("true".utf8), falseBytes = Array("false".utf8)
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 
     private static func newline(_ out: inout [UInt8], _ indent: Int?) {
         guard let indent else { return }
@@ -120,37 +136,43 @@ public indirect enum JSONValue: Sendable, Equatable {
         out.append(0x22)
         var text = text
         text.withUTF8 { bytes in
-            escapes.withUnsafeBufferPointer { escapes in
-                // Runs of bytes that need no escape are copied whole.
-                var start = 0, i = 0
-                while i < bytes.count {
-                    // Eight bytes at a time while none of them needs an escape (Base64 picture
-                    // data, long texts).
-                    while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                        i += 8
-                    }
-                    guard i < bytes.count else { break }
-                    let byte = bytes[i]
-                    guard escapes[Int(byte)] else { i += 1; continue }
-                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                    i += 1
-                    start = i
-                    switch byte {
-                    case 0x22: out += [0x5C, 0x22]
-                    case 0x5C: out += [0x5C, 0x5C]
-                    case 0x0A: out += [0x5C, 0x6E]
-                    case 0x0D: out += [0x5C, 0x72]
-                    case 0x09: out += [0x5C, 0x74]
-                    default: out += [0x5C, 0x75, 0x30, 0x30, hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]]
-                    }
+            // Runs of bytes that need no escape are copied whole.
+            var start = 0, i = 0
+            while i < bytes.count {
+                // Eight bytes at a time while none of them needs an escape (Base64 picture
+                // data, long texts).
+                while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                    i += 8
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+                guard i < bytes.count else { break }
+                let byte = bytes[i]
+                guard needsEscape(byte) else { i += 1; continue }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+                i += 1
+                start = i
+                out.append(0x5C)
+                switch byte {
+                case 0x22: out.append(0x22)
+                case 0x5C: out.append(0x5C)
+                case 0x0A: out.append(0x6E)
+                case 0x0D: out.append(0x72)
+                case 0x09: out.append(0x74)
+                default:
+                    let digits: StaticString = "0123456789abcdef"
+                    out.append(contentsOf: [0x75, 0x30, 0x30, digits.utf8Start[Int(byte >> 4)], digits.utf8Start[Int(byte & 0x0F)]])
+                }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
         out.append(0x22)
     }
 
-    /// False when none of the eight bytes in `word` is one `escapes` marks (true can be a
+    /// The bytes a JSON string escapes: control characters, `"`, `\\` and DEL.
+    @inline(__always) private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
+    /// False when none of the eight bytes in `word` is one `needsEscape` marks (true can be a
     /// false alarm next to such a byte; the bytes are then looked at one by one).
     @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
@@ -158,9 +180,6 @@ public indirect enum JSONValue: Sendable, Equatable {
         let below0x20 = (word &- 0x20 &* ones) & ~word & highs != 0
         return below0x20 || hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0x7F &* ones))
     }
-
-    /// The bytes a JSON string escapes: control characters, `"`, `\\` and DEL.
-    private static let escapes: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }
 }
 
 /// A pretty-printed JSON array written to standard output one element at a time, exactly as
