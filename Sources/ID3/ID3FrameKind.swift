@@ -46,8 +46,10 @@ public struct ID3FrameKind: RawRepresentable, Hashable, Sendable, CustomStringCo
     /// | `RVA2` | relativeVolume |
     /// | anything else | binary |
     public static func of(frameID id: String) -> ID3FrameKind {
-        // Text frames are most of a tag: decided without hashing the ID (the table's only
-        // `T` frame is TXXX; its `W` frames are WXXX and WFED).
+        // Text frames are most of a tag: decided without hashing the ID. Keep in step with
+        // `byID`: its only `T` frame is TXXX and its `W` frames are WXXX and WFED; an entry
+        // for another `T` or `W` frame must be named here too (the test of the documented
+        // table lists every row).
         switch id.utf8.first {
         case UInt8(ascii: "T"): if id != "TXXX" { return .text }
         case UInt8(ascii: "W"): if id != "WXXX" && id != "WFED" { return .url }

@@ -44,7 +44,7 @@ public struct AtomTree: Sendable {
     public var fileSize: UInt64 { source.size }
 
     /// The atom types a file may start with for this reader to take it as ISO-BMFF/QuickTime.
-    public static var openingTypes: FourCCSet { AtomRegistry.openingTypes }
+    public static let openingTypes: Set<FourCC> = Set(AtomRegistry.openingTypes)
 
     // MARK: - Finding atoms
 

@@ -34,13 +34,16 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
     public init(stringLiteral value: StaticString) {
         if value.hasPointerRepresentation && value.utf8CodeUnitCount == 4 {
             let p = value.utf8Start
-            rawValue = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
-            return
+            if (p[0] | p[1] | p[2] | p[3]) < 0x80 {
+                rawValue = UInt32(p[0]) << 24 | UInt32(p[1]) << 16 | UInt32(p[2]) << 8 | UInt32(p[3])
+                return
+            }
         }
         self = Self.nonASCIILiteral(value)
     }
 
-    /// A literal with non-ASCII characters (`"©nam"`): its UTF-8 read back as ISO-8859-1.
+    /// A literal with non-ASCII characters (`"©nam"`): its characters as ISO-8859-1 bytes; a
+    /// literal that is not four such characters stops the program.
     @usableFromInline
     static func nonASCIILiteral(_ value: StaticString) -> FourCC {
         guard let code = FourCC(latin1: value.description) else {

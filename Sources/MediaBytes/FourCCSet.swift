@@ -2,7 +2,9 @@
 /// chunk: the codes sorted once, looked up by binary search on their 32-bit values.
 ///
 /// A `Set<FourCC>` hashes every lookup with SipHash; for a table of a few dozen codes asked
-/// about each atom of every file, comparing integers is several times cheaper.
+/// about each atom of every file, comparing integers is several times cheaper. Use this for
+/// the fixed tables a reader or writer consults per atom or chunk; a set built at run time, or
+/// one a public API hands out, stays a `Set<FourCC>`.
 public struct FourCCSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence {
     private let sorted: [UInt32]
 

@@ -63,8 +63,10 @@ public indirect enum JSONValue: Sendable, Equatable {
             Self.writeDigits(v.magnitude, to: &out)
         case .uint(let v): Self.writeDigits(v, to: &out)
         case .double(let v):
-            if v.isFinite {
-                out += (v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)).utf8
+            if v.isFinite && v == v.rounded() && abs(v) < 1e15 {
+                JSONValue.int(Int64(v)).write(to: &out, indent: nil)
+            } else if v.isFinite {
+                out += String(v).utf8
             } else {
                 out += Self.nullBytes
             }
@@ -139,8 +141,7 @@ public indirect enum JSONValue: Sendable, Equatable {
             // Runs of bytes that need no escape are copied whole.
             var start = 0, i = 0
             while i < bytes.count {
-                // Eight bytes at a time while none of them needs an escape (Base64 picture
-                // data, long texts).
+                // Eight bytes at a time while none of them needs an escape (long texts).
                 while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
                     i += 8
                 }

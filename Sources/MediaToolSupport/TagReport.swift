@@ -197,10 +197,10 @@ public enum TagReport {
         return out
     }
 
-    /// The characters of a key as the listing aligns them (keys are nearly always ASCII, whose
-    /// byte count is the character count).
+    /// The characters of a key as the listing aligns them (keys are nearly always printable
+    /// ASCII, whose byte count is the character count; "\r\n" is two bytes and one character).
     static func columns(_ key: String) -> Int {
-        key.utf8.allSatisfy { $0 < 0x80 } ? key.utf8.count : key.count
+        key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } ? key.utf8.count : key.count
     }
 
     /// Runs of 0 to 63 spaces, made once (`String.prefix` walks characters).

@@ -30,6 +30,20 @@ import Testing
         #expect(!ID3FrameKind.binary.isTyped && ID3FrameKind.picture.isTyped)
     }
 
+    /// Every row of the table in `of(frameID:)`'s documentation, the text and URL frames that
+    /// are decided by their first letter among them.
+    @Test func theDocumentedTableIsTheOneFollowed() {
+        let rows: [(String, ID3FrameKind)] = [
+            ("TXXX", .userText), ("WXXX", .userURL), ("TIT2", .text), ("TPE1", .text), ("TYER", .text), ("WFED", .text),
+            ("GRP1", .text), ("MVNM", .text), ("MVIN", .text), ("IPLS", .text), ("WOAR", .url), ("WCOM", .url),
+            ("COMM", .comment), ("USLT", .comment), ("SYLT", .syncedLyrics), ("APIC", .picture), ("GEOB", .object),
+            ("PRIV", .privateData), ("UFID", .uniqueFileID), ("POPM", .popularimeter), ("PCNT", .playCounter),
+            ("CHAP", .chapter), ("CTOC", .tableOfContents), ("MCDI", .musicCDIdentifier), ("RVA2", .relativeVolume),
+            ("XXXX", .binary), ("", .binary),
+        ]
+        for (id, kind) in rows { #expect(ID3FrameKind.of(frameID: id) == kind, "\(id)") }
+    }
+
     @Test func aTypedViewIsThereOnlyForItsKind() {
         let content = ID3FrameContent.comment(encoding: .utf8, language: "eng", description: "d", text: "t")
         #expect(content.kind == .comment)

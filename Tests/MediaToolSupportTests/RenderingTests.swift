@@ -74,6 +74,9 @@ import Testing
             var sliced: [UInt8] = []
             Base64.append(bytes[..<count], to: &sliced)
             #expect(sliced == Array(text.utf8))
+            var mapped: [UInt8] = []
+            Base64.append(data.lazy.map { $0 }, to: &mapped)  // no contiguous storage
+            #expect(mapped == Array(text.utf8))
             let document = JSONValue.object([("data", .base64(data)), ("n", .int(1))])
             #expect(document.serialized() == JSONValue.object([("data", .string(text)), ("n", .int(1))]).serialized())
             #expect(document.serialized(pretty: false) == #"{"data":"\#(text)","n":1}"#)

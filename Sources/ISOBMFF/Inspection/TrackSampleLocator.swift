@@ -42,7 +42,9 @@ public struct TrackSampleLocator: Sendable {
         var syncSamples: [UInt32]?
     }
 
-    /// The track the index is built from, and the index once built (copies of a locator share it).
+    /// The track the index is built from, and the index once built (copies of a locator share
+    /// it). It keeps the tree alive as long as the locator (the tree's containers over 1 MiB
+    /// are not in memory; their tables are read when the index is built).
     private final class LazyIndex: Sendable {
         let trak: Atom
         let tree: AtomTree
@@ -147,6 +149,8 @@ public struct TrackSampleLocator: Sendable {
         return index
     }
 
+    /// The running totals, made the first time a sample past the first block is asked for
+    /// (outside the lock, as `index`: two threads asking at once may both read the size table).
     private var checkpoints: [UInt64] {
         if let checkpoints = lazyIndex.checkpoints.withLock({ $0 }) { return checkpoints }
         var totals: [UInt64] = [0]
@@ -164,7 +168,7 @@ public struct TrackSampleLocator: Sendable {
 
     /// The total size of samples `0..<sample`: in the first block added up from its sizes, past
     /// it from the checkpoint before it.
-    private func bytesBefore(_ sample: Int, _ index: Index) -> UInt64 {
+    private func bytesBefore(_ sample: Int) -> UInt64 {
         guard sizeEntries != nil else { return UInt64(uniformSize) &* UInt64(sample) }
         var block = sample / Self.checkpointInterval
         var total: UInt64 = 0
@@ -188,7 +192,7 @@ public struct TrackSampleLocator: Sendable {
         let chunkOffsets = index.chunkOffsets, chunkFirstSample = index.chunkFirstSample
         let sizes = self.sizes(range)
         var chunkIndex = chunk(containing: range.lowerBound, index)
-        var offset = chunkIndex.map { chunkOffsets[$0] &+ (bytesBefore(range.lowerBound, index) &- bytesBefore(chunkFirstSample[$0], index)) }
+        var offset = chunkIndex.map { chunkOffsets[$0] &+ (bytesBefore(range.lowerBound) &- bytesBefore(chunkFirstSample[$0])) }
         var result: [Sample] = []
         result.reserveCapacity(range.count)
         for (i, sample) in range.enumerated() {
@@ -212,7 +216,7 @@ public struct TrackSampleLocator: Sendable {
         let index = self.index
         let chunkOffsets = index.chunkOffsets, chunkFirstSample = index.chunkFirstSample
         guard chunk >= 0, chunk < chunkOffsets.count, chunk + 1 < chunkFirstSample.count else { return nil }
-        let length = bytesBefore(chunkFirstSample[chunk + 1], index) &- bytesBefore(chunkFirstSample[chunk], index)
+        let length = bytesBefore(chunkFirstSample[chunk + 1]) &- bytesBefore(chunkFirstSample[chunk])
         let start = chunkOffsets[chunk]
         guard start <= UInt64.max - length else { return nil }
         return start..<start + length

@@ -44,7 +44,7 @@ public struct OffsetMap: Sendable {
 /// (`tfra`), item locations (`iloc`, construction method 0 in this file) and the segment
 /// index's first offset (`sidx`, relative to its own end).
 enum FilePointers {
-    static let types: Set<FourCC> = ["stco", "co64", "tfhd", "tfra", "iloc", "sidx"]
+    static let types: FourCCSet = ["stco", "co64", "tfhd", "tfra", "iloc", "sidx"]
 
     /// The absolute offsets stored in an atom of one of `types`, given its payload and where
     /// the atom ends (the anchor of `sidx`).

@@ -220,7 +220,7 @@ public struct MovieFile: Sendable {
 
     /// Containers of the table atoms: their place and size are checked, their bytes through
     /// their children.
-    static let tableContainers: Set<FourCC> = ["trak", "stbl"]
+    static let tableContainers: FourCCSet = ["trak", "stbl"]
 
     /// The atoms that say where samples are (offset tables, sample sizes and chunks, track
     /// headers), in file order.
@@ -236,7 +236,7 @@ public struct MovieFile: Sendable {
         return result
     }
 
-    private static let tableTypes = FilePointers.types.union(["stsc", "stsz", "stz2", "tkhd"]).union(tableContainers)
+    private static let tableTypes = FourCCSet(Array(FilePointers.types) + Array(tableContainers) + ["stsc", "stsz", "stz2", "tkhd"])
 
     /// One offset-bearing atom: its type, where it is, the track it belongs to (nil outside
     /// the movie's tracks: fragments, item locations, the segment index) and its offsets.
