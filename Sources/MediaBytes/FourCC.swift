@@ -15,13 +15,15 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
 
     /// Creates a code from four ISO-8859-1 characters; `nil` when the string is not exactly that.
     public init?(latin1 string: String) {
-        var bytes: [UInt8] = []
+        var value: UInt32 = 0
+        var count = 0
         for scalar in string.unicodeScalars {
-            guard scalar.value <= 0xFF, bytes.count < 4 else { return nil }
-            bytes.append(UInt8(scalar.value))
+            guard scalar.value <= 0xFF, count < 4 else { return nil }
+            value = value << 8 | scalar.value
+            count += 1
         }
-        guard bytes.count == 4 else { return nil }
-        self.init(bytes[0], bytes[1], bytes[2], bytes[3])
+        guard count == 4 else { return nil }
+        rawValue = value
     }
 
     /// A string literal of exactly four ISO-8859-1 characters; anything else is a programmer error.

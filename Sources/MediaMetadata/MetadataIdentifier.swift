@@ -123,20 +123,30 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     static func escape(_ key: String, fourCharacterCode: Bool) -> String {
         // Printable ASCII without `%` (most keys) is written as it is, in either kind of key space.
         if key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "%") }) { return key }
-        let bytes: [UInt8] = fourCharacterCode ? (FourCC(latin1: key)?.bytes ?? Array(key.utf8)) : Array(key.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 3)
-        for byte in bytes {
-            if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
-                out.append(byte)
-            } else {
+        func escaped(_ bytes: some Collection<UInt8>) -> String {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 3) { out in
                 let digits: StaticString = "0123456789ABCDEF"
-                out.append(UInt8(ascii: "%"))
-                out.append(digits.utf8Start[Int(byte >> 4)])
-                out.append(digits.utf8Start[Int(byte & 0xF)])
+                var count = 0
+                for byte in bytes {
+                    if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
+                        out[count] = byte
+                        count += 1
+                    } else {
+                        out[count] = UInt8(ascii: "%")
+                        out[count + 1] = digits.utf8Start[Int(byte >> 4)]
+                        out[count + 2] = digits.utf8Start[Int(byte & 0xF)]
+                        count += 3
+                    }
+                }
+                return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        // A four-character code's key is its four bytes read as ISO-8859-1 (`©nam` is %A9nam).
+        if fourCharacterCode, let code = FourCC(latin1: key) {
+            let value = code.rawValue
+            return escaped([UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
+        }
+        return escaped(key.utf8)
     }
 
     static func unescape(_ text: String) -> [UInt8]? {

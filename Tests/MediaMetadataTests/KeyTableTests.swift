@@ -170,6 +170,20 @@ import Testing
         #expect(MetadataIdentifier(parsing: "udta/%a9day")?.fourCC == FourCC(0xA9, 0x64, 0x61, 0x79))
     }
 
+    /// Every byte value, at either end of a code, is written as itself when printable ASCII
+    /// (but `%`) and as `%XX` otherwise, and reads back to the same code.
+    @Test func everyByteOfACodeEscapesAndReadsBack() {
+        for byte in UInt8.min...UInt8.max {
+            let plain = byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%")
+            let escaped = plain ? String(UnicodeScalar(byte)) : "%" + String(byte, radix: 16, uppercase: true).leftPaddedHex
+            for (code, expected) in [(FourCC(byte, 0x6E, 0x61, 0x6D), "itsk/" + escaped + "nam"), (FourCC(0x6E, 0x61, 0x6D, byte), "itsk/nam" + escaped)] {
+                let identifier = MetadataIdentifier(.iTunes, code)
+                #expect(identifier.description == expected, "byte \(byte)")
+                #expect(MetadataIdentifier(parsing: identifier.description)?.fourCC == code, "byte \(byte)")
+            }
+        }
+    }
+
     @Test func stringKeysEscapeTheirUTF8BytesAndPercent() {
         let key = MetadataIdentifier(.quickTimeMetadata, "com.example.größe 100%")
         #expect(key.description == "mdta/com.example.gr%C3%B6%C3%9Fe 100%25")
@@ -236,4 +250,9 @@ import Testing
         #expect(PictureType(named: "nonsense") == nil)
         #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
     }
+}
+
+private extension String {
+    /// A one-digit hex number with a leading zero.
+    var leftPaddedHex: String { count == 1 ? "0" + self : self }
 }
