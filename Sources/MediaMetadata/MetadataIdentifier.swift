@@ -142,10 +142,7 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
             }
         }
         // A four-character code's key is its four bytes read as ISO-8859-1 (`©nam` is %A9nam).
-        if fourCharacterCode, let code = FourCC(latin1: key) {
-            let value = code.rawValue
-            return escaped([UInt8(value >> 24), UInt8(truncatingIfNeeded: value >> 16), UInt8(truncatingIfNeeded: value >> 8), UInt8(truncatingIfNeeded: value)])
-        }
+        if fourCharacterCode, let code = FourCC(latin1: key) { return escaped(code.bytes) }
         return escaped(key.utf8)
     }
 

@@ -57,6 +57,15 @@ public struct TrackSampleLocator: Sendable {
             self.trak = trak
             self.tree = tree
         }
+
+        /// The value `slot` holds, computed and kept the first time it is asked for (outside the
+        /// lock: two threads asking at once may both compute it, and either result is the same).
+        static func memo<T: Sendable>(_ slot: borrowing Mutex<T?>, _ compute: () -> T) -> T {
+            if let value = slot.withLock({ $0 }) { return value }
+            let value = compute()
+            slot.withLock { $0 = value }
+            return value
+        }
     }
 
     public let sampleCount: Int
@@ -100,14 +109,8 @@ public struct TrackSampleLocator: Sendable {
         lazyIndex = LazyIndex(trak: trak, tree: tree)
     }
 
-    /// The index, built the first time it is asked for (outside the lock: two threads asking at
-    /// once may both build it, and either result is the same).
-    private var index: Index {
-        if let index = lazyIndex.built.withLock({ $0 }) { return index }
-        let index = buildIndex()
-        lazyIndex.built.withLock { $0 = index }
-        return index
-    }
+    /// The index, built the first time it is asked for.
+    private var index: Index { LazyIndex.memo(lazyIndex.built, buildIndex) }
 
     private func buildIndex() -> Index {
         let trak = lazyIndex.trak, tree = lazyIndex.tree
@@ -149,10 +152,10 @@ public struct TrackSampleLocator: Sendable {
         return index
     }
 
-    /// The running totals, made the first time a sample past the first block is asked for
-    /// (outside the lock, as `index`: two threads asking at once may both read the size table).
-    private var checkpoints: [UInt64] {
-        if let checkpoints = lazyIndex.checkpoints.withLock({ $0 }) { return checkpoints }
+    /// The running totals, made the first time a sample past the first block is asked for.
+    private var checkpoints: [UInt64] { LazyIndex.memo(lazyIndex.checkpoints, buildCheckpoints) }
+
+    private func buildCheckpoints() -> [UInt64] {
         var totals: [UInt64] = [0]
         var total: UInt64 = 0
         var start = 0
@@ -162,7 +165,6 @@ public struct TrackSampleLocator: Sendable {
             totals.append(total)
             start = end
         }
-        lazyIndex.checkpoints.withLock { $0 = totals }
         return totals
     }
 
