@@ -186,11 +186,12 @@ rm "$scratch/recording.ts"
 #    AtomicParsley, cp + sync and the I/O floor, tools taking turns (and atominspect --json of a
 #    tagged file and of the 1 GiB movie against the I/O floor); the audio is checked
 #    unchanged after every tool's writes. tagedit is built as Tools/install.sh installs it
-#    (statically linked Swift runtime). Tools/bench/tools_bench.py says how the corpora are made;
+#    (a static executable). Tools/bench/tools_bench.py says how the corpora are made;
 #    the markdown table it prints is the one the README quotes (also left in Tools/bench/RESULTS.md).
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product tagedit >/dev/null
-swift build -c release --static-swift-stdlib --scratch-path .build-static --product atominspect >/dev/null
-static_tagedit=$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/tagedit
+static=(-c release --static-swift-stdlib -Xswiftc -static-executable --scratch-path .build-static)  # as Tools/install.sh builds
+swift build "${static[@]}" --product tagedit >/dev/null
+swift build "${static[@]}" --product atominspect >/dev/null
+static_tagedit=$(swift build "${static[@]}" --show-bin-path)/tagedit
 if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ] && command -v ffmpeg >/dev/null && [ -d /usr/lib/python3/dist-packages/mutagen ]; then
     g++ -O2 -o "$scratch/taglib_show" Tools/bench/taglib_show.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
     g++ -O2 -o "$scratch/taglib_set" Tools/bench/taglib_set.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)

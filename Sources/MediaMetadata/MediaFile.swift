@@ -110,24 +110,28 @@ public struct MediaFile: Sendable {
 
     private var uniformTags: [String: [String]] {
         let ranked = rankedItems
-        var result: [String: [String]] = [:]
-        result.reserveCapacity(ranked.count)
         if store.mergesAreasPerKey {
-            var rankOfKey: [String: Int] = [:]
-            rankOfKey.reserveCapacity(ranked.count)
+            // Each key's values and the rank they came from, found with one hash per
+            // contribution; `mapValues` keeps the table's layout (no rehashing).
+            var ranks: [String: (rank: Int, values: [String])] = [:]
+            ranks.reserveCapacity(ranked.count)
+            func merge(_ values: [String], rank: Int, into entry: inout (rank: Int, values: [String])) {
+                if entry.rank < rank { return }
+                if entry.rank > rank { entry = (rank, []) }
+                entry.values += values
+            }
             for (rank, item) in ranked {
                 for contribution in item.contributions {
-                    if let best = rankOfKey[contribution.key], best < rank { continue }
-                    if rankOfKey[contribution.key] != rank { result[contribution.key] = [] }
-                    rankOfKey[contribution.key] = rank
-                    result[contribution.key, default: []] += contribution.values
+                    merge(contribution.values, rank: rank, into: &ranks[contribution.key, default: (rank, [])])
                 }
             }
-        } else {
-            guard let best = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return [:] }
-            for (rank, item) in ranked where rank == best {
-                for contribution in item.contributions { result[contribution.key, default: []] += contribution.values }
-            }
+            return ranks.mapValues(\.values)
+        }
+        guard let best = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return [:] }
+        var result: [String: [String]] = [:]
+        result.reserveCapacity(ranked.count)
+        for (rank, item) in ranked where rank == best {
+            for contribution in item.contributions { result[contribution.key, default: []] += contribution.values }
         }
         return result
     }

@@ -33,13 +33,11 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// none matches. (A file behind an ID3v2 tag needs `detect(_:)`, which reads past the tag.)
     public static func detect(prefix bytes: [UInt8]) -> MediaFormat? {
         guard bytes.count >= 8 else { return nil }
-        if bytes.starts(with: Array("RIFF".utf8)), bytes.count >= 12, Array(bytes[8..<12]) == Array("WAVE".utf8) {
-            return .wav
-        }
-        if bytes.starts(with: Array("FORM".utf8)), bytes.count >= 12,
-            Array(bytes[8..<12]) == Array("AIFF".utf8) || Array(bytes[8..<12]) == Array("AIFC".utf8)
-        {
-            return .aiff
+        if bytes.count >= 12 {
+            // Compared as codes: no array is made for a file that is neither.
+            let chunk = FourCC(bytes[0], bytes[1], bytes[2], bytes[3]), form = FourCC(bytes[8], bytes[9], bytes[10], bytes[11])
+            if chunk == "RIFF" && form == "WAVE" { return .wav }
+            if chunk == "FORM" && (form == "AIFF" || form == "AIFC") { return .aiff }
         }
         if let format = atomFormat(bytes) { return format }
         if let frame = mpegFrameKind(bytes[...]) { return frame }

@@ -19,11 +19,15 @@ import MediaBytes
 /// With one job it is a plain loop.
 public enum OrderedParallel {
     /// The default number of jobs: the processors this process may use.
+    ///
+    /// Asked for only when a run has more than one item: finding it out reads the process's
+    /// CPU quota (cgroup files), which costs more than the rest of a tool's start-up.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    public static func run<T: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> T,
+    /// Runs `work` for `count` items on `jobs` threads (nil: `defaultJobs`).
+    public static func run<T: Sendable>(count: Int, jobs: Int?, work: @escaping @Sendable (Int) -> T,
                                  progress: (Int) -> Void = { _ in }, emit: (Int, T) -> Void) {
-        let jobs = min(jobs, count, 64)
+        let jobs = count > 1 ? min(jobs ?? defaultJobs, count, 64) : 1
         guard jobs > 1 else {
             for index in 0..<count {
                 progress(index)

@@ -37,4 +37,22 @@ import Testing
         #expect(emitted == Array(0..<20))
         #expect(threads.withLock { $0 } == [UInt(pthread_self())])
     }
+
+    @Test func noJobCountMeansTheProcessorsAndKeepsTheOrder() {
+        var emitted: [Int] = []
+        OrderedParallel.run(count: 50, jobs: nil, work: { $0 * 2 }, emit: { index, result in
+            #expect(result == index * 2)
+            emitted.append(index)
+        })
+        #expect(emitted == Array(0..<50))
+        #expect(OrderedParallel.defaultJobs >= 1)
+    }
+
+    @Test func oneItemRunsOnTheCallingThreadWhateverTheJobs() {
+        let threads = Mutex<Set<UInt>>([])
+        for jobs in [nil, 1, 8] as [Int?] {
+            OrderedParallel.run(count: 1, jobs: jobs, work: { _ in threads.withLock { _ = $0.insert(UInt(pthread_self())) } }, emit: { _, _ in })
+        }
+        #expect(threads.withLock { $0 } == [UInt(pthread_self())])
+    }
 }

@@ -26,6 +26,26 @@ import Testing
         }
     }
 
+    /// `--jobs` defaults to the processors of the machine the tool runs on, so its help (and the
+    /// man page made from it at install time) names no number of the machine that built it.
+    @Test func theJobsHelpNamesNoMachinesProcessorCount() async throws {
+        for command in [["show"], ["set"], ["export"], ["rename"], ["chapters", "list"], ["timed"]] {
+            let squeezed = try await ToolRunner.run("tagedit", command + ["--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(squeezed.contains("--jobs <jobs>"), "\(command)")
+            #expect(squeezed.contains("(default: the number of processors"), "\(command)")
+            #expect(!squeezed.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"), "\(command)")
+        }
+        let check = try await ToolRunner.run("atominspect", ["check", "--help"]).standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(check.contains("(default: the number of processors"))
+        #expect(!check.contains("(default: \(ProcessInfo.processInfo.activeProcessorCount))"))
+    }
+
+    @Test func aJobCountBelowOneIsAUsageError() async throws {
+        let result = try await tagedit("show", "--jobs", "0", "x.mp3")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("--jobs is at least 1"))
+    }
+
     @Test func aDirectoryWithoutRecursiveSaysToAddIt() async throws {
         let directory = (try copy("no-tags.mp3") as NSString).deletingLastPathComponent
         let result = try await tagedit("show", directory)

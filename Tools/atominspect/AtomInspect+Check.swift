@@ -19,11 +19,11 @@ extension AtomInspect {
         var quiet = false
 
         @Option(help: "Files checked at once (default: the number of processors); the output is a serial run's.")
-        var jobs = OrderedParallel.defaultJobs
+        var jobs: Int?
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("name at least one file") }
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         /// What checking one file came to.

@@ -53,11 +53,11 @@ extension TagEdit {
             @Flag(help: "Print a JSON array with one object per file.") var json = false
             @Option(help: "auto (what players most read), qt, nero, id3 or all.") var form = "auto"
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-            @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+            @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
 
             func validate() throws {
                 try Chapters.validate(form: form, allowingAll: true)
-                if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+                if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             }
 
             func run() throws {

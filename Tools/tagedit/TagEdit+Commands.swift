@@ -15,11 +15,11 @@ extension TagEdit {
         var format: String?
         @Flag(help: "Print tab-separated values for spreadsheets: a header line, then the path and the --keys of each file.") var tsv = false
         @Option(help: "The columns of --tsv, comma-separated (default: the common keys).") var keys: String?
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
 
         func validate() throws {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
             if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
         }
@@ -55,13 +55,13 @@ extension TagEdit {
             abstract: "Print the values of a key: one per line for one file, 'FILE: value' lines (or --json) for several (exit 1 when a file has none).")
         @Argument(help: "The files (directories with --recursive), then a uniform key, alias, custom key or identifier.") var arguments: [String]
         @Flag(help: "Print a JSON array: {\"path\", \"key\", \"values\"} per file (values null when absent).") var json = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
         func validate() throws {
             guard arguments.count >= 2 else { throw ValidationError("name a file and a key: tagedit get FILE... KEY") }
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         /// The values of `key` in `media`; pictures as one line describing each.
@@ -300,10 +300,10 @@ extension TagEdit {
         @Argument(help: "The media files (directories with --recursive).") var files: [String]
         @Option(help: "Write the document here instead of standard output.") var output: String?
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
 
         func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         func run() throws {

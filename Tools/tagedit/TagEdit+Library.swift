@@ -22,10 +22,10 @@ extension TagEdit {
         @Option(help: "The root folder the pattern is relative to (default: each file's own folder).") var to: String?
         @Flag(help: "Print the moves; move nothing.") var dryRun = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @Option(help: "Files read at once (default: the number of processors); the moves and the output are a serial run's.") var jobs = OrderedParallel.defaultJobs
+        @Option(help: "Files read at once (default: the number of processors); the moves and the output are a serial run's.") var jobs: Int?
 
         func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             do { _ = try TagTemplate(pattern) } catch { throw ValidationError(error.description) }
             guard !pattern.hasPrefix("/") else { throw ValidationError("the pattern is relative: name a root with --to DIR") }
         }

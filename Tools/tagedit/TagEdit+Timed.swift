@@ -19,10 +19,10 @@ extension TagEdit {
         @Option(help: "Only events at or after this time (seconds).") var from: Double?
         @Option(help: "Only events at or before this time (seconds).") var to: Double?
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs = OrderedParallel.defaultJobs
+        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
 
         func validate() throws {
-            if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         /// What a walk picks up: media files and streaming segments.

@@ -48,14 +48,14 @@ struct WriteOptions: ParsableArguments {
     var verbose = false
 
     @Option(help: "Files worked on at once (default: the number of processors; 1: one after another). Output and exit code are those of a serial run.")
-    var jobs: Int = OrderedParallel.defaultJobs
+    var jobs: Int?
 
     func validate(fileCount: Int) throws {
         if let version = id3v2Version, version != 3 && version != 4 {
             throw ValidationError("--id3v2-version must be 3 or 4")
         }
         if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
-        if jobs < 1 { throw ValidationError("--jobs is at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
     }
 
     var saveOptions: MediaFile.SaveOptions {
@@ -98,7 +98,9 @@ struct FileRun {
     /// The jobs for a run over `paths`: one when two of them name the same file (through a
     /// link, `./`, or an overlapping folder), so that a file is never edited by two threads
     /// and a serial run's order of edits is kept.
-    static func jobs(_ requested: Int, for paths: [String]) -> Int {
+    static func jobs(_ requested: Int?, for paths: [String]) -> Int {
+        guard paths.count > 1 else { return 1 }
+        let requested = requested ?? OrderedParallel.defaultJobs
         guard requested > 1 else { return 1 }
         var seen: Set<[UInt64]> = []
         for path in paths {
@@ -127,7 +129,7 @@ struct FileRun {
     /// warnings and the exit code are those of a serial run, in the same order. Returns true
     /// when a report said its file lacked the value; ends the run with its exit code.
     @discardableResult
-    static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int = 1,
+    static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1,
                          _ report: @escaping @Sendable (MediaFile) throws(MetadataError) -> Report) throws -> Bool {
         try forEach(paths, json: json, strict: strict, jobs: jobs) { path in
             var warnings: [String] = []
@@ -148,7 +150,7 @@ struct FileRun {
     /// fails does not repeat them). Ends the run with its exit code; returns true when a report
     /// said its file lacked the value.
     @discardableResult
-    static func forEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int = 1,
+    static func forEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1,
                         _ work: @escaping @Sendable (String) -> (warnings: [String], result: Result<Report, MetadataError>)) throws -> Bool {
         var run = FileRun(total: paths.count)
         var documents = JSONArrayOutput()
