@@ -3,10 +3,18 @@ import MediaBytes
 /// Bytes read whole from the file: a metadata container such as `moov` or `moof`.
 struct AtomWindow: Sendable {
     let base: UInt64
-    let bytes: [UInt8]
+    /// The bytes from `base` on: a slice that may share the source's storage (no copy of a
+    /// `moov` that the file's first read already holds).
+    let bytes: ArraySlice<UInt8>
 
     func covers(_ offset: UInt64, count: UInt64) -> Bool {
         offset >= base && offset - base <= UInt64(bytes.count) && count <= UInt64(bytes.count) - (offset - base)
+    }
+
+    /// The `count` bytes at file offset `offset`, which the window covers.
+    func bytes(at offset: UInt64, count: Int) -> ArraySlice<UInt8> {
+        let from = bytes.startIndex + Int(offset - base)
+        return bytes[from..<from + count]
     }
 }
 
@@ -310,30 +318,27 @@ final class AtomParser {
     /// touches none of its payload): 8 bytes, 16 with a 64-bit size, 16 more for `uuid`.
     private func readHeaderBytes(at position: UInt64, available: UInt64, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {
         if window >= 0 { return try read(at: position, count: Int(min(available, 32)), window: window) }
-        var bytes = try readFromSource(at: position, count: 8)
+        let head = try readFromSource(at: position, count: 8)
+        let b = head.startIndex
         var length: UInt64 = 8
-        if bytes[0] == 0 && bytes[1] == 0 && bytes[2] == 0 && bytes[3] == 1 { length += 8 }
-        if bytes[4] == 0x75 && bytes[5] == 0x75 && bytes[6] == 0x69 && bytes[7] == 0x64 { length += 16 }
+        if head[b] == 0 && head[b + 1] == 0 && head[b + 2] == 0 && head[b + 3] == 1 { length += 8 }
+        if head[b + 4] == 0x75 && head[b + 5] == 0x75 && head[b + 6] == 0x69 && head[b + 7] == 0x64 { length += 16 }
         length = min(length, available)
-        if length > 8 { bytes += try readFromSource(at: position + 8, count: Int(length - 8)) }
-        return bytes[...]
+        return length > 8 ? try readFromSource(at: position, count: Int(length)) : head
     }
 
     /// `count` bytes at `offset`, from the window when it holds them, otherwise with one read.
     func read(at offset: UInt64, count: Int, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {
         if window >= 0 {
             let w = windows[Int(window)]
-            if w.covers(offset, count: UInt64(count)) {
-                let from = Int(offset - w.base)
-                return w.bytes[from..<from + count]
-            }
+            if w.covers(offset, count: UInt64(count)) { return w.bytes(at: offset, count: count) }
         }
-        return try readFromSource(at: offset, count: count)[...]
+        return try readFromSource(at: offset, count: count)
     }
 
-    private func readFromSource(at offset: UInt64, count: Int) throws(AtomError) -> [UInt8] {
+    private func readFromSource(at offset: UInt64, count: Int) throws(AtomError) -> ArraySlice<UInt8> {
         do {
-            return try source.read(at: offset, count: count)
+            return try source.slice(at: offset, count: count)
         } catch {
             throw AtomError(.io, offset: offset, message: error.description)
         }

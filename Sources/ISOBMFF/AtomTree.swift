@@ -127,12 +127,10 @@ public struct AtomTree: Sendable {
             if windows[middle].base <= offset { low = middle + 1 } else { high = middle }
         }
         if low > 0, windows[low - 1].covers(offset, count: UInt64(count)) {
-            let window = windows[low - 1]
-            let from = Int(offset - window.base)
-            return window.bytes[from..<from + count]
+            return windows[low - 1].bytes(at: offset, count: count)
         }
         do {
-            return try source.read(at: offset, count: count)[...]
+            return try source.slice(at: offset, count: count)
         } catch {
             throw AtomError(.io, offset: offset, message: error.description)
         }
@@ -157,10 +155,7 @@ public struct AtomTree: Sendable {
         }
         if atom.windowIndex >= 0 {
             let window = windows[Int(atom.windowIndex)]
-            if window.covers(atom.payloadOffset, count: count) {
-                let from = Int(atom.payloadOffset - window.base)
-                return window.bytes[from..<from + Int(count)]
-            }
+            if window.covers(atom.payloadOffset, count: count) { return window.bytes(at: atom.payloadOffset, count: Int(count)) }
         }
         return try bytes(at: atom.payloadOffset, count: Int(count))
     }

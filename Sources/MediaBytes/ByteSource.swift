@@ -20,6 +20,11 @@ public protocol ByteSource: Sendable {
     /// Reads exactly `buffer.count` bytes starting at `offset` into `buffer` (large copies
     /// and comparisons reuse one buffer instead of allocating each piece).
     func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError)
+
+    /// Exactly `count` bytes starting at `offset`, as a slice that may share storage the source
+    /// already holds (a file's first bytes, read when it was opened): the bytes of a tag or a
+    /// `moov` read from there are not copied. Throws as `read(at:count:)`.
+    func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8>
 }
 
 extension ByteSource {
@@ -29,6 +34,10 @@ extension ByteSource {
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
         let bytes = try read(at: offset, count: buffer.count)
         bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    }
+
+    public func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
+        try read(at: offset, count: count)[...]
     }
 }
 
@@ -60,8 +69,12 @@ public struct MemoryByteSource: ByteSource {
     public var size: UInt64 { UInt64(bytes.count) }
 
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+        Array(try slice(at: offset, count: count))
+    }
+
+    public func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
         try checkRange(offset: offset, count: count)
         let start = Int(offset)
-        return Array(bytes[start..<start + count])
+        return bytes[start..<start + count]
     }
 }

@@ -104,6 +104,12 @@ public final class FileByteSource: ByteSource {
         return fstat(descriptor, &own) == 0 && own.st_dev == info.st_dev && own.st_ino == info.st_ino
     }
 
+    public func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
+        try checkRange(offset: offset, count: count)
+        if offset + UInt64(count) <= UInt64(head.count) { return head[Int(offset)..<Int(offset) + count] }
+        return try read(at: offset, count: count)[...]
+    }
+
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
         try checkRange(offset: offset, count: count)
         guard count > 0 else { return [] }

@@ -68,26 +68,26 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
             // ASCII (nearly every code): the bytes are the UTF-8, a small string with no allocation.
             return withUnsafeBytes(of: (b0, b1, b2, b3)) { String(decoding: $0, as: UTF8.self) }
         }
-        // Latin-1 to UTF-8 by hand (`©nam`): at most 8 bytes, still a small string.
-        var utf8: (UInt64, UInt8) = (0, 0)
+        // Latin-1 to UTF-8 by hand (`©nam`): at most 8 bytes, packed into one word (first
+        // byte lowest), still a small string.
+        var utf8: UInt64 = 0
         var count = 0
-        withUnsafeMutableBytes(of: &utf8) { buffer in
-            func put(_ byte: UInt8) {
-                if byte < 0x80 {
-                    buffer[count] = byte
-                    count += 1
-                } else {
-                    buffer[count] = 0xC0 | byte >> 6
-                    buffer[count + 1] = 0x80 | byte & 0x3F
-                    count += 2
-                }
-            }
-            put(b0)
-            put(b1)
-            put(b2)
-            put(b3)
+        Self.appendLatin1(b0, to: &utf8, count: &count)
+        Self.appendLatin1(b1, to: &utf8, count: &count)
+        Self.appendLatin1(b2, to: &utf8, count: &count)
+        Self.appendLatin1(b3, to: &utf8, count: &count)
+        return withUnsafeBytes(of: utf8.littleEndian) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[0..<count]), as: UTF8.self) }
+    }
+
+    /// Appends the UTF-8 of the ISO-8859-1 character `byte` to the bytes packed in `word`.
+    @inline(__always) private static func appendLatin1(_ byte: UInt8, to word: inout UInt64, count: inout Int) {
+        if byte < 0x80 {
+            word |= UInt64(byte) << (8 * count)
+            count += 1
+        } else {
+            word |= UInt64(0xC0 | byte >> 6) << (8 * count) | UInt64(0x80 | byte & 0x3F) << (8 * count + 8)
+            count += 2
         }
-        return withUnsafeBytes(of: utf8) { String(decoding: UnsafeRawBufferPointer(rebasing: $0[0..<count]), as: UTF8.self) }
     }
 
     /// True when every byte is a printable ISO-8859-1 character (0x20-0x7E or 0xA0-0xFF).

@@ -229,23 +229,39 @@ struct ID3MetadataStore: MetadataStore {
 
     var pictures: [MediaPicture] {
         get throws(MetadataError) {
-            var result: [MediaPicture] = []
-            for frame in tag.frames {
-                guard case (_, let mime, let type, let description, let data)? = frame.content.picture else { continue }
-                do {
-                    result.append(MediaPicture(type: PictureType(rawValue: type), mimeType: mime, description: description, data: Array(try data.bytes())))
+            try eachPicture { (summary, data) throws(MetadataError) in
+                MediaPicture(type: summary.type, mimeType: summary.mimeType, description: summary.description, data: try data())
+            }
+        }
+    }
+
+    /// The pictures as `pictures` lists them, without reading or copying their bytes.
+    var pictureSummaries: [PictureSummary] {
+        get throws(MetadataError) { try eachPicture { summary, _ in summary } }
+    }
+
+    /// Every picture of the store (the `APIC` frames, then the APE tag's cover art), described,
+    /// with a function that reads its bytes: the one walk `pictures` and `pictureSummaries` share.
+    private func eachPicture<T>(_ make: (PictureSummary, () throws(MetadataError) -> [UInt8]) throws(MetadataError) -> T) throws(MetadataError) -> [T] {
+        var result: [T] = []
+        for frame in tag.frames {
+            guard case (_, let mime, let type, let description, let data)? = frame.content.picture else { continue }
+            let summary = PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)
+            result.append(try make(summary) { () throws(MetadataError) in
+                do throws(ID3Error) {
+                    return Array(try data.bytes())
                 } catch {
                     throw MetadataError(.io, offset: frame.offset, message: "cannot read the picture of frame APIC: \(error.description)")
                 }
-            }
-            // Then the APE tag's cover art.
-            for item in ape?.items ?? [] {
-                guard let cover = item.coverArt else { continue }
-                result.append(MediaPicture(type: Self.apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
-                                           description: cover.description, data: cover.data))
-            }
-            return result
+            })
         }
+        for item in ape?.items ?? [] {
+            guard let cover = item.coverArt else { continue }
+            let summary = PictureSummary(type: Self.apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
+                                         description: cover.description, size: cover.data.count)
+            result.append(try make(summary) { () throws(MetadataError) in cover.data })
+        }
+        return result
     }
 
     /// The `CHAP` frames in the order of the top-level `CTOC` (its nested tables followed

@@ -147,6 +147,15 @@ public struct MediaFile: Sendable {
         }
     }
 
+    /// The embedded pictures as `pictures` lists them (same order), described without their
+    /// bytes: type, MIME type, description and size. A listing reads no picture data this way
+    /// (a picture a large ID3 tag left in the file stays there).
+    public var pictureSummaries: [PictureSummary] {
+        get throws(MetadataError) {
+            do { return try store.pictureSummaries } catch { throw MetadataError.wrapping(error, path: path) }
+        }
+    }
+
     /// True when the metadata differs from what was read.
     public var hasChanges: Bool { container.hasChanges }
 

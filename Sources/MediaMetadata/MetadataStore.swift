@@ -21,6 +21,8 @@ protocol MetadataStore: Sendable {
     /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
     var mergesAreasPerKey: Bool { get }
     var pictures: [MediaPicture] { get throws(MetadataError) }
+    /// `pictures` described without their bytes (a listing needs only their sizes).
+    var pictureSummaries: [PictureSummary] { get throws(MetadataError) }
     /// The chapters the store's tags hold, one list per form.
     var chapterLists: [ChapterList] { get }
     /// True when the store differs from what was read.
@@ -44,4 +46,13 @@ protocol MetadataStore: Sendable {
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]
     /// Adds an item exported by `nativeItems` (after `removeAll`, this restores the metadata).
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError)
+}
+
+extension MetadataStore {
+    /// Made from `pictures`, for a store whose pictures cost nothing to hand out (shared bytes).
+    var pictureSummaries: [PictureSummary] {
+        get throws(MetadataError) {
+            try pictures.map { PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count) }
+        }
+    }
 }

@@ -99,14 +99,21 @@ public enum TagReport {
 
     /// The audio in one line: `aac, 44100 Hz, 2 channels, 128 kb/s, 3.045 s`.
     public static func describe(_ audio: AudioProperties) -> String {
-        // Appended in place: one line per file of every listing.
-        var out = audio.codec
-        if let rate = audio.sampleRate { out += ", "; out += String(rate); out += " Hz" }
-        if let channels = audio.channels { out += channels == 1 ? ", mono" : channels == 2 ? ", stereo" : ", \(channels) channels" }
-        if let bits = audio.bitsPerSample { out += ", "; out += String(bits); out += " bit" }
-        if let bitrate = audio.bitrate { out += ", "; out += String(bitrate / 1000 + (bitrate % 1000 >= 500 ? 1 : 0)); out += " kb/s" }
-        if let duration = audio.duration, duration.isFinite { out += ", "; out += seconds(duration) }
-        return out
+        var out = TextBuffer(capacity: 64)
+        write(audio, to: &out)
+        return out.string
+    }
+
+    /// `describe(audio)`, written into `out` (one line per file of every listing).
+    static func write(_ audio: AudioProperties, to out: inout TextBuffer) {
+        out.write(audio.codec)
+        if let rate = audio.sampleRate { out.write(", "); out.write(rate); out.write(" Hz") }
+        if let channels = audio.channels {
+            if channels == 1 { out.write(", mono") } else if channels == 2 { out.write(", stereo") } else { out.write(", "); out.write(channels); out.write(" channels") }
+        }
+        if let bits = audio.bitsPerSample { out.write(", "); out.write(bits); out.write(" bit") }
+        if let bitrate = audio.bitrate { out.write(", "); out.write(bitrate / 1000 + (bitrate % 1000 >= 500 ? 1 : 0)); out.write(" kb/s") }
+        if let duration = audio.duration, duration.isFinite { out.write(", "); out.write(seconds(duration)) }
     }
 
     /// A video track in one line: `h264, 320x240, 25 fps`.
@@ -159,60 +166,59 @@ public enum TagReport {
 
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.
     public static func text(_ file: MediaFile, native: Bool) throws(MetadataError) -> String {
-        var out = ""
-        out.reserveCapacity(1024)
-        out += file.path
-        out += " ("
-        out += file.format.description
-        out += ")\n"
+        var out = TextBuffer(capacity: 1024)
+        out.write(file.path)
+        out.write(" (")
+        out.write(file.format.description)
+        out.write(")\n")
         let properties = file.properties
-        if let audio = properties.audio { out += "  audio: \(describe(audio))\n" }
-        for video in properties.video { out += "  video: \(describe(video))\n" }
+        if let audio = properties.audio {
+            out.write("  audio: ")
+            write(audio, to: &out)
+            out.write("\n")
+        }
+        for video in properties.video { out.write("  video: "); out.write(describe(video)); out.write("\n") }
         let tags = file.tags.sorted { $0.key < $1.key }
-        if tags.isEmpty { out += "  no tags\n" }
+        if tags.isEmpty { out.write("  no tags\n") }
         let widths = tags.map { Self.columns($0.key) }
         let width = widths.max() ?? 0
         for ((key, values), keyWidth) in zip(tags, widths) {
             for value in values.isEmpty ? [""] : values {
-                out += "  "
-                out += key
-                Self.appendSpaces(width - keyWidth + 2, to: &out)
-                out += value.replacingNewlines
-                out += "\n"
+                out.write("  ")
+                out.write(key)
+                out.writeSpaces(width - keyWidth + 2)
+                out.writeEscapingNewlines(value)
+                out.write("\n")
             }
         }
-        for picture in try file.pictures {
-            out += "  picture: \(picture.typeName), \(picture.mimeType), \(picture.data.count) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"") + "\n"
+        for picture in try file.pictureSummaries {
+            out.write("  picture: ")
+            out.write(picture.type.name)
+            out.write(", ")
+            out.write(picture.mimeType)
+            out.write(", ")
+            out.write(picture.size)
+            out.write(" bytes")
+            if !picture.description.isEmpty { out.write(", \""); out.write(picture.description); out.write("\"") }
+            out.write("\n")
         }
         for chapter in file.chapters {
-            out += "  chapter: \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title)\n"
+            out.write("  chapter: \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title)\n")
         }
         if native {
-            out += "  native items:\n"
+            out.write("  native items:\n")
             for item in file.items {
                 let values = displayValues(item).map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
-                out += "    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n"
+                out.write("    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n")
             }
         }
-        return out
+        return out.string
     }
 
     /// The characters of a key as the listing aligns them (keys are nearly always printable
     /// ASCII, whose byte count is the character count; "\r\n" is two bytes and one character).
     static func columns(_ key: String) -> Int {
         key.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x80 } ? key.utf8.count : key.count
-    }
-
-    /// Runs of 0 to 63 spaces, made once (`String.prefix` walks characters).
-    private static let spaces: [String] = (0..<64).map { String(repeating: " ", count: $0) }
-
-    static func appendSpaces(_ count: Int, to out: inout String) {
-        var left = max(count, 0)
-        while left > 0 {
-            let run = min(left, 63)
-            out += spaces[run]
-            left -= run
-        }
     }
 
     // MARK: - Export and import
@@ -363,16 +369,51 @@ extension String {
     /// pair `\r\n`).
     var replacingNewlines: String {
         guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
-        var out: [UInt8] = []
-        out.reserveCapacity(utf8.count + 8)
-        for byte in utf8 {
-            switch byte {
-            case 0x0A: out += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0D: out += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            default: out.append(byte)
+        var out = TextBuffer(capacity: utf8.count + 8)
+        out.writeEscapingNewlines(self)
+        return out.string
+    }
+}
+
+/// Text written as UTF-8 bytes and made into one `String` at the end: a listing appends dozens
+/// of pieces per file, and appending to a `String` costs several times more per piece than
+/// copying bytes.
+struct TextBuffer {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func write(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func write(_ text: String) {
+        var text = text
+        text.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func write(_ value: Int) { write(String(value)) }
+
+    mutating func writeSpaces(_ count: Int) {
+        if count > 0 { bytes.append(contentsOf: repeatElement(0x20, count: count)) }
+    }
+
+    /// `text` with line feeds and carriage returns written as `\n` and `\r`, so that a value
+    /// stays on its line.
+    mutating func writeEscapingNewlines(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte == 0x0A || byte == 0x0D {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                bytes.append(0x5C)
+                bytes.append(byte == 0x0A ? UInt8(ascii: "n") : UInt8(ascii: "r"))
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
-        return String(decoding: out, as: UTF8.self)
     }
 }
 
