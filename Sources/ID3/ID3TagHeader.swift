@@ -16,6 +16,9 @@ public struct ID3TagHeader: Sendable, Hashable {
     public static let headerSize = 10
 
     /// Decodes a header from the first 10 of `bytes`; `nil` when they are not an ID3v2 header.
+    /// (Inlinable: made for the caller's collection type, not through generic witnesses, as
+    /// every file a listing opens is asked.)
+    @inlinable
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         // Most files a listing meets are not ID3: answer them without copying anything.
         guard bytes.first == 0x49 else { return nil }

@@ -71,7 +71,8 @@ struct ID3MetadataStore: MetadataStore {
     var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
         var result: [(rank: Int, item: NativeMetadataItem)] = []
         result.reserveCapacity(tag.frames.count)
-        for frame in tag.frames { result.append((Rank.id3v2, view(frame))) }
+        // By index: a `for frame in` loop copies every frame (each of its fields retained).
+        for index in tag.frames.indices { result.append((Rank.id3v2, view(tag.frames[index]))) }
         for item in ape?.items ?? [] { result.append((Rank.apeOrInfo, Self.view(item))) }
         if let v1 = id3v1 {
             let fields: [(String, String, String?)] = [
@@ -244,14 +245,15 @@ struct ID3MetadataStore: MetadataStore {
     /// with a function that reads its bytes: the one walk `pictures` and `pictureSummaries` share.
     private func eachPicture<T>(_ make: (PictureSummary, () throws(MetadataError) -> [UInt8]) throws(MetadataError) -> T) throws(MetadataError) -> [T] {
         var result: [T] = []
-        for frame in tag.frames {
-            guard case (_, let mime, let type, let description, let data)? = frame.content.picture else { continue }
+        for index in tag.frames.indices {
+            guard case (_, let mime, let type, let description, let data)? = tag.frames[index].content.picture else { continue }
+            let offset = tag.frames[index].offset
             let summary = PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)
             result.append(try make(summary) { () throws(MetadataError) in
                 do throws(ID3Error) {
                     return Array(try data.bytes())
                 } catch {
-                    throw MetadataError(.io, offset: frame.offset, message: "cannot read the picture of frame APIC: \(error.description)")
+                    throw MetadataError(.io, offset: offset, message: "cannot read the picture of frame APIC: \(error.description)")
                 }
             })
         }
@@ -268,7 +270,7 @@ struct ID3MetadataStore: MetadataStore {
     /// depth first, a cycle cut with a note); chapters no table lists come after, by start.
     /// Without a top-level table, by start time.
     var chapterLists: [ChapterList] {
-        guard tag.frames.contains(where: { $0.content.kind == .chapter }) else { return [] }
+        guard tag.frames.indices.contains(where: { tag.frames[$0].content.kind == .chapter }) else { return [] }
         var chapters: [String: Chapter] = [:]
         var frameOrder: [String] = []
         var tables: [String: (top: Bool, children: [String])] = [:]

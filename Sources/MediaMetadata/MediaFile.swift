@@ -110,6 +110,11 @@ public struct MediaFile: Sendable {
 
     private var uniformTags: [String: [String]] {
         let ranked = rankedItems
+        // The first values of a key are taken as they are (no new array for them).
+        func add(_ values: [String], to entry: inout [String]) {
+            if entry.isEmpty { entry = values } else { entry += values }
+        }
+        // By index throughout: a `for (rank, item) in` loop copies every item.
         if store.mergesAreasPerKey {
             // Each key's values and the rank they came from, found with one hash per
             // contribution; `mapValues` keeps the table's layout (no rehashing).
@@ -118,20 +123,23 @@ public struct MediaFile: Sendable {
             func merge(_ values: [String], rank: Int, into entry: inout (rank: Int, values: [String])) {
                 if entry.rank < rank { return }
                 if entry.rank > rank { entry = (rank, []) }
-                entry.values += values
+                add(values, to: &entry.values)
             }
-            for (rank, item) in ranked {
-                for contribution in item.contributions {
+            for index in ranked.indices {
+                let rank = ranked[index].rank
+                for contribution in ranked[index].item.contributions {
                     merge(contribution.values, rank: rank, into: &ranks[contribution.key, default: (rank, [])])
                 }
             }
             return ranks.mapValues(\.values)
         }
-        guard let best = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return [:] }
+        var best = Int.max
+        for index in ranked.indices where !ranked[index].item.contributions.isEmpty { best = min(best, ranked[index].rank) }
+        guard best < .max else { return [:] }
         var result: [String: [String]] = [:]
         result.reserveCapacity(ranked.count)
-        for (rank, item) in ranked where rank == best {
-            for contribution in item.contributions { result[contribution.key, default: []] += contribution.values }
+        for index in ranked.indices where ranked[index].rank == best {
+            for contribution in ranked[index].item.contributions { add(contribution.values, to: &result[contribution.key, default: []]) }
         }
         return result
     }

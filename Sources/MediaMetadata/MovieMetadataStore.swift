@@ -66,11 +66,15 @@ struct MovieMetadataStore: MetadataStore {
         var seenTypes: Set<UInt32> = [], seenFreeform: Set<MetadataIdentifier> = []
         seenTypes.reserveCapacity(scope.itemList?.count ?? 0)
         result.reserveCapacity(scope.itemList?.count ?? 0)
-        for item in scope.itemList ?? [] {
-            var view = Self.view(item)
-            let first = item.type == "----" ? seenFreeform.insert(view.identifier).inserted : seenTypes.insert(item.type.rawValue).inserted
-            if !first { view.contributions = [] }
-            result.append((0, view))
+        if let items = scope.itemList {
+            // By index: a `for item in` loop copies every item (each of its fields retained).
+            for index in items.indices {
+                var view = Self.view(items[index])
+                let type = items[index].type
+                let first = type == "----" ? seenFreeform.insert(view.identifier).inserted : seenTypes.insert(type.rawValue).inserted
+                if !first { view.contributions = [] }
+                result.append((0, view))
+            }
         }
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
