@@ -46,6 +46,10 @@ public struct AtomTree: Sendable {
     /// The atom types a file may start with for this reader to take it as ISO-BMFF/QuickTime.
     public static let openingTypes: Set<FourCC> = Set(AtomRegistry.openingTypes)
 
+    /// True when `type` is one of `openingTypes`, answered from a sorted table (format
+    /// detection asks this of every file; building the hashed set costs more than the answer).
+    public static func isOpeningType(_ type: FourCC) -> Bool { AtomRegistry.openingTypes.contains(type) }
+
     // MARK: - Finding atoms
 
     /// The atom at `path` (a missing index means the first of that type).

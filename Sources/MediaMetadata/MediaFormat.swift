@@ -62,7 +62,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// `ftyp`/`styp` brand when there is one.
     private static func atomFormat(_ bytes: [UInt8]) -> MediaFormat? {
         let type = FourCC(bytes[4], bytes[5], bytes[6], bytes[7])
-        guard AtomTree.openingTypes.contains(type) else { return nil }  // one lookup per file
+        guard AtomTree.isOpeningType(type) else { return nil }
         if type == "ftyp" || type == "styp", bytes.count >= 12 {
             return format(forBrand: String(decoding: bytes[8..<12], as: UTF8.self))
         }

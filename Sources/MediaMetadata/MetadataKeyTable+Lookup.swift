@@ -15,16 +15,33 @@ extension MetadataKeyTable {
     }()
 
     /// The row whose iTunes forms include `form` (freeform names matched without regard to case).
-    static func definition(iTunes form: Row.ITunesForm) -> Row? { byITunes[normalized(form)] }
+    static func definition(iTunes form: Row.ITunesForm) -> Row? {
+        // Item atoms (nearly every item of every file) by code, without hashing.
+        switch form {
+        case .item(let type): return byITunesItem[type].map { rows[$0] }
+        case .freeform: return byFreeform[normalized(form)].map { rows[$0] }
+        }
+    }
 
     private static func normalized(_ form: Row.ITunesForm) -> Row.ITunesForm {
         if case .freeform(let mean, let name) = form { return .freeform(mean: mean, name: name.uppercased()) }
         return form
     }
 
-    private static let byITunes: [Row.ITunesForm: Row] = {
-        var map: [Row.ITunesForm: Row] = [:]
-        for row in rows { for form in row.iTunes { map[normalized(form)] = row } }
+    /// The rows of the iTunes item atoms, by code (indexes of `rows`; the last row naming a
+    /// form wins).
+    private static let byITunesItem: FourCCMap<Int> = {
+        var map: [FourCC: Int] = [:]
+        for index in rows.indices { for case .item(let type) in rows[index].iTunes { map[type] = index } }
+        return FourCCMap(map)
+    }()
+
+    /// The rows of the freeform items, by mean and upper-case name (indexes of `rows`).
+    private static let byFreeform: [Row.ITunesForm: Int] = {
+        var map: [Row.ITunesForm: Int] = [:]
+        for index in rows.indices {
+            for form in rows[index].iTunes { if case .freeform = form { map[normalized(form)] = index } }
+        }
         return map
     }()
 

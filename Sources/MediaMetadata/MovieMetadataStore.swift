@@ -147,18 +147,20 @@ struct MovieMetadataStore: MetadataStore {
     /// The values of an item as text, and the name of their data type.
     static func render(_ values: [ItemValue], type: FourCC?, row: MetadataKeyDefinition?) -> ([String], String) {
         var texts: [String] = []
-        var typeName = ""
+        texts.reserveCapacity(values.count)
+        // The type named is the last value's: its data type, or what it was read as.
+        var readAs: String?
         let stored = type.map(ItemListValueKind.of) ?? .text
         for value in values {
-            typeName = value.dataType.description
+            readAs = nil
             if stored.isPair, let pair = value.pair {
                 texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
-                typeName = "pair"
+                readAs = "pair"
             } else if stored.isGenreCode, value.data.count == 2 {
                 // A 16-bit genre code, whatever data type the writer gave it.
                 let code = Int64(value.data[0]) << 8 | Int64(value.data[1])
                 texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
-                typeName = "genre code"
+                readAs = "genre code"
             } else if let text = value.text {
                 texts.append(text)
             } else if let number = value.integer {
@@ -167,10 +169,10 @@ struct MovieMetadataStore: MetadataStore {
                 texts.append(String(number))
             } else {
                 texts.append(Base64.encode(value.data))
-                typeName = "binary (\(value.dataType))"
+                readAs = "binary (\(value.dataType))"
             }
         }
-        return (texts, typeName)
+        return (texts, readAs ?? values.last?.dataType.description ?? "")
     }
 
     var pictures: [MediaPicture] {

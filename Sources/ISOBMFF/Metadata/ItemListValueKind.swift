@@ -53,7 +53,10 @@ public struct ItemListValueKind: Sendable, Hashable {
     ]
 
     /// The kind of an item type's value; `.text` for types not in the table.
-    public static func of(_ type: FourCC) -> ItemListValueKind { table[type] ?? .text }
+    public static func of(_ type: FourCC) -> ItemListValueKind { lookup[type] ?? .text }
+
+    /// `table` as the per-item lookup reads it (no hashing).
+    private static let lookup = FourCCMap(table)
 
     /// Reads an implicitly typed (type 0) value of an item of this kind as inspector fields.
     func implicitValue(_ value: [UInt8]) -> AtomFieldValue {

@@ -132,12 +132,13 @@ public struct MovieTrackSummary: Sendable, Hashable {
             }
             switch decoded.kind {
             case .audio:
-                channels = number("channelCount").flatMap { Int(exactly: $0) }
-                sampleRate = number("sampleRate")
+                guard let audio = decoded.audio else { break }
+                channels = Int(exactly: audio.channelCount)
+                sampleRate = audio.sampleRate
                 // QuickTime version 1 descriptions keep 16 in sampleSize and the real width in
                 // bytesPerSample; version 2 has bitsPerChannel.
-                let bytesPerSample = number("bytesPerSample").flatMap { $0 > 0 && $0 <= 8 ? Int($0) * 8 : nil }
-                bitsPerSample = number("bitsPerChannel").flatMap { Int(exactly: $0) } ?? bytesPerSample ?? number("sampleSize").flatMap { Int(exactly: $0) }
+                let bytesPerSample = audio.bytesPerSample.flatMap { $0 > 0 && $0 <= 8 ? Int($0) * 8 : nil }
+                bitsPerSample = audio.bitsPerChannel.map { Int($0) } ?? bytesPerSample ?? audio.sampleSize.map { Int($0) }
             case .video:
                 width = number("width").flatMap { Int(exactly: $0) }
                 height = number("height").flatMap { Int(exactly: $0) }

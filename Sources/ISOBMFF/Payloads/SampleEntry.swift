@@ -6,7 +6,11 @@ import MediaBytes
 public struct SampleEntry: AtomPayload, Hashable {
     public var kind: SampleEntryKind
     public var dataReferenceIndex: UInt16
-    public var fields: [AtomField]
+    /// An audio entry's fixed fields, typed (nil for other kinds): what audio properties read
+    /// without building the inspector's fields.
+    public var audio: AudioSampleDescription?
+    /// The fixed fields of the other kinds, as the inspector shows them.
+    private var otherFields: [AtomField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         guard case .sampleEntry(let kind) = context.atom.role else {
@@ -15,16 +19,23 @@ public struct SampleEntry: AtomPayload, Hashable {
         self.kind = kind
         try reader.skip(6)
         dataReferenceIndex = try reader.readUInt16()
-        var fields = [AtomField("kind", kind.rawValue), AtomField("dataReferenceIndex", dataReferenceIndex)]
+        audio = nil
         switch kind {
-        case .audio: fields += try Self.audioFields(&reader)
-        case .video: fields += try Self.videoFields(&reader)
-        case .timedText: fields += try Self.timedTextFields(&reader)
-        case .quickTimeText: fields += try Self.quickTimeTextFields(&reader)
-        case .timecode: fields += try Self.timecodeFields(&reader)
-        case .generic: break
+        case .audio:
+            audio = try AudioSampleDescription(&reader)
+            otherFields = []
+        case .video: otherFields = try Self.videoFields(&reader)
+        case .timedText: otherFields = try Self.timedTextFields(&reader)
+        case .quickTimeText: otherFields = try Self.quickTimeTextFields(&reader)
+        case .timecode: otherFields = try Self.timecodeFields(&reader)
+        case .generic: otherFields = []
         }
-        self.fields = fields
+    }
+
+    /// The entry's fields as the inspector shows them: kind, data reference, then the fixed
+    /// fields of its kind.
+    public var fields: [AtomField] {
+        [AtomField("kind", kind.rawValue), AtomField("dataReferenceIndex", dataReferenceIndex)] + (audio?.fields ?? otherFields)
     }
 
     public func fields(_ options: AtomFieldOptions) -> [AtomField] { fields }
@@ -33,44 +44,6 @@ public struct SampleEntry: AtomPayload, Hashable {
         let wanted: Set<String> = ["channelCount", "sampleRate", "sampleSize", "width", "height", "compressorName", "timescale", "version"]
         let parts = fields.filter { wanted.contains($0.name) }.map { "\($0.name)=\($0.value.summaryText)" }
         return ([kind.rawValue] + parts).joined(separator: " ")
-    }
-
-    private static func audioFields(_ reader: inout ByteReader) throws -> [AtomField] {
-        let version = try reader.readUInt16()
-        let revision = try reader.readUInt16()
-        let vendor = try reader.readFourCC()
-        var channels = UInt64(try reader.readUInt16())
-        let sampleSize = try reader.readUInt16()
-        let compressionID = try reader.readInt16()
-        let packetSize = try reader.readUInt16()
-        var sampleRate = try reader.readUFixed16_16()
-        var fields = [AtomField("version", version)]
-        if revision != 0 { fields.append(AtomField("revision", revision)) }
-        if vendor.rawValue != 0 { fields.append(AtomField("vendor", vendor)) }
-        if version != 2 {
-            // Version 2 keeps fixed placeholders here (16, -2, 0); its real values follow.
-            fields += [AtomField("sampleSize", sampleSize), AtomField("compressionID", compressionID), AtomField("packetSize", packetSize)]
-        }
-        // The reader covers the fixed fields only, so what remains tells a QuickTime version 1
-        // or 2 description (16 or 36 more bytes) from an ISO entry that merely says version 1.
-        if version == 1 && reader.remaining >= 16 {
-            fields += [
-                AtomField("samplesPerPacket", try reader.readUInt32()), AtomField("bytesPerPacket", try reader.readUInt32()),
-                AtomField("bytesPerFrame", try reader.readUInt32()), AtomField("bytesPerSample", try reader.readUInt32()),
-            ]
-        } else if version == 2 && reader.remaining >= 36 {
-            _ = try reader.readUInt32()  // sizeOfStructOnly
-            sampleRate = try reader.readFloat64()
-            channels = UInt64(try reader.readUInt32())
-            try reader.skip(4)  // always 0x7F000000
-            fields += [
-                AtomField("bitsPerChannel", try reader.readUInt32()), AtomField("formatSpecificFlags", try reader.readUInt32()),
-                AtomField("bytesPerAudioPacket", try reader.readUInt32()), AtomField("framesPerAudioPacket", try reader.readUInt32()),
-            ]
-        }
-        fields.insert(AtomField("channelCount", channels), at: 1)
-        fields.insert(AtomField("sampleRate", sampleRate), at: 2)
-        return fields
     }
 
     private static func videoFields(_ reader: inout ByteReader) throws -> [AtomField] {
@@ -160,5 +133,89 @@ public struct SampleEntry: AtomPayload, Hashable {
             AtomField("flags", flags), AtomField("dropFrame", flags & 1 != 0), AtomField("timescale", timescale),
             AtomField("frameDuration", frameDuration), AtomField("framesPerSecond", frames),
         ]
+    }
+}
+
+/// The fixed fields of an audio sample entry (ISO/IEC 14496-12 section 12.2.3; QuickTime File
+/// Format "Sound sample descriptions" versions 0, 1 and 2), typed.
+public struct AudioSampleDescription: Sendable, Hashable {
+    public var version: UInt16
+    public var revision: UInt16
+    public var vendor: FourCC
+    /// The channels: the 16-bit field, or version 2's 32-bit one.
+    public var channelCount: UInt64
+    /// Samples per second: the 16.16 fixed-point field, or version 2's 64-bit float.
+    public var sampleRate: Double
+    /// Bits per sample, compression ID and packet size; version 2 keeps fixed placeholders
+    /// there (16, -2, 0), so they are nil for it.
+    public var sampleSize: UInt16?
+    public var compressionID: Int16?
+    public var packetSize: UInt16?
+    /// QuickTime version 1 only: samples per packet, bytes per packet, frame and sample.
+    public var samplesPerPacket: UInt32?
+    public var bytesPerPacket: UInt32?
+    public var bytesPerFrame: UInt32?
+    public var bytesPerSample: UInt32?
+    /// QuickTime version 2 only: bits per channel, format flags, bytes and frames per packet.
+    public var bitsPerChannel: UInt32?
+    public var formatSpecificFlags: UInt32?
+    public var bytesPerAudioPacket: UInt32?
+    public var framesPerAudioPacket: UInt32?
+
+    init(_ reader: inout ByteReader) throws {
+        version = try reader.readUInt16()
+        revision = try reader.readUInt16()
+        vendor = try reader.readFourCC()
+        channelCount = UInt64(try reader.readUInt16())
+        let sampleSize = try reader.readUInt16()
+        let compressionID = try reader.readInt16()
+        let packetSize = try reader.readUInt16()
+        sampleRate = try reader.readUFixed16_16()
+        if version != 2 {
+            self.sampleSize = sampleSize
+            self.compressionID = compressionID
+            self.packetSize = packetSize
+        }
+        // The reader covers the fixed fields only, so what remains tells a QuickTime version 1
+        // or 2 description (16 or 36 more bytes) from an ISO entry that merely says version 1.
+        if version == 1 && reader.remaining >= 16 {
+            samplesPerPacket = try reader.readUInt32()
+            bytesPerPacket = try reader.readUInt32()
+            bytesPerFrame = try reader.readUInt32()
+            bytesPerSample = try reader.readUInt32()
+        } else if version == 2 && reader.remaining >= 36 {
+            _ = try reader.readUInt32()  // sizeOfStructOnly
+            sampleRate = try reader.readFloat64()
+            channelCount = UInt64(try reader.readUInt32())
+            try reader.skip(4)  // always 0x7F000000
+            bitsPerChannel = try reader.readUInt32()
+            formatSpecificFlags = try reader.readUInt32()
+            bytesPerAudioPacket = try reader.readUInt32()
+            framesPerAudioPacket = try reader.readUInt32()
+        }
+    }
+
+    /// The fields as the inspector shows them, in this order: version, channels, rate, then
+    /// revision and vendor when set, the version 0/1 fields, and the version 1 or 2 extension.
+    var fields: [AtomField] {
+        var fields = [AtomField("version", version), AtomField("channelCount", channelCount), AtomField("sampleRate", sampleRate)]
+        if revision != 0 { fields.append(AtomField("revision", revision)) }
+        if vendor.rawValue != 0 { fields.append(AtomField("vendor", vendor)) }
+        if let sampleSize, let compressionID, let packetSize {
+            fields += [AtomField("sampleSize", sampleSize), AtomField("compressionID", compressionID), AtomField("packetSize", packetSize)]
+        }
+        if let samplesPerPacket, let bytesPerPacket, let bytesPerFrame, let bytesPerSample {
+            fields += [
+                AtomField("samplesPerPacket", samplesPerPacket), AtomField("bytesPerPacket", bytesPerPacket),
+                AtomField("bytesPerFrame", bytesPerFrame), AtomField("bytesPerSample", bytesPerSample),
+            ]
+        }
+        if let bitsPerChannel, let formatSpecificFlags, let bytesPerAudioPacket, let framesPerAudioPacket {
+            fields += [
+                AtomField("bitsPerChannel", bitsPerChannel), AtomField("formatSpecificFlags", formatSpecificFlags),
+                AtomField("bytesPerAudioPacket", bytesPerAudioPacket), AtomField("framesPerAudioPacket", framesPerAudioPacket),
+            ]
+        }
+        return fields
     }
 }
