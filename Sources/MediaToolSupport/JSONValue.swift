@@ -2,7 +2,7 @@ import MediaBytes
 
 /// A JSON document with object keys in insertion order, so tool output is stable and reads in
 /// the order the format documents it.
-public indirect enum JSONValue: Sendable, Equatable {
+public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -79,23 +79,26 @@ public indirect enum JSONValue: Sendable, Equatable {
         case .array(let items):
             guard !items.isEmpty else { out += [0x5B, 0x5D]; return }
             out.append(0x5B)
-            for (i, item) in items.enumerated() {
+            let inner = indent.map { $0 + 1 }
+            // By index: enumerating would copy every element.
+            for i in items.indices {
                 if i > 0 { out.append(0x2C) }
-                Self.newline(&out, indent.map { $0 + 1 })
-                item.write(to: &out, indent: indent.map { $0 + 1 })
+                Self.newline(&out, inner)
+                items[i].write(to: &out, indent: inner)
             }
             Self.newline(&out, indent)
             out.append(0x5D)
         case .object(let members):
             guard !members.isEmpty else { out += [0x7B, 0x7D]; return }
             out.append(0x7B)
-            for (i, (key, value)) in members.enumerated() {
+            let inner = indent.map { $0 + 1 }
+            for i in members.indices {
                 if i > 0 { out.append(0x2C) }
-                Self.newline(&out, indent.map { $0 + 1 })
-                Self.writeString(key, to: &out)
+                Self.newline(&out, inner)
+                Self.writeString(members[i].0, to: &out)
                 out.append(0x3A)
                 if indent != nil { out.append(0x20) }
-                value.write(to: &out, indent: indent.map { $0 + 1 })
+                members[i].1.write(to: &out, indent: inner)
             }
             Self.newline(&out, indent)
             out.append(0x7D)
@@ -136,35 +139,43 @@ public indirect enum JSONValue: Sendable, Equatable {
     /// else as its UTF-8.
     private static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(0x22)
-        var text = text
-        text.withUTF8 { bytes in
-            // Runs of bytes that need no escape are copied whole.
-            var start = 0, i = 0
-            while i < bytes.count {
-                // Eight bytes at a time while none of them needs an escape (long texts).
-                while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
-                    i += 8
-                }
-                guard i < bytes.count else { break }
-                let byte = bytes[i]
-                guard needsEscape(byte) else { i += 1; continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
-                i += 1
-                start = i
-                out.append(0x5C)
-                switch byte {
-                case 0x22: out.append(0x22)
-                case 0x5C: out.append(0x5C)
-                case 0x0A: out.append(0x6E)
-                case 0x0D: out.append(0x72)
-                case 0x09: out.append(0x74)
-                default:
-                    let digits: StaticString = "0123456789abcdef"
-                    out.append(contentsOf: [0x75, 0x30, 0x30, digits.utf8Start[Int(byte >> 4)], digits.utf8Start[Int(byte & 0x0F)]])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+        // A native string's bytes are read in place; others (bridged, lazily decoded) are made
+        // contiguous first.
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &out) }) {
+            return done
         }
+        var text = text
+        text.withUTF8 { writeEscaped($0, to: &out) }
+    }
+
+    /// The UTF-8 of a JSON string's contents with its escapes, and the closing quote.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        // Runs of bytes that need no escape are copied whole.
+        var start = 0, i = 0
+        while i < bytes.count {
+            // Eight bytes at a time while none of them needs an escape (long texts).
+            while i + 8 <= bytes.count && !mayNeedEscape(UnsafeRawPointer(bytes.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+            }
+            guard i < bytes.count else { break }
+            let byte = bytes[i]
+            guard needsEscape(byte) else { i += 1; continue }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
+            i += 1
+            start = i
+            out.append(0x5C)
+            switch byte {
+            case 0x22: out.append(0x22)
+            case 0x5C: out.append(0x5C)
+            case 0x0A: out.append(0x6E)
+            case 0x0D: out.append(0x72)
+            case 0x09: out.append(0x74)
+            default:
+                let digits: StaticString = "0123456789abcdef"
+                out.append(contentsOf: [0x75, 0x30, 0x30, digits.utf8Start[Int(byte >> 4)], digits.utf8Start[Int(byte & 0x0F)]])
+            }
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         out.append(0x22)
     }
 
@@ -199,6 +210,7 @@ public struct JSONArrayOutput {
     /// output is written in order elsewhere.
     public static func encode(_ element: JSONValue) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(4096)
         element.write(to: &out, indent: 1)
         return out
     }

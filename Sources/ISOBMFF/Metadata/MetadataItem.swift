@@ -75,7 +75,9 @@ public struct MetadataItem: Sendable {
             && atom.children.allSatisfy { !$0.isTruncated && !$0.isContainer }
         if readable {
             do {
-                for child in atom.children {
+                // By index: a `for child in` loop copies every child atom.
+                for index in atom.children.indices {
+                    let child = atom.children[index]
                     let start = base + Int(child.offset - atom.offset)
                     let payload = bytes[start + child.headerSize..<start + Int(child.size)]
                     switch child.type {

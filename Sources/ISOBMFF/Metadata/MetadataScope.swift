@@ -147,7 +147,7 @@ public struct MetadataScope: Sendable {
             if let ilst = meta.child("ilst") {
                 var items: [MetadataItem] = []
                 items.reserveCapacity(ilst.children.count)
-                for child in ilst.children { items.append(try MetadataItem(child, in: tree)) }
+                for index in ilst.children.indices { items.append(try MetadataItem(ilst.children[index], in: tree)) }
                 itemList = items
             } else {
                 itemList = []
