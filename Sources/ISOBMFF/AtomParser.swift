@@ -165,6 +165,9 @@ final class AtomParser {
                 } else {
                     atom.prefixSize = prefix
                     locator.append(index)
+                    // Most containers hold a few children: room for them up front spares the
+                    // first steps of growing the list (each a reallocation and a move).
+                    atom.children.reserveCapacity(4)
                     atom.trailingSize = try parseChildren(
                         from: payloadStart + UInt64(prefix), to: position + extent, depth: depth + 1,
                         parent: header.type, handler: handler, window: atomWindow, into: &atom.children)
