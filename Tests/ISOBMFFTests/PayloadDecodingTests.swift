@@ -205,6 +205,30 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         #expect(entry.fields.first { $0.name == "channelCount" }?.value == .unsigned(6))
     }
 
+    /// Audio entries keep their fixed fields typed, and the inspector's fields are those same
+    /// values, in the documented order: version 0 (ISO) and QuickTime version 2.
+    @Test func audioEntriesAreTyped() throws {
+        let version0 = [UInt8](repeating: 0, count: 6) + [0, 1] + [UInt8](repeating: 0, count: 8) + [0, 2, 0, 16, 0, 0, 0, 0] + B.be(44100 << 16, width: 4)
+        let iso = try inspectEntry(track(handler: "soun", entry: B.atom("mp4a", version0 + Self.esds)))
+        let isoAudio = try #require((iso.payload as? SampleEntry)?.audio)
+        #expect(isoAudio.version == 0 && isoAudio.channelCount == 2 && isoAudio.sampleRate == 44100 && isoAudio.sampleSize == 16)
+        #expect(isoAudio.bytesPerSample == nil && isoAudio.bitsPerChannel == nil)
+        #expect(iso.fields.map(\.name) == ["kind", "dataReferenceIndex", "version", "channelCount", "sampleRate", "sampleSize", "compressionID", "packetSize"])
+
+        var version2 = [UInt8](repeating: 0, count: 6) + [0, 1] + [0, 2, 0, 0] + zero4 + [0, 3, 0, 16, 0xFF, 0xFE, 0, 0] + B.be(0x10000, width: 4)
+        version2 += B.be(72, width: 4) + B.be(Double(96000).bitPattern, width: 8) + B.be(6, width: 4) + B.be(0x7F00_0000, width: 4)
+            + B.be(24, width: 4) + B.be(12, width: 4) + B.be(18, width: 4) + B.be(1, width: 4)
+        let quickTime = try inspectEntry(track(handler: "soun", entry: B.atom("lpcm", version2)))
+        let audio = try #require((quickTime.payload as? SampleEntry)?.audio)
+        #expect(audio.version == 2 && audio.channelCount == 6 && audio.sampleRate == 96000)
+        #expect(audio.sampleSize == nil && audio.compressionID == nil, "version 2 keeps placeholders there")
+        #expect(audio.bitsPerChannel == 24 && audio.formatSpecificFlags == 12 && audio.bytesPerAudioPacket == 18 && audio.framesPerAudioPacket == 1)
+        #expect(quickTime.fields.map(\.name) == [
+            "kind", "dataReferenceIndex", "version", "channelCount", "sampleRate",
+            "bitsPerChannel", "formatSpecificFlags", "bytesPerAudioPacket", "framesPerAudioPacket",
+        ])
+    }
+
     @Test func videoEntryWithChildren() throws {
         var fields = [UInt8](repeating: 0, count: 6) + [0, 1] + [UInt8](repeating: 0, count: 16) + [0, 64, 0, 48]
         fields += B.be(72 << 16, width: 4) + B.be(72 << 16, width: 4) + zero4 + [0, 1] + [4] + B.utf8("Test") + [UInt8](repeating: 0, count: 27) + [0, 24, 0xFF, 0xFF]

@@ -68,6 +68,23 @@ import Testing
     }
 }
 
+@Suite struct FourCCMapTests {
+    /// The sorted table answers exactly as the dictionary it was made from, for its codes, for
+    /// codes between and beside them, and for the extremes of the 32-bit range.
+    @Test func lookupsMatchTheDictionary() {
+        var generator = SystemRandomNumberGenerator()
+        for size in [0, 1, 2, 3, 7, 31, 64] {
+            var dictionary: [FourCC: Int] = [:]
+            for index in 0..<size { dictionary[FourCC(rawValue: UInt32.random(in: 0...UInt32.max, using: &generator))] = index }
+            let table = FourCCMap(dictionary)
+            #expect(table.count == dictionary.count)
+            var probes = Array(dictionary.keys) + [FourCC(rawValue: 0), FourCC(rawValue: .max)]
+            probes += dictionary.keys.map { FourCC(rawValue: $0.rawValue &+ 1) } + dictionary.keys.map { FourCC(rawValue: $0.rawValue &- 1) }
+            for probe in probes { #expect(table[probe] == dictionary[probe], "size \(size), probe \(probe.rawValue)") }
+        }
+    }
+}
+
 @Suite struct ByteReaderTests {
     @Test func readsATableOfBigEndianWordsAtOnceOrNotAtAll() throws {
         var bytes: [UInt8] = [0xFF]
@@ -221,6 +238,15 @@ import Testing
             #expect(buffer == Array(bytes[offset..<offset + count]), "read into a buffer of \(count) at \(offset)")
         }
         #expect(throws: ByteSourceError.self) { try source.read(at: 199_999, count: 2) }
+        // Slices give the same bytes, inside the head (sharing the bytes read at the open) and
+        // beyond it, and fail where reads fail.
+        for (offset, count) in [(0, 0), (0, 8), (100, 4000), (head - 8, 8), (head - 8, 16), (head, 100), (0, head), (150_000, 50_000)] {
+            #expect(Array(try source.slice(at: UInt64(offset), count: count)) == Array(bytes[offset..<offset + count]), "slice of \(count) at \(offset)")
+        }
+        #expect(throws: ByteSourceError.self) { try source.slice(at: 199_999, count: 2) }
+        let memory = MemoryByteSource(bytes)
+        #expect(Array(try memory.slice(at: 10, count: 20)) == Array(bytes[10..<30]))
+        #expect(throws: ByteSourceError.self) { try memory.slice(at: 199_990, count: 20) }
         // A file smaller than the head is held whole; reads past its end still fail.
         let small = try FileByteSource(path: try TemporaryFile.write([1, 2, 3]))
         #expect(try small.read(at: 1, count: 2) == [2, 3])

@@ -147,6 +147,40 @@ func copyOfFixture(_ name: String) throws -> String {
         }
     }
 
+    /// `pictureSummaries` lists what `pictures` lists, in the same order, without the bytes.
+    @Test func pictureSummariesDescribeThePicturesInOrder() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 40)
+        for fixture in ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3", "no-tags.mp3", "aiff-id3.aiff"] {
+            let path = try copyOfFixture(fixture)
+            var file = try MediaFile(path: path)
+            try file.addPicture(MediaPicture(type: 4, mimeType: "image/png", description: "Back", data: png))
+            try file.save()
+            let reread = try MediaFile(path: path)
+            let pictures = try reread.pictures
+            #expect(pictures.count >= 1, "\(fixture)")
+            #expect(try reread.pictureSummaries == pictures.map {
+                PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count)
+            }, "\(fixture)")
+        }
+    }
+
+    /// A cover a large ID3 tag leaves in the file is described without being read: the summary
+    /// still lists it after the file lost its bytes, where reading the picture fails.
+    @Test func pictureSummariesReadNoPictureData() throws {
+        let cover = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 9, count: 199_996)
+        let tag = ID3Builder.tag(version: 4, frames: [
+            ID3Builder.frame("TIT2", ID3Builder.text(["Big"], encoding: 3), version: 4),
+            ID3Builder.frame("APIC", [0] + Array("image/jpeg".utf8) + [0, 3] + Array("Front".utf8) + [0] + cover, version: 4),
+        ], padding: 0)
+        let audio = try TemporaryFile.read(TestFixtures.path("no-tags.mp3"))
+        let path = try TemporaryFile.write(tag + audio, name: "deferred-cover.mp3")
+        let file = try MediaFile(path: path)
+        // The file is cut short after it was opened: the cover's bytes are gone.
+        #expect(truncate(path, 100_000) == 0)
+        #expect(try file.pictureSummaries == [PictureSummary(type: 3, mimeType: "image/jpeg", description: "Front", size: cover.count)])
+        #expect(throws: MetadataError.self) { try file.pictures }
+    }
+
     @Test func chaptersAreReadFromID3AndNero() throws {
         let mp3 = try MediaFile(path: TestFixtures.path("id3v24-full.mp3")).chapters
         #expect(mp3.map(\.title) == ["Chapter 1", "Chapter 2"])
