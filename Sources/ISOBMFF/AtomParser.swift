@@ -327,7 +327,8 @@ final class AtomParser {
         if head[b] == 0 && head[b + 1] == 0 && head[b + 2] == 0 && head[b + 3] == 1 { length += 8 }
         if head[b + 4] == 0x75 && head[b + 5] == 0x75 && head[b + 6] == 0x69 && head[b + 7] == 0x64 { length += 16 }
         length = min(length, available)
-        return length > 8 ? try readFromSource(at: position, count: Int(length)) : head
+        guard length > 8 else { return head }
+        return head + (try readFromSource(at: position + 8, count: Int(length - 8)))
     }
 
     /// `count` bytes at `offset`, from the window when it holds them, otherwise with one read.

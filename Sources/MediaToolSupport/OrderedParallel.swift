@@ -21,7 +21,8 @@ public enum OrderedParallel {
     /// The default number of jobs: the processors this process may use.
     ///
     /// Asked for only when a run has more than one item: finding it out reads the process's
-    /// CPU quota (cgroup files), which costs more than the rest of a tool's start-up.
+    /// CPU quota (cgroup files). As a command's default value it was worked out several times
+    /// per argument parse, about a tenth of a tool's start-up.
     public static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     /// Runs `work` for `count` items on `jobs` threads (nil: `defaultJobs`).

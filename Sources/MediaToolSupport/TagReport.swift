@@ -385,10 +385,6 @@ struct TextBuffer {
 
     var string: String { String(decoding: bytes, as: UTF8.self) }
 
-    mutating func write(_ text: StaticString) {
-        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
     mutating func write(_ text: String) {
         var text = text
         text.withUTF8 { bytes.append(contentsOf: $0) }

@@ -75,9 +75,7 @@ public struct MetadataItem: Sendable {
             && atom.children.allSatisfy { !$0.isTruncated && !$0.isContainer }
         if readable {
             do {
-                // By index: a `for child in` loop copies every child atom.
-                for index in atom.children.indices {
-                    let child = atom.children[index]
+                for child in atom.children {
                     let start = base + Int(child.offset - atom.offset)
                     let payload = bytes[start + child.headerSize..<start + Int(child.size)]
                     switch child.type {
