@@ -76,6 +76,11 @@ public struct MediaPicture: Sendable, Hashable {
     /// The type's name as used on the command line (`front-cover`).
     public var typeName: String { type.name }
 
+    /// The picture described without its bytes (what `MediaFile.pictureSummaries` lists).
+    public var summary: PictureSummary {
+        PictureSummary(type: type, mimeType: mimeType, description: description, size: data.count)
+    }
+
     /// The MIME type of image bytes by their signature (JPEG, PNG, GIF, BMP, WebP), or nil.
     public static func mimeType(sniffing bytes: [UInt8]) -> String? {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }

@@ -52,7 +52,7 @@ extension MetadataStore {
     /// Made from `pictures`, for a store whose pictures cost nothing to hand out (shared bytes).
     var pictureSummaries: [PictureSummary] {
         get throws(MetadataError) {
-            try pictures.map { PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count) }
+            try pictures.map(\.summary)
         }
     }
 }

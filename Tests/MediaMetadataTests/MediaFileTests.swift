@@ -158,9 +158,10 @@ func copyOfFixture(_ name: String) throws -> String {
             let reread = try MediaFile(path: path)
             let pictures = try reread.pictures
             #expect(pictures.count >= 1, "\(fixture)")
-            #expect(try reread.pictureSummaries == pictures.map {
-                PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count)
-            }, "\(fixture)")
+            #expect(try reread.pictureSummaries == pictures.map(\.summary), "\(fixture)")
+            // MP4 cover art has neither a picture type nor a description: a front cover.
+            let mp4 = fixture.hasSuffix(".m4a")
+            #expect(pictures.last?.summary == PictureSummary(type: mp4 ? 3 : 4, mimeType: "image/png", description: mp4 ? "" : "Back", size: png.count), "\(fixture)")
         }
     }
 

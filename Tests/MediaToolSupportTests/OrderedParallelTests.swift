@@ -39,13 +39,21 @@ import Testing
     }
 
     @Test func noJobCountMeansTheProcessorsAndKeepsTheOrder() {
+        let threads = Mutex<Set<UInt>>([])
         var emitted: [Int] = []
-        OrderedParallel.run(count: 50, jobs: nil, work: { $0 * 2 }, emit: { index, result in
+        OrderedParallel.run(count: 50, jobs: nil, work: { index -> Int in
+            threads.withLock { _ = $0.insert(UInt(pthread_self())) }
+            usleep(1000)
+            return index * 2
+        }, emit: { index, result in
             #expect(result == index * 2)
             emitted.append(index)
         })
         #expect(emitted == Array(0..<50))
-        #expect(OrderedParallel.defaultJobs >= 1)
+        // With more than one processor the work spreads over more than one thread; with one, it
+        // stays on the calling thread.
+        let used = threads.withLock { $0.count }
+        #expect(OrderedParallel.defaultJobs > 1 ? used > 1 : used == 1, "\(used) threads for \(OrderedParallel.defaultJobs) processors")
     }
 
     @Test func oneItemRunsOnTheCallingThreadWhateverTheJobs() {

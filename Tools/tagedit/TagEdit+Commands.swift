@@ -69,7 +69,7 @@ extension TagEdit {
             if MetadataKeyTable.definition(key)?.kind == .picture {
                 let pictures = try media.pictures
                 return pictures.isEmpty ? nil : pictures.map {
-                    TagReport.describe(PictureSummary(type: $0.type, mimeType: $0.mimeType, description: $0.description, size: $0.data.count))
+                    TagReport.describe($0.summary)
                 }
             }
             return try media.values(key)
