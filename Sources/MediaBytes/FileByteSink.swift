@@ -70,11 +70,11 @@ public struct FileByteSink: ByteSink {
     public mutating func write(from source: any ByteSource, at offset: UInt64, count: UInt64) throws {
         guard count > 0 else { return }
         var done: UInt64 = 0
-        if let file = source as? FileByteSource, let copyFileRange = kernelCopy {
+        if let file = source as? FileByteSource {
             try file.checkRange(offset: offset, count: Int(clamping: count))
             var from = off_t(offset)
             while done < count {
-                let result = injectedFailure(.write) ? -1 : copyFileRange(file.descriptor, &from, descriptor, nil, Int(min(count - done, 1 << 30)), 0)
+                let result = injectedFailure(.write) ? -1 : kernelCopy(file.descriptor, &from, descriptor, nil, Int(min(count - done, 1 << 30)), 0)
                 if result > 0 {
                     done += UInt64(result)
                     continue
@@ -179,11 +179,21 @@ public struct FileByteSink: ByteSink {
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
 #endif
 
-/// `copy_file_range(2)`, looked up at run time (it is in glibc from 2.27 but not in Swift's
-/// Glibc module); nil where the C library does not have it.
-typealias KernelCopy = @convention(c) (Int32, UnsafeMutablePointer<off_t>?, Int32, UnsafeMutablePointer<off_t>?, Int, UInt32) -> Int
+/// `copy_file_range(2)` (glibc 2.27, musl 1.1.24), which Swift's Glibc module does not
+/// declare (it is a GNU extension). Bound by the linker, not looked up with `dlsym` at run
+/// time: a statically linked executable (as `Tools/install.sh` builds the tools) has no
+/// dynamic symbol table, so the look-up found nothing there and every copy went through a
+/// buffer. Its arguments are integers and pointers, passed alike by Swift's and C's calling
+/// conventions on the platforms Swift supports.
 #if os(Linux)
-let kernelCopy: KernelCopy? = dlsym(nil, "copy_file_range").map { unsafeBitCast($0, to: KernelCopy.self) }
+@_silgen_name("copy_file_range")
+private func kernelCopy(_ inputFD: Int32, _ inputOffset: UnsafeMutablePointer<off_t>?, _ outputFD: Int32,
+                        _ outputOffset: UnsafeMutablePointer<off_t>?, _ count: Int, _ flags: UInt32) -> Int
 #else
-let kernelCopy: KernelCopy? = nil
+/// No kernel copy elsewhere: ENOSYS, which sends the copy through a buffer.
+private func kernelCopy(_ inputFD: Int32, _ inputOffset: UnsafeMutablePointer<off_t>?, _ outputFD: Int32,
+                        _ outputOffset: UnsafeMutablePointer<off_t>?, _ count: Int, _ flags: UInt32) -> Int {
+    errno = ENOSYS
+    return -1
+}
 #endif
