@@ -210,7 +210,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             _ = try? file.pictures
             _ = file.chapters
             _ = try? file.nativeItems()
-            _ = try? TagReport.json(file)
+            var document = JSONWriter(indentLevel: 1)
+            _ = try? TagReport.writeExportDocument(file, to: &document)
             _ = try? TagReport.text(file, native: true)
         }
         _ = try? FileInspection.open(path).findings()

@@ -33,7 +33,7 @@ public enum Base64 {
 
     /// Writes the Base64 of `data` into `out` (at least `encodedCount(data.count)` bytes);
     /// returns the number written.
-    private static func encode(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func encode(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         alphabet.withUnsafeBufferPointer { alphabet in
             var i = 0, o = 0
             // Whole groups of three bytes, then the last one or two with padding.

@@ -4,10 +4,14 @@ import MediaMetadata
 
 /// The output of `tagedit`: `show` as text and JSON, and the `export`/`import` document.
 public enum TagReport {
-    /// `show --json` for one file (the pinned layout: path, format, tags, items, pictures,
-    /// chapters).
-    public static func json(_ file: MediaFile) throws(MetadataError) -> JSONValue {
-        .object(try members(file, pictureData: false))
+    /// `show --json` for one file (the pinned layout: path, format, audio, video, tags, items,
+    /// pictures, chapters, diagnostics), written into `writer`. A file that fails part way
+    /// (a picture that cannot be read) throws with part of its document written: the caller
+    /// drops it and reports `errorJSON`.
+    public static func writeJSON(_ file: MediaFile, to writer: inout JSONWriter) throws(MetadataError) {
+        writer.beginObject()
+        try writeMembers(file, pictureData: false, to: &writer)
+        writer.endObject()
     }
 
     /// `show --json` for a file that could not be read.
@@ -15,32 +19,81 @@ public enum TagReport {
         .object([("path", .string(path)), ("error", .string(error.description))])
     }
 
-    private static func members(_ file: MediaFile, pictureData: Bool) throws(MetadataError) -> [(String, JSONValue)] {
-        let tags = file.tags.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
-        let items = file.items.map { item in
-            JSONValue.object([
-                ("identifier", .string(item.identifier.description)), ("keySpace", .string(item.keySpace.rawValue)),
-                ("nativeKey", .string(item.nativeKey)), ("key", item.key.map(JSONValue.string) ?? .null),
-                ("dataType", .string(item.dataType)), ("value", .array(displayValues(item).map(JSONValue.string))),
-            ])
-        }
-        let pictures = try file.pictures.map { picture in
-            var members: [(String, JSONValue)] = [
-                ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
-                ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
-            ]
-            if pictureData { members.append(("data", .base64(picture.data))) }
-            return JSONValue.object(members)
-        }
-        let chapters = file.chapters.map(ChapterReport.json)
-        let diagnostics = file.diagnostics.map(diagnosticJSON)
+    /// The members `show --json` and `export` share; `pictureData` adds each picture's bytes.
+    private static func writeMembers(_ file: MediaFile, pictureData: Bool, to writer: inout JSONWriter) throws(MetadataError) {
+        writer.key("path")
+        writer.string(file.path)
+        writer.key("format")
+        writer.string(file.format.rawValue)
         let properties = file.properties
-        return [
-            ("path", .string(file.path)), ("format", .string(file.format.rawValue)),
-            ("audio", properties.audio.map(audioJSON) ?? .null), ("video", .array(properties.video.map(videoJSON))), ("tags", .object(tags)),
-            ("items", .array(items)), ("pictures", .array(pictures)), ("chapters", .array(chapters)),
-            ("diagnostics", .array(diagnostics)),
-        ]
+        writer.key("audio")
+        if let audio = properties.audio { write(audio, to: &writer) } else { writer.null() }
+        writer.key("video")
+        writer.beginArray()
+        for video in properties.video { write(video, to: &writer) }
+        writer.endArray()
+        writer.key("tags")
+        writer.beginObject()
+        let tags = file.tags.sorted { $0.key < $1.key }
+        for index in tags.indices {
+            writer.key(string: tags[index].key)
+            writer.strings(tags[index].value)
+        }
+        writer.endObject()
+        writer.key("items")
+        writer.beginArray()
+        let items = file.items
+        // By index: a for-in loop copies every item.
+        for index in items.indices {
+            writer.beginObject()
+            writer.key("identifier")
+            writer.string(items[index].identifier.description)
+            writer.key("keySpace")
+            writer.string(items[index].keySpace.rawValue)
+            writer.key("nativeKey")
+            writer.string(items[index].nativeKey)
+            writer.key("key")
+            writer.string(items[index].key)
+            writer.key("dataType")
+            writer.string(items[index].dataType)
+            // `displayValues`, written without joining the two lists.
+            writer.key("value")
+            writer.beginArray()
+            for value in items[index].values { writer.string(value) }
+            for picture in items[index].pictures { writer.string(describe(picture)) }
+            writer.endArray()
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("pictures")
+        writer.beginArray()
+        for picture in try file.pictures {
+            writer.beginObject()
+            writer.key("type")
+            writer.string(picture.typeName)
+            writer.key("mimeType")
+            writer.string(picture.mimeType)
+            writer.key("description")
+            writer.string(picture.description)
+            writer.key("size")
+            writer.int(picture.data.count)
+            writer.key("sha256")
+            writer.string(PictureDigest.sha256Hex(picture.data))
+            if pictureData {
+                writer.key("data")
+                writer.base64(picture.data)
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("chapters")
+        writer.beginArray()
+        for chapter in file.chapters { writer.value(ChapterReport.json(chapter)) }
+        writer.endArray()
+        writer.key("diagnostics")
+        writer.beginArray()
+        for diagnostic in file.diagnostics { writer.value(diagnosticJSON(diagnostic)) }
+        writer.endArray()
     }
 
     /// One field of `show --tsv`: tabs, line breaks and backslashes written as `\t`, `\n`,
@@ -70,31 +123,46 @@ public enum TagReport {
     }
 
     /// Seconds and rates to the millisecond (three decimals), as JSON numbers.
-    static func rounded(_ value: Double?) -> JSONValue {
-        guard let value, value.isFinite else { return .null }
-        return .double((value * 1000).rounded() / 1000)
+    static func writeRounded(_ value: Double?, to writer: inout JSONWriter) {
+        guard let value, value.isFinite else { return writer.null() }
+        writer.double((value * 1000).rounded() / 1000)
     }
-
-    static func integer(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
 
     /// `"audio"` in `show --json`: codec (ffprobe's name), duration in seconds, sample rate,
     /// channels, bits per sample (uncompressed and lossless audio only) and bits per second.
-    static func audioJSON(_ audio: AudioProperties) -> JSONValue {
-        var members: [(String, JSONValue)] = [
-            ("codec", .string(audio.codec)), ("duration", rounded(audio.duration)), ("sampleRate", integer(audio.sampleRate)),
-            ("channels", integer(audio.channels)),
-        ]
-        if let bits = audio.bitsPerSample { members.append(("bitsPerSample", .int(Int64(bits)))) }
-        members.append(("bitrate", integer(audio.bitrate)))
-        return .object(members)
+    static func write(_ audio: AudioProperties, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("codec")
+        writer.string(audio.codec)
+        writer.key("duration")
+        writeRounded(audio.duration, to: &writer)
+        writer.key("sampleRate")
+        writer.int(audio.sampleRate)
+        writer.key("channels")
+        writer.int(audio.channels)
+        if let bits = audio.bitsPerSample {
+            writer.key("bitsPerSample")
+            writer.int(bits)
+        }
+        writer.key("bitrate")
+        writer.int(audio.bitrate)
+        writer.endObject()
     }
 
     /// One video track in `show --json`: codec, width, height, frames per second.
-    static func videoJSON(_ video: VideoProperties) -> JSONValue {
-        .object([
-            ("codec", .string(video.codec)), ("width", integer(video.width)), ("height", integer(video.height)),
-            ("frameRate", rounded(video.frameRate)), ("duration", rounded(video.duration)),
-        ])
+    static func write(_ video: VideoProperties, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("codec")
+        writer.string(video.codec)
+        writer.key("width")
+        writer.int(video.width)
+        writer.key("height")
+        writer.int(video.height)
+        writer.key("frameRate")
+        writeRounded(video.frameRate, to: &writer)
+        writer.key("duration")
+        writeRounded(video.duration, to: &writer)
+        writer.endObject()
     }
 
     /// The audio in one line: `aac, 44100 Hz, 2 channels, 128 kb/s, 3.045 s`.
@@ -224,32 +292,58 @@ public enum TagReport {
     // MARK: - Export and import
 
     /// The lossless document of `tagedit export`: the `show --json` members, the pictures with
-    /// their data, and `native`: every writable item in a form that restores it exactly.
-    public static func exportDocument(_ file: MediaFile) throws(MetadataError) -> JSONValue {
-        var members = try members(file, pictureData: true)
-        let native = try file.nativeItems().map { item -> JSONValue in
-            var object: [(String, JSONValue)] = [("identifier", .string(item.identifier.description))]
+    /// their data, and `native`: every writable item in a form that restores it exactly. As
+    /// with `writeJSON`, a file that fails part way throws with part of it written.
+    public static func writeExportDocument(_ file: MediaFile, to writer: inout JSONWriter) throws(MetadataError) {
+        writer.beginObject()
+        try writeMembers(file, pictureData: true, to: &writer)
+        writer.key("native")
+        writer.beginArray()
+        for item in try file.nativeItems() {
+            writer.beginObject()
+            writer.key("identifier")
+            writer.string(item.identifier.description)
             switch item.data {
             case .itemValues(let values, let children):
-                object.append(("values", .array(values.map { value in
-                    .object([
-                        ("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.typeIndicator))),
-                        ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .base64(value.data)),
-                    ])
-                })))
-                if !children.isEmpty { object.append(("otherChildren", .array(children.map { .base64($0) }))) }
+                writer.key("values")
+                writer.beginArray()
+                for value in values {
+                    writer.beginObject()
+                    writer.key("typeSet")
+                    writer.int(Int(value.typeSet))
+                    writer.key("dataType")
+                    writer.int(Int(value.typeIndicator))
+                    writer.key("country")
+                    writer.int(Int(value.country))
+                    writer.key("language")
+                    writer.int(Int(value.language))
+                    writer.key("data")
+                    writer.base64(value.data)
+                    writer.endObject()
+                }
+                writer.endArray()
+                if !children.isEmpty {
+                    writer.key("otherChildren")
+                    writer.beginArray()
+                    for child in children { writer.base64(child) }
+                    writer.endArray()
+                }
             case .userData(let payload):
-                object.append(("payload", .base64(payload)))
+                writer.key("payload")
+                writer.base64(payload)
             case .id3Frame(let version, let bytes):
-                object.append(("id3Version", .int(Int64(version))))
-                object.append(("frame", .base64(bytes)))
+                writer.key("id3Version")
+                writer.int(Int(version))
+                writer.key("frame")
+                writer.base64(bytes)
             case .text(let text):
-                object.append(("text", .string(text)))
+                writer.key("text")
+                writer.string(text)
             }
-            return .object(object)
+            writer.endObject()
         }
-        members.append(("native", .array(native)))
-        return .object(members)
+        writer.endArray()
+        writer.endObject()
     }
 
     /// A document read back for `tagedit import`.

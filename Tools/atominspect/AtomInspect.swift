@@ -26,6 +26,7 @@ struct AtomInspect: ParsableCommand {
     static func main() {
         // Output piped into `head` should end the tool quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
+        HeapTrimming.keepFreedMemory()
         do {
             var command = try parseAsRoot()
             try command.run()

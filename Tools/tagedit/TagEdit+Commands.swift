@@ -44,7 +44,7 @@ extension TagEdit {
             }
             let (json, native) = (self.json, self.native)
             try FileRun.readEach(paths, json: json, strict: strict, jobs: jobs) { file throws(MetadataError) in
-                json ? .json([try TagReport.json(file)]) : .text(try TagReport.text(file, native: native))
+                json ? try .json { writer throws(MetadataError) in try TagReport.writeJSON(file, to: &writer) } : .text(try TagReport.text(file, native: native))
             }
         }
     }
@@ -319,7 +319,7 @@ extension TagEdit {
                 if let output, let partial, !StandardOutput.redirect(to: partial) { throw cannotWrite(output) }
                 let result = Result {
                     try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
-                        .json([try TagReport.exportDocument(file)])
+                        try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, to: &writer) }
                     }
                 }
                 if let output, let partial {
@@ -333,7 +333,9 @@ extension TagEdit {
                 return
             }
             do throws(MetadataError) {
-                try FileRun.emit(TagReport.exportDocument(try MediaFile(path: paths[0])).serialized() + "\n", to: output, what: "document")
+                var writer = JSONWriter(indentLevel: 0, capacity: 4096)
+                try TagReport.writeExportDocument(try MediaFile(path: paths[0]), to: &writer)
+                try FileRun.emit(writer.withBytes { String(decoding: $0, as: UTF8.self) } + "\n", to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(TagEditExitCode.code(for: error))

@@ -28,6 +28,11 @@ struct TagEdit: ParsableCommand {
             Export.self, Import.self, Copy.self, Chapters.self, Timed.self, Number.self, Rename.self, FromName.self, Keys.self,
         ]
     )
+
+    static func main() {
+        HeapTrimming.keepFreedMemory()
+        main(nil)
+    }
 }
 
 /// Options of every command that writes.
@@ -120,6 +125,10 @@ struct FileRun {
         var absent = false
 
         static func json(_ documents: [JSONValue]) -> Report { Report(documents: documents.map(JSONArrayOutput.encode)) }
+        /// One document, written by `write` straight into its bytes.
+        static func json(_ write: (inout JSONWriter) throws(MetadataError) -> Void) throws(MetadataError) -> Report {
+            Report(documents: [try JSONArrayOutput.encode(write)])
+        }
         static func text(_ text: String) -> Report { Report(text: text) }
     }
 

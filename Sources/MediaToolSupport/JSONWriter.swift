@@ -1,0 +1,352 @@
+import MediaBytes
+
+/// Writes a JSON document straight into bytes, value by value, in the one layout the tools
+/// print: pretty-printed with two-space indentation (`"key": value`, one member or element
+/// per line, `[]` and `{}` for empty containers), or compact. `JSONValue` serializes through
+/// it, and the listings of `tagedit` write their documents with it directly, without a
+/// `JSONValue` tree in between.
+///
+/// ```swift
+/// var writer = JSONWriter(indentLevel: 0)
+/// writer.beginObject()
+/// writer.key("title"); writer.string("Song")
+/// writer.key("tracks"); writer.beginArray(); writer.int(1); writer.int(2); writer.endArray()
+/// writer.endObject()
+/// // {\n  "title": "Song",\n  "tracks": [\n    1,\n    2\n  ]\n}
+/// ```
+///
+/// Each value goes where the writer stands: after a `key` (in an object), as the next element
+/// of an array, or as the document itself. The writer does not check that calls nest properly
+/// (a key outside an object, an unclosed container); the writers of this package are tested
+/// against `JSONValue`'s serialization.
+public struct JSONWriter: ~Copyable {
+    /// The document so far, as UTF-8: a buffer of its own, appended to through a pointer
+    /// (an `Array`'s appends cost a uniqueness and a capacity check each, and a generic copy
+    /// for every run of bytes: most of the writer's time when it wrote into one).
+    private var base: UnsafeMutablePointer<UInt8>
+    private var count = 0
+    private var capacity: Int
+    /// Two-space indentation and a space after colons; false for compact output.
+    private let pretty: Bool
+    /// The indentation level of the lines of the current container's members (for the
+    /// document itself: the level it is written at).
+    private var level: Int
+    /// True once the current container has a member (the next one is preceded by a comma).
+    private var hasMembers = false
+    /// True when the next value follows a key, or is the document itself: no separator.
+    private var afterKey = true
+    /// `hasMembers` of the enclosing containers, one bit a level (the first 64 levels), and
+    /// beyond them in `deeperLevels`.
+    private var enclosing: UInt64 = 0
+    private var deeperLevels: [Bool] = []
+    private var depth = 0
+
+    /// A writer whose lines are indented as if the document sat `indentLevel` levels deep in
+    /// a pretty-printed document (nil: compact), with room for `capacity` bytes to start with.
+    public init(indentLevel: Int?, capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+        pretty = indentLevel != nil
+        level = indentLevel ?? 0
+    }
+
+    deinit { base.deallocate() }
+
+    /// The document so far, as UTF-8.
+    public var bytes: [UInt8] { withBytes { Array($0) } }
+
+    /// Calls `body` with the document so far (valid during the call only).
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    // MARK: - Containers
+
+    public mutating func beginObject() { open(0x7B) }
+    public mutating func endObject() { close(0x7D) }
+    public mutating func beginArray() { open(0x5B) }
+    public mutating func endArray() { close(0x5D) }
+
+    /// The key of the object member whose value is written next (escaped as any string).
+    public mutating func key(string name: String) {
+        startMember()
+        writeString(name)
+        endKey()
+    }
+
+    /// A key written as it is, without escaping: for the literal keys of the tools' documents.
+    public mutating func key(_ name: StaticString) {
+        startMember()
+        append(0x22)
+        name.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
+        append(0x22)
+        endKey()
+    }
+
+    private mutating func startMember() {
+        if hasMembers { append(0x2C) }
+        hasMembers = true
+        newline()
+    }
+
+    private mutating func endKey() {
+        append(0x3A)
+        if pretty { append(0x20) }
+        afterKey = true
+    }
+
+    /// Where a value starts: after its key, or on a line of its own as an array's element.
+    private mutating func startValue() {
+        if afterKey {
+            afterKey = false
+        } else {
+            startMember()
+        }
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        startValue()
+        append(bracket)
+        if depth < 64 {
+            let bit: UInt64 = 1 << UInt64(depth)
+            enclosing = hasMembers ? enclosing | bit : enclosing & ~bit
+        } else {
+            deeperLevels.append(hasMembers)
+        }
+        depth += 1
+        level += 1
+        hasMembers = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        let hadMembers = hasMembers
+        depth -= 1
+        level -= 1
+        hasMembers = depth < 64 ? enclosing >> UInt64(depth) & 1 != 0 : deeperLevels.removeLast()
+        // `[]` and `{}` when empty; otherwise the bracket on a line of its own.
+        if hadMembers { newline() }
+        append(bracket)
+    }
+
+    // MARK: - Values
+
+    public mutating func null() {
+        startValue()
+        append(0x6E, 0x75, 0x6C, 0x6C)
+    }
+
+    public mutating func bool(_ value: Bool) {
+        startValue()
+        if value { append(0x74, 0x72, 0x75, 0x65) } else { append(0x66, 0x61, 0x6C, 0x73); append(0x65) }
+    }
+
+    public mutating func int(_ value: Int64) {
+        startValue()
+        if value < 0 { append(0x2D) }
+        writeDigits(value.magnitude)
+    }
+
+    public mutating func int(_ value: Int) { int(Int64(value)) }
+
+    /// An integer, or `null` for nil.
+    public mutating func int(_ value: Int?) {
+        if let value { int(Int64(value)) } else { null() }
+    }
+
+    public mutating func uint(_ value: UInt64) {
+        startValue()
+        writeDigits(value)
+    }
+
+    /// A number: integral values below 10^15 as integers, others in Swift's shortest
+    /// round-trip form, and `null` for infinities and NaN (JSON has neither).
+    public mutating func double(_ value: Double) {
+        if value.isFinite && value == value.rounded() && abs(value) < 1e15 { return int(Int64(value)) }
+        startValue()
+        if value.isFinite {
+            var text = String(value)
+            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+        } else {
+            append(0x6E, 0x75, 0x6C, 0x6C)
+        }
+    }
+
+    public mutating func string(_ value: String) {
+        startValue()
+        writeString(value)
+    }
+
+    /// A string, or `null` for nil.
+    public mutating func string(_ value: String?) {
+        if let value { string(value) } else { null() }
+    }
+
+    /// A string holding the Base64 of `data`, encoded straight into the document.
+    public mutating func base64<C: Collection>(_ data: C) where C.Element == UInt8 {
+        startValue()
+        // The Base64 alphabet needs no escape.
+        append(0x22)
+        let length = Base64.encodedCount(data.count)
+        reserve(length + 1)
+        let target = UnsafeMutableBufferPointer(start: base + count, count: length)
+        if data.withContiguousStorageIfAvailable({ Base64.encode(UnsafeRawBufferPointer($0), into: target) }) == nil {
+            _ = Array(data).withUnsafeBytes { Base64.encode($0, into: target) }
+        }
+        count += length
+        append(0x22)
+    }
+
+    /// An array of strings.
+    public mutating func strings(_ values: [String]) {
+        beginArray()
+        for index in values.indices { string(values[index]) }
+        endArray()
+    }
+
+    /// A whole `JSONValue`, in place.
+    public mutating func value(_ value: JSONValue) {
+        switch value {
+        case .null: null()
+        case .bool(let v): bool(v)
+        case .int(let v): int(v)
+        case .uint(let v): uint(v)
+        case .double(let v): double(v)
+        case .string(let v): string(v)
+        case .base64(let data): base64(data)
+        case .array(let items):
+            beginArray()
+            // By index: enumerating would copy every element.
+            for i in items.indices { self.value(items[i]) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            for i in members.indices {
+                key(string: members[i].0)
+                self.value(members[i].1)
+            }
+            endObject()
+        }
+    }
+
+    // MARK: - Bytes
+
+    /// Room for `extra` more bytes.
+    @inline(__always) private mutating func reserve(_ extra: Int) {
+        if capacity - count < extra { grow(extra) }
+    }
+
+    private mutating func grow(_ extra: Int) {
+        let larger = max(2 * capacity, count + extra)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: base, count: count)
+        base.deallocate()
+        base = moved
+        capacity = larger
+    }
+
+    @inline(__always) private mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count += 1
+    }
+
+    @inline(__always) private mutating func append(_ a: UInt8, _ b: UInt8, _ c: UInt8, _ d: UInt8) {
+        reserve(4)
+        base[count] = a
+        base[count + 1] = b
+        base[count + 2] = c
+        base[count + 3] = d
+        count += 4
+    }
+
+    @inline(__always) private mutating func append(_ run: UnsafeRawBufferPointer) {
+        guard run.count > 0 else { return }
+        reserve(run.count)
+        (base + count).initialize(from: run.baseAddress!.assumingMemoryBound(to: UInt8.self), count: run.count)
+        count += run.count
+    }
+
+    /// A line break and the indentation of the current level (nothing when compact).
+    private mutating func newline() {
+        guard pretty else { return }
+        let width = 2 * level
+        reserve(width + 1)
+        base[count] = 0x0A
+        (base + count + 1).initialize(repeating: 0x20, count: width)
+        count += width + 1
+    }
+
+    /// The decimal digits of `value`, written in place (no `String` per number).
+    private mutating func writeDigits(_ value: UInt64) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: more than the 20 digits of UInt64.max
+        var used = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                used += 1
+                buffer[24 - used] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            } while rest > 0
+            append(UnsafeRawBufferPointer(rebasing: buffer[(24 - used)...]))
+        }
+    }
+
+    /// A JSON string: quote, backslash and control characters (and DEL) escaped, everything
+    /// else as its UTF-8.
+    private mutating func writeString(_ text: String) {
+        append(0x22)
+        // A native string's bytes are read in place; others (bridged, lazily decoded) are made
+        // contiguous first.
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) {
+            return done
+        }
+        var text = text
+        text.withUTF8 { writeEscaped($0) }
+    }
+
+    /// The UTF-8 of a JSON string's contents with its escapes, and the closing quote.
+    private mutating func writeEscaped(_ text: UnsafeBufferPointer<UInt8>) {
+        // Runs of bytes that need no escape are copied whole.
+        var start = 0, i = 0
+        while i < text.count {
+            // Eight bytes at a time while none of them needs an escape (long texts).
+            while i + 8 <= text.count && !Self.mayNeedEscape(UnsafeRawPointer(text.baseAddress! + i).loadUnaligned(as: UInt64.self)) {
+                i += 8
+            }
+            guard i < text.count else { break }
+            let byte = text[i]
+            guard Self.needsEscape(byte) else { i += 1; continue }
+            append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start..<i])))
+            i += 1
+            start = i
+            switch byte {
+            case 0x22: append(0x5C); append(0x22)
+            case 0x5C: append(0x5C); append(0x5C)
+            case 0x0A: append(0x5C); append(0x6E)
+            case 0x0D: append(0x5C); append(0x72)
+            case 0x09: append(0x5C); append(0x74)
+            default:
+                let digits: StaticString = "0123456789abcdef"
+                append(0x5C, 0x75, 0x30, 0x30)
+                append(digits.utf8Start[Int(byte >> 4)])
+                append(digits.utf8Start[Int(byte & 0x0F)])
+            }
+        }
+        append(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[start...])))
+        append(0x22)
+    }
+
+    /// The bytes a JSON string escapes: control characters, `"`, `\\` and DEL.
+    @inline(__always) private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
+    }
+
+    /// False when none of the eight bytes in `word` is one `needsEscape` marks (true can be a
+    /// false alarm next to such a byte; the bytes are then looked at one by one).
+    @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        let below0x20 = (word &- 0x20 &* ones) & ~word & highs != 0
+        return below0x20 || hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0x7F &* ones))
+    }
+}

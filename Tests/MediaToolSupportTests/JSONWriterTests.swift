@@ -1,0 +1,193 @@
+import Foundation
+import MediaBytes
+@testable import MediaToolSupport
+import MediaMetadata
+import TestSupport
+import Testing
+
+@Suite struct JSONWriterTests {
+    /// The layout, written call by call: members and elements one a line, two spaces a level,
+    /// empty containers as `[]` and `{}`, a space after colons; compact without any of it.
+    @Test func writesThePrettyAndTheCompactLayout() {
+        func write(_ writer: inout JSONWriter) {
+            writer.beginObject()
+            writer.key("a")
+            writer.beginArray()
+            writer.int(1)
+            writer.beginObject()
+            writer.endObject()
+            writer.beginArray()
+            writer.endArray()
+            writer.endArray()
+            writer.key(string: "b\n")
+            writer.beginObject()
+            writer.key("c")
+            writer.string(nil as String?)
+            writer.key("d")
+            writer.int(nil as Int?)
+            writer.endObject()
+            writer.endObject()
+        }
+        var pretty = JSONWriter(indentLevel: 0)
+        write(&pretty)
+        #expect(String(decoding: pretty.bytes, as: UTF8.self) == """
+            {
+              "a": [
+                1,
+                {},
+                []
+              ],
+              "b\\n": {
+                "c": null,
+                "d": null
+              }
+            }
+            """)
+        var compact = JSONWriter(indentLevel: nil)
+        write(&compact)
+        #expect(String(decoding: compact.bytes, as: UTF8.self) == #"{"a":[1,{},[]],"b\n":{"c":null,"d":null}}"#)
+        // Indented as if two levels deep (an element of a streamed array at level 1 is written so).
+        var nested = JSONWriter(indentLevel: 2)
+        nested.beginArray()
+        nested.string("x")
+        nested.endArray()
+        #expect(String(decoding: nested.bytes, as: UTF8.self) == "[\n      \"x\"\n    ]")
+    }
+
+    /// Every kind of value written call by call comes out as the same `JSONValue` serializes
+    /// (pretty at two levels, and compact).
+    @Test func callByCallEqualsTheValue() {
+        let bytes = (0..<100).map { UInt8($0) }
+        let value = JSONValue.object([
+            ("s", .string("q\"\\\u{1}é")), ("i", .int(-42)), ("u", .uint(.max)), ("d", .double(0.125)), ("whole", .double(3)),
+            ("inf", .double(.infinity)), ("t", .bool(true)), ("f", .bool(false)), ("n", .null), ("b", .base64(bytes)),
+            ("list", .array([.string("a"), .string("b")])), ("empty", .object([])),
+        ])
+        for indent in [0, 1, nil] as [Int?] {
+            var writer = JSONWriter(indentLevel: indent, capacity: 1)
+            writer.beginObject()
+            writer.key("s"); writer.string("q\"\\\u{1}é")
+            writer.key("i"); writer.int(-42)
+            writer.key("u"); writer.uint(.max)
+            writer.key("d"); writer.double(0.125)
+            writer.key("whole"); writer.double(3)
+            writer.key("inf"); writer.double(.infinity)
+            writer.key("t"); writer.bool(true)
+            writer.key("f"); writer.bool(false)
+            writer.key("n"); writer.null()
+            writer.key("b"); writer.base64(bytes)
+            writer.key("list"); writer.strings(["a", "b"])
+            writer.key("empty"); writer.beginObject(); writer.endObject()
+            writer.endObject()
+            #expect(writer.bytes == Array(value.serialized(indentLevel: indent).utf8), "indent \(String(describing: indent))")
+        }
+    }
+
+    /// Past the 64 levels whose state is kept in bits, each container still knows whether it
+    /// has members when its child closes (the comma before the next element).
+    @Test func keepsTheStateOfContainersNestedBeyondSixtyFourLevels() {
+        var writer = JSONWriter(indentLevel: nil)
+        for _ in 0..<100 { writer.beginArray() }
+        writer.int(0)
+        for level in (0..<100).reversed() {
+            writer.endArray()
+            if level > 0 { writer.int(level) }
+        }
+        var expected = String(repeating: "[", count: 100) + "0"
+        for level in (0..<100).reversed() { expected += level > 0 ? "],\(level)" : "]" }
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+        // An empty container after a deep one.
+        var empty = JSONWriter(indentLevel: 0)
+        for _ in 0..<70 { empty.beginObject(); empty.key("k") }
+        empty.beginArray()
+        empty.endArray()
+        for _ in 0..<70 { empty.endObject() }
+        #expect(empty.withBytes { String(decoding: $0, as: UTF8.self) }.contains("\"k\": []"))
+        #expect(empty.bytes.last == UInt8(ascii: "}"))
+    }
+
+    /// A document many times its starting room (large Base64, many strings) is whole.
+    @Test func growsPastItsStartingCapacity() {
+        let picture = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        var writer = JSONWriter(indentLevel: 1, capacity: 16)
+        writer.beginArray()
+        for index in 0..<2000 { writer.string("value \(index)") }
+        writer.base64(picture)
+        writer.base64(picture[1...])  // a slice
+        writer.endArray()
+        let expected = JSONValue.array((0..<2000).map { .string("value \($0)") } + [.base64(picture), .base64(Array(picture[1...]))])
+        #expect(writer.bytes == Array(expected.serialized(indentLevel: 1).utf8))
+    }
+
+    /// `show --json` and `export` as the tools write them (straight from the file, through the
+    /// writer) are, byte for byte, the documents of their documented layout built as values
+    /// here from the file's public API: every fixture.
+    @Test func showAndExportDocumentsKeepTheirLayout() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestFixtures.directory).filter { !$0.hasSuffix(".md") && !$0.hasSuffix(".txt") }.sorted()
+        var compared = 0
+        for name in names {
+            guard let file = try? MediaFile(path: TestFixtures.path(name)) else { continue }
+            var shown = JSONWriter(indentLevel: 1)
+            try TagReport.writeJSON(file, to: &shown)
+            #expect(shown.bytes == Array(JSONValue.object(try Self.members(file, pictureData: false)).serialized(indentLevel: 1).utf8), "\(name)")
+            var exported = JSONWriter(indentLevel: 0)
+            try TagReport.writeExportDocument(file, to: &exported)
+            #expect(exported.bytes == Array(JSONValue.object(try Self.members(file, pictureData: true) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
+            compared += 1
+        }
+        #expect(compared > 25)
+    }
+
+    // The documented layout of `show --json` and `export` (README, "JSON output").
+
+    static func members(_ file: MediaFile, pictureData: Bool) throws -> [(String, JSONValue)] {
+        func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .double(($0 * 1000).rounded() / 1000) : nil } ?? .null }
+        func integer(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
+        let audio: JSONValue = file.properties.audio.map { audio in
+            .object([("codec", .string(audio.codec)), ("duration", number(audio.duration)), ("sampleRate", integer(audio.sampleRate)),
+                     ("channels", integer(audio.channels))]
+                    + (audio.bitsPerSample.map { [("bitsPerSample", JSONValue.int(Int64($0)))] } ?? []) + [("bitrate", integer(audio.bitrate))])
+        } ?? .null
+        let video = file.properties.video.map { video in
+            JSONValue.object([("codec", .string(video.codec)), ("width", integer(video.width)), ("height", integer(video.height)),
+                              ("frameRate", number(video.frameRate)), ("duration", number(video.duration))])
+        }
+        let tags = file.tags.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.array($0.value.map(JSONValue.string))) }
+        let items = file.items.map { item in
+            JSONValue.object([
+                ("identifier", .string(item.identifier.description)), ("keySpace", .string(item.keySpace.rawValue)),
+                ("nativeKey", .string(item.nativeKey)), ("key", item.key.map(JSONValue.string) ?? .null), ("dataType", .string(item.dataType)),
+                ("value", .array(TagReport.displayValues(item).map(JSONValue.string))),
+            ])
+        }
+        let pictures = try file.pictures.map { picture in
+            JSONValue.object([
+                ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
+                ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
+            ] + (pictureData ? [("data", .base64(picture.data))] : []))
+        }
+        return [
+            ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("audio", audio), ("video", .array(video)),
+            ("tags", .object(tags)), ("items", .array(items)), ("pictures", .array(pictures)),
+            ("chapters", .array(file.chapters.map(ChapterReport.json))), ("diagnostics", .array(file.diagnostics.map(TagReport.diagnosticJSON))),
+        ]
+    }
+
+    static func native(_ file: MediaFile) throws -> JSONValue {
+        .array(try file.nativeItems().map { item in
+            var object: [(String, JSONValue)] = [("identifier", .string(item.identifier.description))]
+            switch item.data {
+            case .itemValues(let values, let children):
+                object.append(("values", .array(values.map { value in
+                    .object([("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.typeIndicator))),
+                             ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .base64(value.data))])
+                })))
+                if !children.isEmpty { object.append(("otherChildren", .array(children.map { .base64($0) }))) }
+            case .userData(let payload): object.append(("payload", .base64(payload)))
+            case .id3Frame(let version, let bytes): object += [("id3Version", .int(Int64(version))), ("frame", .base64(bytes))]
+            case .text(let text): object.append(("text", .string(text)))
+            }
+            return .object(object)
+        })
+    }
+}
