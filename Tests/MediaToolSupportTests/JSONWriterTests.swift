@@ -191,3 +191,15 @@ import Testing
         })
     }
 }
+
+@Suite struct HeapTrimmingTests {
+    /// The allocator settings reach glibc (`mallopt` answers 1 for a setting it takes, 0 for
+    /// an unknown parameter or a value out of range).
+    @Test func glibcTakesTheSettings() {
+        #if os(Linux) && canImport(Glibc)
+        #expect(HeapTrimming.keepFreedMemory())
+        #else
+        #expect(!HeapTrimming.keepFreedMemory())
+        #endif
+    }
+}
