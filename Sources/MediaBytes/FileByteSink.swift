@@ -183,8 +183,10 @@ public struct FileByteSink: ByteSink {
 /// declare (it is a GNU extension). Bound by the linker, not looked up with `dlsym` at run
 /// time: a statically linked executable (as `Tools/install.sh` builds the tools) has no
 /// dynamic symbol table, so the look-up found nothing there and every copy went through a
-/// buffer. Its arguments are integers and pointers, passed alike by Swift's and C's calling
-/// conventions on the platforms Swift supports.
+/// buffer. The cost: the package needs glibc 2.27 (2018) or later to link on Linux, which the
+/// distributions Swift 6 toolchains are built for have, except Amazon Linux 2 (glibc 2.26,
+/// end of support June 2026). Its arguments are integers and pointers, passed alike by
+/// Swift's and C's calling conventions on the platforms Swift supports.
 #if os(Linux)
 @_silgen_name("copy_file_range")
 private func kernelCopy(_ inputFD: Int32, _ inputOffset: UnsafeMutablePointer<off_t>?, _ outputFD: Int32,

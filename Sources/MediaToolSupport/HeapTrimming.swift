@@ -12,15 +12,20 @@ public enum HeapTrimming {
     /// handed back came in again page fault by page fault: `tagedit export` makes a document of
     /// about 100 KiB per file (a cover in Base64, twice) and spent a third of its time in those
     /// faults (1000 files: 122 ms, 82 ms with this). This sets both limits where glibc's own
-    /// adjustment ends (setting one turns that adjustment off): `mmap` from 32 MiB, trimming
-    /// above 64 MiB. Memory stays flat: what is kept was in use, and the next file reuses it.
-    /// Elsewhere (musl, Darwin) nothing changes. Returns true when glibc took both settings.
+    /// adjustment ends (setting one turns that adjustment off): `mmap` from 32 MiB (512 KiB on
+    /// 32-bit systems), trimming above twice that. Memory stays bounded: what is kept was in
+    /// use, and the next file reuses it (each allocator arena keeps at most that much; a
+    /// worker thread has an arena of its own). Elsewhere (musl, Darwin) nothing changes.
+    /// Returns true when glibc took both settings.
     @discardableResult
     public static func keepFreedMemory() -> Bool {
         #if os(Linux) && canImport(Glibc)
-        glibcMallopt(-3 /* M_MMAP_THRESHOLD */, 32 << 20) == 1 && glibcMallopt(-1 /* M_TRIM_THRESHOLD */, 64 << 20) == 1
+        let mmapThreshold: Int32 = MemoryLayout<Int>.size == 8 ? 32 << 20 : 512 << 10
+        let tookMmap = glibcMallopt(-3 /* M_MMAP_THRESHOLD */, mmapThreshold) == 1
+        let tookTrim = glibcMallopt(-1 /* M_TRIM_THRESHOLD */, 2 * mmapThreshold) == 1
+        return tookMmap && tookTrim
         #else
-        false
+        return false
         #endif
     }
 }

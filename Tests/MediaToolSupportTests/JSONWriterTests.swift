@@ -96,14 +96,17 @@ import Testing
         var expected = String(repeating: "[", count: 100) + "0"
         for level in (0..<100).reversed() { expected += level > 0 ? "],\(level)" : "]" }
         #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
-        // An empty container after a deep one.
-        var empty = JSONWriter(indentLevel: 0)
-        for _ in 0..<70 { empty.beginObject(); empty.key("k") }
-        empty.beginArray()
-        empty.endArray()
-        for _ in 0..<70 { empty.endObject() }
-        #expect(empty.withBytes { String(decoding: $0, as: UTF8.self) }.contains("\"k\": []"))
-        #expect(empty.bytes.last == UInt8(ascii: "}"))
+        // Pretty, 70 objects deep around an empty array: each level indented by its depth.
+        var deep = JSONWriter(indentLevel: 0)
+        for _ in 0..<70 { deep.beginObject(); deep.key("k") }
+        deep.beginArray()
+        deep.endArray()
+        for _ in 0..<70 { deep.endObject() }
+        var pretty = ""
+        for level in 0..<70 { pretty += "{\n" + String(repeating: "  ", count: level + 1) + "\"k\": " }
+        pretty += "[]"
+        for level in (0..<70).reversed() { pretty += "\n" + String(repeating: "  ", count: level) + "}" }
+        #expect(deep.withBytes { String(decoding: $0, as: UTF8.self) } == pretty)
     }
 
     /// A document many times its starting room (large Base64, many strings) is whole.
