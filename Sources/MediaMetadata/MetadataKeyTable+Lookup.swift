@@ -16,10 +16,16 @@ extension MetadataKeyTable {
 
     /// The row whose iTunes forms include `form` (freeform names matched without regard to case).
     static func definition(iTunes form: Row.ITunesForm) -> Row? {
+        rowIndex(iTunes: form).map { rows[$0] }
+    }
+
+    /// The index in `rows` of `definition(iTunes:)`, for reading a field or two of it in place
+    /// (a row is a dozen fields: returning a copy cost ~1,000 instructions per item listed).
+    static func rowIndex(iTunes form: Row.ITunesForm) -> Int? {
         // Item atoms (nearly every item of every file) by code, without hashing.
         switch form {
-        case .item(let type): return byITunesItem[type].map { rows[$0] }
-        case .freeform: return byFreeform[normalized(form)].map { rows[$0] }
+        case .item(let type): byITunesItem[type]
+        case .freeform: byFreeform[normalized(form)]
         }
     }
 

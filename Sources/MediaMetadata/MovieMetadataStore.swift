@@ -79,7 +79,7 @@ struct MovieMetadataStore: MetadataStore {
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let images = item.values.filter { $0.imageMIMEType != nil }
-            let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, row: row)
+            let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
             result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row),
                                                   dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
                                                   pictures: images.map(Self.summary))))
@@ -126,13 +126,16 @@ struct MovieMetadataStore: MetadataStore {
 
     static func view(_ item: MetadataItem) -> NativeMetadataItem {
         let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
-        let row = MetadataKeyTable.definition(iTunes: form)
+        // The row's kind and key, read in place.
+        let row = MetadataKeyTable.rowIndex(iTunes: form)
+        let kind = row.map { MetadataKeyTable.rows[$0].kind }
         let hasImages = item.values.contains { $0.imageMIMEType != nil }
         let images = hasImages ? item.values.filter { $0.imageMIMEType != nil } : []
-        let (values, type) = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, row: row)
-        // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
-        // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
-        var key = textKey(row)
+        let (values, type) = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, kind: kind)
+        // Values that are not text or numbers (shown as Base64) give no tag (nor do pictures); a
+        // freeform item of iTunes' domain outside the table is the custom key named by its name
+        // (as TXXX is).
+        var key = row.flatMap { kind == .picture ? nil : MetadataKeyTable.rows[$0].key }
         if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
         if type.hasPrefix("binary") { key = nil }
         let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
@@ -145,7 +148,7 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     /// The values of an item as text, and the name of their data type.
-    static func render(_ values: [ItemValue], type: FourCC?, row: MetadataKeyDefinition?) -> ([String], String) {
+    static func render(_ values: [ItemValue], type: FourCC?, kind: MetadataValueKind?) -> ([String], String) {
         var texts: [String] = []
         texts.reserveCapacity(values.count)
         // The type named is the last value's: its data type, or what it was read as.
@@ -164,7 +167,7 @@ struct MovieMetadataStore: MetadataStore {
             } else if let text = value.text {
                 texts.append(text)
             } else if let number = value.integer {
-                texts.append(row?.kind == .boolean ? (number != 0 ? "1" : "0") : String(number))
+                texts.append(kind == .boolean ? (number != 0 ? "1" : "0") : String(number))
             } else if let number = value.number {
                 texts.append(String(number))
             } else {
