@@ -17,14 +17,7 @@ public struct FourCCMap<Value: Sendable>: Sendable {
     /// the caller's value type rather than run through generic witnesses.)
     @inlinable
     public subscript(code: FourCC) -> Value? {
-        var low = 0, high = codes.count
-        while low < high {
-            let middle = (low + high) / 2
-            let value = codes[middle]
-            if value == code.rawValue { return values[middle] }
-            if value < code.rawValue { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        sortedIndex(of: code.rawValue, in: codes).map { values[$0] }
     }
 
     public var count: Int { codes.count }

@@ -19,16 +19,7 @@ public struct FourCCSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence
 
     public init(arrayLiteral codes: FourCC...) { self.init(codes) }
 
-    public func contains(_ code: FourCC) -> Bool {
-        var low = 0, high = sorted.count
-        while low < high {
-            let middle = (low + high) / 2
-            let value = sorted[middle]
-            if value == code.rawValue { return true }
-            if value < code.rawValue { low = middle + 1 } else { high = middle }
-        }
-        return false
-    }
+    public func contains(_ code: FourCC) -> Bool { sortedIndex(of: code.rawValue, in: sorted) != nil }
 
     public var count: Int { sorted.count }
 
@@ -36,4 +27,18 @@ public struct FourCCSet: Sendable, Hashable, ExpressibleByArrayLiteral, Sequence
     public func makeIterator() -> some IteratorProtocol<FourCC> {
         sorted.lazy.map(FourCC.init(rawValue:)).makeIterator()
     }
+}
+
+/// The index of `value` in `sorted` (ascending, without repeats), found by binary search; nil
+/// when it is not there. The lookup of `FourCCSet` and `FourCCMap`.
+@inlinable
+func sortedIndex(of value: UInt32, in sorted: [UInt32]) -> Int? {
+    var low = 0, high = sorted.count
+    while low < high {
+        let middle = (low + high) / 2
+        let candidate = sorted[middle]
+        if candidate == value { return middle }
+        if candidate < value { low = middle + 1 } else { high = middle }
+    }
+    return nil
 }
