@@ -31,9 +31,10 @@ enum CarrierSaving {
     }
 
     /// Checks that the bytes of `range` in `original` are those at `offset` in `written`,
-    /// reporting the mebibyte where they first differ.
-    static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, path: String) throws {
-        if let difference = try original.firstDifference(at: range.lowerBound, from: written, at: offset, count: UInt64(range.count)) {
+    /// reporting the mebibyte where they first differ; what the save's sink copied and read
+    /// back already (`checked`) is not read again.
+    static func compare(_ original: any ByteSource, _ range: Range<UInt64>, _ written: any ByteSource, at offset: UInt64, checked: CheckedCopies, path: String) throws {
+        if let difference = try original.firstDifference(at: range.lowerBound, from: written, at: offset, count: UInt64(range.count), skipping: checked) {
             let mebibyte = range.lowerBound + difference / (1 << 20) * (1 << 20)
             throw CarrierError(.verificationFailed, offset: mebibyte,
                                message: "\(path): the bytes written differ from the original's in the mebibyte at byte \(mebibyte); the original is unchanged")

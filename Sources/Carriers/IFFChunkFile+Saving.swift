@@ -97,6 +97,7 @@ extension IFFChunkFile {
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")]) }
         let replacedIDs: Set<FourCC> = [id]
         do {
+            var checked = CheckedCopies()
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(header)
                 for piece in pieces {
@@ -109,6 +110,7 @@ extension IFFChunkFile {
                     }
                 }
                 if !trailing.isEmpty { try source.copy(from: trailing.lowerBound, count: UInt64(trailing.count), to: &sink) }
+                checked = sink.checkedCopies
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
@@ -123,7 +125,7 @@ extension IFFChunkFile {
                     throw CarrierError(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")
                 }
                 for (original, copy) in zip(kept, rereadKept) {
-                    try CarrierSaving.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, path: path)
+                    try CarrierSaving.compare(source, original.offset..<original.offset + extent(original), written, at: copy.offset, checked: checked, path: path)
                 }
                 try source.checkUnchanged()
             })

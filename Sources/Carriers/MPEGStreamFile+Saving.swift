@@ -140,6 +140,7 @@ extension MPEGStreamFile {
         let newSize = UInt64(newTag.count) + keptSize + UInt64(apeBytes?.count ?? 0) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
+            var checked = CheckedCopies()
             try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
                 for (index, range) in kept.enumerated() {
@@ -147,6 +148,7 @@ extension MPEGStreamFile {
                     try source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
                 }
                 if let v1 { try sink.write(v1) } else if layout.id3v1 != nil && !dropV1 { try source.copy(from: v1Offset, count: 128, to: &sink) }
+                checked = sink.checkedCopies
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 guard verifyTags(try MPEGStreamFile(source: written)) else {
@@ -155,7 +157,7 @@ extension MPEGStreamFile {
                 var at = UInt64(newTag.count)
                 for (index, range) in kept.enumerated() {
                     if index == 1 { at += UInt64(apeBytes?.count ?? 0) }
-                    try CarrierSaving.compare(source, range, written, at: at, path: path)
+                    try CarrierSaving.compare(source, range, written, at: at, checked: checked, path: path)
                     at += UInt64(range.count)
                 }
                 try source.checkUnchanged()

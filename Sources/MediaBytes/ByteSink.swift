@@ -56,15 +56,30 @@ extension ByteSource {
     }
 
     /// True when `count` bytes at `offset` here equal `count` bytes at `otherOffset` in
-    /// `other`, compared in pieces through two reused buffers.
-    public func hasSameBytes(at offset: UInt64, as other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws -> Bool {
-        try firstDifference(at: offset, from: other, at: otherOffset, count: count, chunkSize: chunkSize) == nil
+    /// `other`, compared in pieces through two reused buffers; the parts of a copy from here
+    /// that `checked` says were read back equal already are not compared again.
+    public func hasSameBytes(at offset: UInt64, as other: any ByteSource, at otherOffset: UInt64, count: UInt64,
+                             skipping checked: CheckedCopies = CheckedCopies(), chunkSize: Int = 1 << 22) throws -> Bool {
+        try firstDifference(at: offset, from: other, at: otherOffset, count: count, skipping: checked, chunkSize: chunkSize) == nil
     }
 
     /// Where the `count` bytes at `offset` here first differ from those at `otherOffset` in
     /// `other` (counted from the start of the range), or nil when they are equal. Both are read
-    /// in pieces of `chunkSize` into two buffers allocated once.
-    public func firstDifference(at offset: UInt64, from other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int = 1 << 22) throws -> UInt64? {
+    /// in pieces of `chunkSize` into two buffers allocated once. The parts `checked` covers (a
+    /// file sink's copies from here to `other`, read back equal as they were written) are
+    /// taken as equal.
+    public func firstDifference(at offset: UInt64, from other: any ByteSource, at otherOffset: UInt64, count: UInt64,
+                                skipping checked: CheckedCopies = CheckedCopies(), chunkSize: Int = 1 << 22) throws -> UInt64? {
+        for part in checked.unchecked(self, at: offset, count: count, copyOffset: otherOffset) {
+            let start = part.lowerBound - offset
+            if let difference = try firstDifferenceReading(at: part.lowerBound, from: other, at: otherOffset + start, count: UInt64(part.count), chunkSize: chunkSize) {
+                return start + difference
+            }
+        }
+        return nil
+    }
+
+    private func firstDifferenceReading(at offset: UInt64, from other: any ByteSource, at otherOffset: UInt64, count: UInt64, chunkSize: Int) throws -> UInt64? {
         let size = Int(min(UInt64(chunkSize), count))
         var mine = [UInt8](repeating: 0, count: size)
         var theirs = [UInt8](repeating: 0, count: size)

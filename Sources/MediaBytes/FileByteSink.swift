@@ -37,6 +37,14 @@ public struct FileByteSink: ByteSink {
     public let path: String
     let descriptor: Int32
     private let ownsDescriptor: Bool
+    /// Whether each kernel copy is read back through `descriptor` (open for reading too) and
+    /// compared with its source while the next piece is copied.
+    private let readsBackCopies: Bool
+    /// Bytes written so far: where the next write lands.
+    private var position: UInt64 = 0
+    /// The kernel copies read back equal to their source: the byte comparison a save's
+    /// verification can skip.
+    public private(set) var checkedCopies = CheckedCopies()
 
     /// Creates (or truncates) the file at `path`; `-` means standard output.
     public init(path: String, permissions: mode_t = 0o644) throws(FileWriteError) {
@@ -44,24 +52,30 @@ public struct FileByteSink: ByteSink {
         if path == "-" {
             descriptor = 1
             ownsDescriptor = false
+            readsBackCopies = false
             return
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw .errno(path, "cannot create") }
         descriptor = fd
         ownsDescriptor = true
+        readsBackCopies = false
     }
 
-    init(path: String, descriptor: Int32) {
+    /// A sink owning `descriptor`, a new file open for reading and writing: its kernel copies
+    /// are read back and compared with their source (`checkedCopies`).
+    init(path: String, readableDescriptor descriptor: Int32) {
         self.path = path
         self.descriptor = descriptor
         ownsDescriptor = true
+        readsBackCopies = true
     }
 
     public mutating func write(_ bytes: [UInt8]) throws { try write(bytes[...]) }
 
     public mutating func write(_ bytes: ArraySlice<UInt8>) throws {
         try Self.writeAll(descriptor, bytes, path: path)
+        position += UInt64(bytes.count)
     }
 
     /// Copies file to file in the kernel when `source` is a file (`copy_file_range`: no copy
@@ -72,9 +86,42 @@ public struct FileByteSink: ByteSink {
         var done: UInt64 = 0
         if let file = source as? FileByteSource {
             try file.checkRange(offset: offset, count: Int(clamping: count))
-            var from = off_t(offset)
-            while done < count {
-                let result = injectedFailure(.write) ? -1 : kernelCopy(file.descriptor, &from, descriptor, nil, Int(min(count - done, 1 << 30)), 0)
+            done = try copyInKernel(from: file, at: offset, count: count)
+        }
+        if done < count { try writeThroughBuffer(from: source, at: offset + done, count: count - done) }
+    }
+
+    /// The pieces a kernel copy goes in: each piece's writeback to disk starts as soon as it
+    /// is copied, and (with `readsBackCopies`) is read back while the next one is copied.
+    static let copyPiece: UInt64 = 8 << 20
+
+    /// Copies `count` bytes of `file` from `offset` in the kernel, in pieces of `copyPiece`.
+    /// After each piece the kernel is asked to start writing it to disk (`sync_file_range`, no
+    /// waiting), so the save's flush at the end finds little left to write: copying and disk
+    /// writes overlap, as they do not in `cp` then `sync`. With `readsBackCopies`, another
+    /// thread reads back what has been copied and compares it with the source, following the
+    /// copy piece by piece, and the copy is recorded in `checkedCopies`; a difference throws.
+    /// Returns the bytes copied: fewer than `count` when the kernel cannot copy (the caller
+    /// goes on through a buffer).
+    private mutating func copyInKernel(from file: FileByteSource, at offset: UInt64, count: UInt64) throws -> UInt64 {
+        let start = position
+        let check = readsBackCopies ? CopyCheck(source: file.descriptor, at: offset, copy: descriptor, at: start, bufferSize: Int(min(count, CopyCheck.bufferSize))) : nil
+        // A copy of one piece is compared on this thread once copied; a longer one on another
+        // thread while it is copied.
+        let reader = count > Self.copyPiece ? check.flatMap { check in JoinableThread(stackSize: 64 << 10) { check.follow() } } : nil
+        // No return while the reader reads the descriptors: the caller may close them.
+        defer {
+            check?.finish()
+            reader?.join()
+        }
+        var done: UInt64 = 0
+        var from = off_t(offset)
+        var refused = false
+        while done < count && !refused && check?.failure == nil {
+            let pieceStart = done
+            let pieceEnd = min(count, done + Self.copyPiece)
+            while done < pieceEnd {
+                let result = injectedFailure(.write) ? -1 : kernelCopy(file.descriptor, &from, descriptor, nil, Int(pieceEnd - done), 0)
                 if result > 0 {
                     done += UInt64(result)
                     continue
@@ -84,11 +131,26 @@ public struct FileByteSink: ByteSink {
                 // Nothing copied this round: the rest goes through a buffer (EXDEV, ENOSYS,
                 // EOPNOTSUPP, EINVAL on file systems that cannot, EBADF for an output opened to
                 // append; a short source fails there).
-                if result == 0 || [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF].contains(code) { break }
-                throw FileWriteError.errno(path, "copy failed")
+                guard result == 0 || [EXDEV, ENOSYS, EOPNOTSUPP, EINVAL, EBADF].contains(code) else {
+                    throw FileWriteError.errno(path, "copy failed")
+                }
+                refused = true
+                break
             }
+            guard done > pieceStart else { break }
+            position += done - pieceStart
+            if ownsDescriptor { _ = startWriteback(descriptor, off_t(start + pieceStart), off_t(done - pieceStart), syncFileRangeWrite) }
+            if let check, injectedFailure(.compareCopy) {
+                check.fail("cannot read the copy back: \(String(cString: strerror(Glibc_errno())))")
+            }
+            check?.copied(upTo: done, compareHere: reader == nil)
         }
-        if done < count { try writeThroughBuffer(from: source, at: offset + done, count: count - done) }
+        guard let check else { return done }
+        check.finish()
+        reader?.join()
+        if let failure = check.failure { throw FileWriteError(path: path, reason: "verification failed: \(failure); the original is unchanged") }
+        checkedCopies.add(from: file, at: offset, to: start, count: done)
+        return done
     }
 
     static func writeAll(_ descriptor: Int32, _ bytes: ArraySlice<UInt8>, path: String, at offset: UInt64? = nil) throws(FileWriteError) {
@@ -154,6 +216,130 @@ public struct FileByteSink: ByteSink {
     /// The `errno` of a flush on another thread (0: none); read after joining it.
     private final class FlushStatus: @unchecked Sendable { var error: Int32 = 0 }
 
+    /// Reads back what a kernel copy has written so far and compares it with its source,
+    /// through two buffers allocated once: on another thread (`follow`, woken as each piece is
+    /// copied, until `finish`) or on the copying thread. `failure` is read after the reading
+    /// thread is joined.
+    final class CopyCheck: @unchecked Sendable {
+        static let bufferSize: UInt64 = 4 << 20
+        let source: Int32, sourceOffset: UInt64
+        let copy: Int32, copyOffset: UInt64
+        let bufferSize: Int
+        let buffers: UnsafeMutableRawPointer
+        /// Guarded by `lock`: bytes copied so far, whether the copy is over, what went wrong.
+        private var copiedCount: UInt64 = 0
+        private var finished = false
+        private var problem: String?
+        private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+        private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+        /// Bytes compared so far (touched by one thread at a time).
+        private var comparedCount: UInt64 = 0
+
+        init(source: Int32, at sourceOffset: UInt64, copy: Int32, at copyOffset: UInt64, bufferSize: Int) {
+            self.source = source
+            self.sourceOffset = sourceOffset
+            self.copy = copy
+            self.copyOffset = copyOffset
+            self.bufferSize = bufferSize
+            buffers = .allocate(byteCount: 2 * bufferSize, alignment: 64)
+            pthread_mutex_init(lock, nil)
+            pthread_cond_init(wake, nil)
+        }
+
+        deinit {
+            buffers.deallocate()
+            pthread_cond_destroy(wake)
+            pthread_mutex_destroy(lock)
+            lock.deallocate()
+            wake.deallocate()
+        }
+
+        private func locked<T>(_ body: () -> T) -> T {
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            return body()
+        }
+
+        /// What went wrong (a difference, a failed read), for the error message; nil while
+        /// every byte compared equal.
+        var failure: String? { locked { problem } }
+
+        /// Says that the first `count` bytes are copied; compares them here when no other
+        /// thread follows the copy.
+        func copied(upTo count: UInt64, compareHere: Bool) {
+            locked {
+                copiedCount = count
+                pthread_cond_signal(wake)
+            }
+            if compareHere { compare(upTo: count) }
+        }
+
+        /// Says that the copy is over (or abandoned): the following thread stops once it has
+        /// compared what was copied.
+        func finish() {
+            locked {
+                finished = true
+                pthread_cond_signal(wake)
+            }
+        }
+
+        /// The following thread's loop: waits for copied bytes, compares them, until `finish`.
+        func follow() {
+            while true {
+                let (target, over) = locked { () -> (UInt64, Bool) in
+                    while copiedCount == comparedCount && !finished { pthread_cond_wait(wake, lock) }
+                    return (copiedCount, finished)
+                }
+                compare(upTo: target)
+                if failure != nil || (over && comparedCount == target) { return }
+            }
+        }
+
+        /// Compares the bytes from `comparedCount` up to `count`.
+        private func compare(upTo count: UInt64) {
+            guard failure == nil else { return }
+            let mine = buffers, theirs = buffers + bufferSize
+            while comparedCount < count {
+                let done = comparedCount
+                let piece = Int(min(UInt64(bufferSize), count - done))
+                if let problem = Self.readFully(source, mine, piece, sourceOffset + done, what: "the source")
+                    ?? Self.readFully(copy, theirs, piece, copyOffset + done, what: "the copy") {
+                    fail(problem)
+                    return
+                }
+                if memcmp(mine, theirs, piece) != 0 {
+                    let a = mine.assumingMemoryBound(to: UInt8.self), b = theirs.assumingMemoryBound(to: UInt8.self)
+                    let index = UInt64((0..<piece).first { a[$0] != b[$0] } ?? 0)
+                    fail("byte \(copyOffset + done + index) of the copy, read back, differs from byte \(sourceOffset + done + index) of the original it was copied from")
+                    return
+                }
+                comparedCount += UInt64(piece)
+            }
+        }
+
+        /// Records the first thing that went wrong; the comparing stops there.
+        func fail(_ description: String) {
+            locked { if problem == nil { problem = description } }
+        }
+
+    /// Reads `count` bytes at `offset` into `buffer`; a description of the failure, or nil.
+        private static func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: UInt64, what: String) -> String? {
+            var done = 0
+            while done < count {
+                let result = systemPread(descriptor, buffer + done, count - done, off_t(offset) + off_t(done))
+                if result > 0 {
+                    done += result
+                } else if result < 0 && Glibc_errno() == EINTR {
+                    continue
+                } else {
+                    return result == 0 ? "\(what) ends at byte \(offset + UInt64(done)), before the bytes copied"
+                        : "cannot read \(what) back at byte \(offset + UInt64(done)): \(String(cString: strerror(Glibc_errno())))"
+                }
+            }
+            return nil
+        }
+    }
+
     /// True when both paths name the same existing file (same device and inode).
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var first = stat()
@@ -168,14 +354,17 @@ public struct FileByteSink: ByteSink {
 #if canImport(Glibc)
 @inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
 @inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Glibc.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int { Glibc.pread(fd, buffer, count, offset) }
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 { Glibc.close(fd) }
 #elseif canImport(Musl)
 @inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
 @inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Musl.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int { Musl.pread(fd, buffer, count, offset) }
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 { Musl.close(fd) }
 #else
 @inline(__always) public func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int { Darwin.write(fd, buffer, count) }
 @inline(__always) func systemPwrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ offset: off_t) -> Int { Darwin.pwrite(fd, buffer, count, offset) }
+@inline(__always) func systemPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: off_t) -> Int { Darwin.pread(fd, buffer, count, offset) }
 @inline(__always) func systemClose(_ fd: Int32) -> Int32 { Darwin.close(fd) }
 #endif
 
@@ -198,4 +387,17 @@ private func kernelCopy(_ inputFD: Int32, _ inputOffset: UnsafeMutablePointer<of
     errno = ENOSYS
     return -1
 }
+#endif
+
+/// `sync_file_range(2)` with `SYNC_FILE_RANGE_WRITE`: starts writing a range of a file to
+/// disk and returns without waiting (Linux 2.6.17, glibc 2.6; a GNU extension the Glibc module
+/// does not declare, bound by the linker like `copy_file_range`). Elsewhere nothing: the
+/// flush at the end of a save writes everything.
+#if os(Linux)
+@_silgen_name("sync_file_range")
+private func startWriteback(_ fd: Int32, _ offset: off_t, _ count: off_t, _ flags: UInt32) -> Int32
+private let syncFileRangeWrite: UInt32 = 2
+#else
+private func startWriteback(_ fd: Int32, _ offset: off_t, _ count: off_t, _ flags: UInt32) -> Int32 { 0 }
+private let syncFileRangeWrite: UInt32 = 0
 #endif

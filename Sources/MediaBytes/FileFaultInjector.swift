@@ -16,6 +16,8 @@ public enum FileOperation: String, Sendable, CaseIterable {
     case readBack
     /// One `write`/`pwrite` call.
     case write
+    /// Reading back a piece of a kernel copy into a new file, to compare it with its source.
+    case compareCopy
     /// Setting a file's length (`ftruncate`).
     case truncate
     /// Flushing a file to disk (`fsync`).

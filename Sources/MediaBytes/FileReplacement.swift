@@ -48,7 +48,7 @@ public enum FileReplacement {
         let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var sink = FileByteSink(path: temporary, descriptor: fd)
+        var sink = FileByteSink(path: temporary, readableDescriptor: fd)
         var closed = false  // set once `close` owns the descriptor (it closes it, failing or not)
         do {
             try write(&sink)

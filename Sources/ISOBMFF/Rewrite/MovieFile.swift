@@ -64,10 +64,12 @@ public struct MovieFile: Sendable {
             }
         case .rewrite:
             try tree.source.checkUnchanged()
+            var checked = CheckedCopies()
             try FileReplacement.replace(path, write: { sink in
                 for node in plan.nodes { try node.write(to: &sink, from: tree) }
+                checked = sink.checkedCopies
             }, verify: { temporary in
-                try verify(try FileByteSource(path: temporary), plan: plan)
+                try verify(try FileByteSource(path: temporary), plan: plan, checked: checked)
                 // Last check before the rename: nothing else wrote to the file meanwhile.
                 try tree.source.checkUnchanged()
             })
@@ -86,18 +88,22 @@ public struct MovieFile: Sendable {
             // Nothing to change: the copy is the file as it is.
             plan = try MovieRewritePlanner.plan(tree: tree, original: originalMetadata, metadata: metadata, chapterTrack: chapterTrack, options: options, forceRewrite: true)
         }
+        var checked = CheckedCopies()
         try FileReplacement.create(output, write: { sink in
             for node in plan.nodes { try node.write(to: &sink, from: tree) }
+            checked = sink.checkedCopies
         }, verify: { temporary in
-            try verify(try FileByteSource(path: temporary), plan: plan)
+            try verify(try FileByteSource(path: temporary), plan: plan, checked: checked)
         })
         return plan
     }
 
     // MARK: - Verification
 
-    /// Checks that `result` (the file as written, or as it will be) is what `plan` meant.
-    func verify(_ result: any ByteSource, plan: MovieSavePlan) throws {
+    /// Checks that `result` (the file as written, or as it will be) is what `plan` meant. The
+    /// byte comparison of the carried-over atoms skips what the save's sink copied and read
+    /// back equal already (`checked`).
+    func verify(_ result: any ByteSource, plan: MovieSavePlan, checked: CheckedCopies = CheckedCopies()) throws {
         func fail(_ message: String, offset: UInt64 = 0) -> AtomError {
             AtomError(.verificationFailed, offset: offset, message: "the written file was not kept: \(message)")
         }
@@ -207,13 +213,14 @@ public struct MovieFile: Sendable {
         case .rewrite:
             for node in plan.nodes {
                 guard let atom = node.originalAtom, let newStart = plan.offsetMap.map(atom.offset) else { continue }
-                try Self.compare(tree.source, at: atom.offset, with: result, at: newStart, count: atom.size, fail: fail)
+                try Self.compare(tree.source, at: atom.offset, with: result, at: newStart, count: atom.size, skipping: checked, fail: fail)
             }
         }
     }
 
-    private static func compare(_ a: any ByteSource, at aStart: UInt64, with b: any ByteSource, at bStart: UInt64, count: UInt64, fail: (String, UInt64) -> AtomError) throws {
-        guard try a.hasSameBytes(at: aStart, as: b, at: bStart, count: count) else {
+    private static func compare(_ a: any ByteSource, at aStart: UInt64, with b: any ByteSource, at bStart: UInt64, count: UInt64,
+                                skipping checked: CheckedCopies = CheckedCopies(), fail: (String, UInt64) -> AtomError) throws {
+        guard try a.hasSameBytes(at: aStart, as: b, at: bStart, count: count, skipping: checked) else {
             throw fail("the \(count) bytes copied from offset \(aStart) differ from the original", bStart)
         }
     }

@@ -1,0 +1,170 @@
+import Foundation
+@testable import MediaBytes
+import TestSupport
+import Testing
+
+/// A save's kernel copies are read back and compared with their source as they are made (on a
+/// second thread for copies of more than one piece); what compared equal is recorded, and the
+/// save's own byte comparison skips exactly that and nothing else.
+@Suite struct CopyReadBackTests {
+    /// Bytes that differ from position to position (a shifted copy would not compare equal).
+    static func pattern(_ count: Int, seed: UInt8 = 0) -> [UInt8] {
+        (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 13) &+ seed }
+    }
+
+    // MARK: - CheckedCopies
+
+    @Test func runsCoverTheirBytesAndNothingAround() throws {
+        let source = try FileByteSource(path: try TemporaryFile.write(Self.pattern(1000)))
+        var checked = CheckedCopies()
+        #expect(checked.isEmpty)
+        // Two copies into one output, after an 8-byte header written from memory: 100..<300
+        // of the source to 8..<208, then 300..<500 to 208..<408 (contiguous: one run).
+        checked.add(from: source, at: 100, to: 8, count: 200)
+        checked.add(from: source, at: 300, to: 208, count: 200)
+        #expect(!checked.isEmpty)
+        #expect(checked.unchecked(source, at: 100, count: 400, copyOffset: 8).isEmpty)
+        #expect(checked.unchecked(source, at: 150, count: 10, copyOffset: 58).isEmpty)
+        // The atom around the copy: its header (8 bytes before) and 20 bytes after are not covered.
+        #expect(checked.unchecked(source, at: 92, count: 428, copyOffset: 0) == [92..<100, 500..<520])
+        // Another shift: the same source bytes are not where the check saw them.
+        #expect(checked.unchecked(source, at: 100, count: 400, copyOffset: 9) == [100..<500])
+        // Another source file, even with the same bytes and offsets.
+        let other = try FileByteSource(path: try TemporaryFile.write(Self.pattern(1000)))
+        #expect(checked.unchecked(other, at: 100, count: 400, copyOffset: 8) == [100..<500])
+        // A source that is not a file.
+        #expect(checked.unchecked(MemoryByteSource(Self.pattern(1000)), at: 100, count: 10, copyOffset: 8) == [100..<110])
+        #expect(checked.unchecked(source, at: 100, count: 0, copyOffset: 8).isEmpty)
+    }
+
+    @Test func manyRunsAreFoundByTheirPlaceInTheCopy() throws {
+        let source = try FileByteSource(path: try TemporaryFile.write(Self.pattern(100_000)))
+        var checked = CheckedCopies()
+        // 1000 copies of 90 bytes, each after 10 header bytes: runs do not merge.
+        for index in 0..<1000 { checked.add(from: source, at: UInt64(index * 100 + 10), to: UInt64(index * 100 + 10), count: 90) }
+        for index in [0, 1, 499, 998, 999] {
+            let start = UInt64(index * 100)
+            #expect(checked.unchecked(source, at: start, count: 100, copyOffset: start) == [start..<start + 10])
+            #expect(checked.unchecked(source, at: start + 10, count: 90, copyOffset: start + 10).isEmpty)
+        }
+        // A range across three atoms: only the three headers are left.
+        #expect(checked.unchecked(source, at: 1000, count: 300, copyOffset: 1000) == [1000..<1010, 1100..<1110, 1200..<1210])
+        // Past the last run.
+        #expect(checked.unchecked(source, at: 100_000, count: 5, copyOffset: 100_000) == [100_000..<100_005])
+    }
+
+    /// The save's comparison skips what was checked: a difference there is not looked for
+    /// again (the check saw those bytes equal), one anywhere else is still found.
+    @Test func aComparisonSkippingCheckedRunsStillFindsDifferencesElsewhere() throws {
+        let bytes = Self.pattern(10_000)
+        let source = try FileByteSource(path: try TemporaryFile.write(bytes))
+        var copy = bytes
+        copy[5000] ^= 0xFF
+        copy[9000] ^= 0xFF
+        let written = MemoryByteSource(copy)
+        var checked = CheckedCopies()
+        checked.add(from: source, at: 4000, to: 4000, count: 2000)
+        #expect(try source.firstDifference(at: 0, from: written, at: 0, count: 10_000) == 5000)
+        #expect(try source.firstDifference(at: 0, from: written, at: 0, count: 10_000, skipping: checked) == 9000)
+        #expect(try source.firstDifference(at: 3000, from: written, at: 3000, count: 5000, skipping: checked) == nil)
+        #expect(try !source.hasSameBytes(at: 0, as: written, at: 0, count: 10_000, skipping: checked))
+        #expect(try source.hasSameBytes(at: 0, as: written, at: 0, count: 8000, skipping: checked))
+    }
+
+    // MARK: - The sink's read-back
+
+    /// A copy of several pieces into a save's temporary file lands byte for byte, between
+    /// ordinary writes, and is recorded as checked; the bytes written from memory are not.
+    @Test func aSavesKernelCopyIsReadBackAndRecorded() throws {
+        let count = Int(FileByteSink.copyPiece) * 2 + 123_457
+        let bytes = Self.pattern(count + 1000)
+        let sourcePath = try TemporaryFile.write(bytes)
+        let source = try FileByteSource(path: sourcePath)
+        let target = try TemporaryFile.write([1, 2, 3], name: "target.bin")
+        var checked = CheckedCopies()
+        try FileReplacement.replace(target, write: { sink in
+            try sink.write([0xAA, 0xBB])
+            try source.copy(from: 999, count: UInt64(count), to: &sink)
+            try sink.write([0xCC])
+            checked = sink.checkedCopies
+        }, verify: { _ in })
+        let written = try TemporaryFile.read(target)
+        #expect(written == [0xAA, 0xBB] + Array(bytes[999..<999 + count]) + [0xCC])
+        #expect(checked.unchecked(source, at: 999, count: UInt64(count), copyOffset: 2).isEmpty)
+        #expect(checked.unchecked(source, at: 997, count: UInt64(count) + 3, copyOffset: 0) == [997..<999, UInt64(999 + count)..<UInt64(1000 + count)])
+    }
+
+    /// A sink created for writing only cannot read back: it records nothing, and the save's
+    /// comparison then reads everything.
+    @Test func aWriteOnlySinkRecordsNothing() throws {
+        let bytes = Self.pattern(200_000)
+        let source = try FileByteSource(path: try TemporaryFile.write(bytes))
+        let output = try TemporaryFile.makeDirectory() + "/copy.bin"
+        var sink = try FileByteSink(path: output)
+        try source.copy(from: 0, count: 200_000, to: &sink)
+        #expect(sink.checkedCopies.isEmpty)
+        try sink.close()
+        #expect(try TemporaryFile.read(output) == bytes)
+    }
+
+    /// The comparison itself: equal bytes pass, piece by piece and on a following thread; a
+    /// difference is reported at its byte (in the copy and in the source), a short copy at its end.
+    @Test(arguments: [false, true])
+    func theReadBackFindsTheFirstDifferentByte(onAThread: Bool) throws {
+        let size = 9 << 20 + 77
+        let bytes = Self.pattern(size)
+        var different = bytes
+        different[7_000_001] ^= 0x01
+        different[8_500_000] ^= 0x80
+        let sourcePath = try TemporaryFile.write(bytes), samePath = try TemporaryFile.write(bytes)
+        let differentPath = try TemporaryFile.write([0, 0, 0] + different)
+        let shortPath = try TemporaryFile.write(Array(bytes[..<5_000_000]))
+        let source = open(sourcePath, O_RDONLY), same = open(samePath, O_RDONLY)
+        let otherCopy = open(differentPath, O_RDONLY), short = open(shortPath, O_RDONLY)
+        defer { for descriptor in [source, same, otherCopy, short] { close(descriptor) } }
+
+        func run(_ copy: Int32, at copyOffset: UInt64) throws -> String? {
+            let check = FileByteSink.CopyCheck(source: source, at: 0, copy: copy, at: copyOffset, bufferSize: 1 << 20)
+            // Announced in uneven pieces, as a kernel copy may return them.
+            let pieces: [UInt64] = [1_000_000, 4_194_304, 8_388_608, UInt64(size)]
+            if onAThread {
+                let thread = try #require(JoinableThread { check.follow() })
+                for end in pieces { check.copied(upTo: end, compareHere: false) }
+                check.finish()
+                thread.join()
+            } else {
+                for end in pieces { check.copied(upTo: end, compareHere: true) }
+            }
+            return check.failure
+        }
+        #expect(try run(same, at: 0) == nil)
+        #expect(try run(otherCopy, at: 3) == "byte 7000004 of the copy, read back, differs from byte 7000001 of the original it was copied from")
+        #expect(try run(short, at: 0) == "the copy ends at byte 5000000, before the bytes copied")
+    }
+
+    /// A failed read-back fails the save: the original stays, nothing is left beside it.
+    @Test func aFailedReadBackLeavesTheOriginal() throws {
+        let bytes = Self.pattern(Int(FileByteSink.copyPiece) + 5000)
+        let source = try FileByteSource(path: try TemporaryFile.write(bytes))
+        let directory = try TemporaryFile.makeDirectory()
+        let target = directory + "/target.bin"
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: target))
+        let recorder = FileFaultInjector()
+        try FileFaultInjector.$current.withValue(recorder) {
+            try FileReplacement.replace(target, write: { sink in try source.copy(from: 0, count: UInt64(bytes.count), to: &sink) }, verify: { _ in })
+        }
+        // Two pieces, each read back.
+        #expect(recorder.operations.filter { $0 == .compareCopy }.count == 2)
+        try Data([9, 9, 9]).write(to: URL(fileURLWithPath: target))
+        let index = try #require(recorder.operations.lastIndex(of: .compareCopy))
+        let injector = FileFaultInjector(failingAt: index, error: EIO)
+        let error = #expect(throws: FileWriteError.self) {
+            try FileFaultInjector.$current.withValue(injector) {
+                try FileReplacement.replace(target, write: { sink in try source.copy(from: 0, count: UInt64(bytes.count), to: &sink) }, verify: { _ in })
+            }
+        }
+        #expect(error?.reason.hasPrefix("verification failed: cannot read the copy back: ") == true, "\(String(describing: error))")
+        #expect(try TemporaryFile.read(target) == [9, 9, 9])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["target.bin"])
+    }
+}
