@@ -143,7 +143,7 @@ struct ID3MetadataStore: MetadataStore {
                 while index + 1 < values.count {
                     let role = values[index], names = values[index + 1].split(separator: ",").map { String($0).trimmingCharacters(" ") }
                     // v2.3 keeps musician credits in IPLS too: a role outside the table is an instrument.
-                    let credit = MetadataKeyTable.definition(id3: .involvedPerson(frame: "TIPL", role: role))?.key
+                    let credit = MetadataKeyTable.key(id3: .involvedPerson(frame: "TIPL", role: role))
                     let key = frame.id == "TMCL" || (frame.id == "IPLS" && credit == nil) ? "PERFORMER:" + role.uppercased() : credit
                     if let key { contributions.append(TagContribution(key: key, values: names)) }
                     index += 2
@@ -161,17 +161,15 @@ struct ID3MetadataStore: MetadataStore {
             if frame.id == "TDAT" || frame.id == "TIME" {
                 return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values)
             }
-            let row = MetadataKeyTable.definition(id3: .frame(frame.id))
             let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
-            return NativeMetadataItem(identifier(frame, nil), key: row?.key, dataType: "text frame", values: shown)
+            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
         case .userText:
             let (_, description, values) = content.userText!
-            let row = MetadataKeyTable.definition(id3: .userText(description))
-            let key = row?.key ?? (description.isEmpty ? nil : description.uppercased())
+            let key = MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased())
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: key, dataType: "user text", values: values)
         case .url:
             let url = content.url!
-            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.definition(id3: .frame(frame.id))?.key, dataType: "URL", values: [url])
+            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "URL", values: [url])
         case .userURL:
             let (_, description, url) = content.userURL!
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
@@ -186,7 +184,7 @@ struct ID3MetadataStore: MetadataStore {
                                       pictures: [PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)])
         case .uniqueFileID:
             let (owner, identifier) = content.uniqueFileID!
-            let key = MetadataKeyTable.definition(id3: .uniqueFileID(owner))?.key
+            let key = MetadataKeyTable.key(id3: .uniqueFileID(owner))
             let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
             return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
                                       values: [text ?? Base64.encode(identifier)])

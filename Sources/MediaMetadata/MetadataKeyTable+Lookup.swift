@@ -79,7 +79,17 @@ extension MetadataKeyTable {
 
     /// The row of an ID3 form in either version (`TXXX` descriptions and `TIPL` roles matched
     /// without regard to case).
-    static func definition(id3 form: Row.ID3Form) -> Row? { byID3[normalized(form)] }
+    static func definition(id3 form: Row.ID3Form) -> Row? { rowIndex(id3: form).map { rows[$0] } }
+
+    /// The uniform key of `definition(id3:)`, read in place (no copy of the row).
+    static func key(id3 form: Row.ID3Form) -> String? { rowIndex(id3: form).map { rows[$0].key } }
+
+    /// The index in `rows` of `definition(id3:)`. Plain frames (nearly every frame of every
+    /// tag) by code, without hashing a string.
+    static func rowIndex(id3 form: Row.ID3Form) -> Int? {
+        if case .frame(let id) = form, let code = FourCC(latin1: id) { return byID3Frame[code] }
+        return byID3[normalized(form)]
+    }
 
     private static func normalized(_ form: Row.ID3Form) -> Row.ID3Form {
         switch form {
@@ -89,11 +99,19 @@ extension MetadataKeyTable {
         }
     }
 
-    private static let byID3: [Row.ID3Form: Row] = {
-        var map: [Row.ID3Form: Row] = [:]
-        for row in rows {
-            for form in [row.id3, row.id3v23].compactMap({ $0 }) where map[normalized(form)] == nil { map[normalized(form)] = row }
+    /// Indexes of `rows` by normalized ID3 form (the first row naming a form wins).
+    private static let byID3: [Row.ID3Form: Int] = {
+        var map: [Row.ID3Form: Int] = [:]
+        for index in rows.indices {
+            for form in [rows[index].id3, rows[index].id3v23].compactMap({ $0 }) where map[normalized(form)] == nil { map[normalized(form)] = index }
         }
         return map
+    }()
+
+    /// The plain-frame entries of `byID3`, by frame code.
+    private static let byID3Frame: FourCCMap<Int> = {
+        var map: [FourCC: Int] = [:]
+        for (form, index) in byID3 { if case .frame(let id) = form, let code = FourCC(latin1: id) { map[code] = index } }
+        return FourCCMap(map)
     }()
 }

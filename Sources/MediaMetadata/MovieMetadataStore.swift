@@ -144,7 +144,7 @@ struct MovieMetadataStore: MetadataStore {
 
     /// A cover-art value described without its bytes (MP4 cover art is a front cover).
     static func summary(_ value: ItemValue) -> PictureSummary {
-        PictureSummary(type: 3, mimeType: value.imageMIMEType ?? "application/octet-stream", description: "", size: value.data.count)
+        PictureSummary(type: 3, mimeType: value.imageMIMEType ?? "application/octet-stream", description: "", size: value.bytes.count)
     }
 
     /// The values of an item as text, and the name of their data type.
@@ -159,9 +159,9 @@ struct MovieMetadataStore: MetadataStore {
             if stored.isPair, let pair = value.pair {
                 texts.append(MetadataValueConversion.render((Int(pair.index), Int(pair.total))))
                 readAs = "pair"
-            } else if stored.isGenreCode, value.data.count == 2 {
+            } else if stored.isGenreCode, value.bytes.count == 2 {
                 // A 16-bit genre code, whatever data type the writer gave it.
-                let code = Int64(value.data[0]) << 8 | Int64(value.data[1])
+                let code = Int64(value.bytes[value.bytes.startIndex]) << 8 | Int64(value.bytes[value.bytes.startIndex + 1])
                 texts.append(MetadataValueConversion.genre(iTunesCode: code) ?? String(code))
                 readAs = "genre code"
             } else if let text = value.text {
@@ -171,7 +171,7 @@ struct MovieMetadataStore: MetadataStore {
             } else if let number = value.number {
                 texts.append(String(number))
             } else {
-                texts.append(Base64.encode(value.data))
+                texts.append(Base64.encode(value.bytes))
                 readAs = "binary (\(value.dataType))"
             }
         }
@@ -183,7 +183,8 @@ struct MovieMetadataStore: MetadataStore {
         let covers = (scope.item("covr").map { [$0.values] } ?? []) + (scope.quickTimeMetadata ?? []).filter { $0.key == "com.apple.quicktime.artwork" }.map(\.values)
         for values in covers {
             for value in values {
-                result.append(MediaPicture(type: 3, mimeType: value.imageMIMEType ?? MediaPicture.mimeType(sniffing: value.data) ?? "application/octet-stream", data: value.data))
+                let data = value.data
+                result.append(MediaPicture(type: 3, mimeType: value.imageMIMEType ?? MediaPicture.mimeType(sniffing: data) ?? "application/octet-stream", data: data))
             }
         }
         return result

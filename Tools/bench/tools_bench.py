@@ -241,7 +241,7 @@ for kind in ("m4a", "mp3"):
             sync_settle()
 
     results = {}
-    for _ in range(3):  # tools take turns, best of three each
+    for _ in range(5):  # tools take turns, best of five each (the disk here swings 2x between runs)
         for tool, cmd in [("cp + sync (reference)", cp_sync(0)),
                           ("TagLib + fsync", [BIN("taglib_set"), "--fsync", "--append", long_title, work]),
                           ("mutagen (Python)", ["/usr/bin/python3", "-c", "import mutagen, sys\nm = mutagen.File(sys.argv[2], easy=True); m['title'] = m['title'][0] + sys.argv[1]; m.save()", long_title, work]),

@@ -44,14 +44,23 @@ public struct ItemValue: Sendable, Hashable {
     /// The locale: country and language indicators (0 for the default).
     public var country: UInt16
     public var language: UInt16
-    public var data: [UInt8]
+    /// The value's bytes (after the type and the locale). A value read from a file is a slice
+    /// of the metadata read into memory, so that reading copies no value (a cover is tens of
+    /// kilobytes); two values with the same bytes are equal wherever their slices start.
+    public var bytes: ArraySlice<UInt8>
+
+    /// The value's bytes as an array (a copy of `bytes`).
+    public var data: [UInt8] {
+        get { Array(bytes) }
+        set { bytes = newValue[...] }
+    }
 
     public init(dataType: DataType, data: [UInt8], typeSet: UInt8 = 0, country: UInt16 = 0, language: UInt16 = 0) {
         self.typeSet = typeSet
         self.dataType = dataType
         self.country = country
         self.language = language
-        self.data = data
+        self.bytes = data[...]
     }
 
     // MARK: - Making values
@@ -105,21 +114,21 @@ public struct ItemValue: Sendable, Hashable {
     public var text: String? {
         guard typeSet == 0 else { return nil }
         switch dataType.rawValue {
-        case 1, 4: return String(decoding: data, as: UTF8.self)
-        case 2, 5: return ItemDataAtom.decodeUTF16BE(data)
+        case 1, 4: return String(decoding: bytes, as: UTF8.self)
+        case 2, 5: return ItemDataAtom.decodeUTF16BE(Array(bytes))
         default: return nil
         }
     }
 
     /// The number of an integer value (explicitly typed, or implicit in the 1/2/4/8-byte forms).
     public var integer: Int64? {
-        guard typeSet == 0, [1, 2, 3, 4, 8].contains(data.count) else { return nil }
-        var reader = ByteReader(data)
+        guard typeSet == 0, [1, 2, 3, 4, 8].contains(bytes.count) else { return nil }
+        var reader = ByteReader(bytes)
         switch dataType.rawValue {
         case 21, 65, 66, 67, 74:
-            return try? reader.readInt(width: data.count)
+            return try? reader.readInt(width: bytes.count)
         case 0, 22, 75, 76, 77, 78:
-            guard let value = try? reader.readUInt(width: data.count) else { return nil }
+            guard let value = try? reader.readUInt(width: bytes.count) else { return nil }
             return Int64(exactly: value)
         default:
             return nil
@@ -128,8 +137,8 @@ public struct ItemValue: Sendable, Hashable {
 
     /// The floating-point number of a float32/float64 value.
     public var number: Double? {
-        var reader = ByteReader(data)
-        switch (dataType.rawValue, data.count) {
+        var reader = ByteReader(bytes)
+        switch (dataType.rawValue, bytes.count) {
         case (23, 4): return (try? reader.readFloat32()).map(Double.init)
         case (24, 8): return try? reader.readFloat64()
         default: return nil
@@ -138,8 +147,9 @@ public struct ItemValue: Sendable, Hashable {
 
     /// The index/total pair of a `trkn`/`disk` value.
     public var pair: (index: UInt16, total: UInt16)? {
-        guard dataType == .implicit, data.count >= 6 else { return nil }
-        return (UInt16(data[2]) << 8 | UInt16(data[3]), UInt16(data[4]) << 8 | UInt16(data[5]))
+        guard dataType == .implicit, bytes.count >= 6 else { return nil }
+        let b = bytes.startIndex
+        return (UInt16(bytes[b + 2]) << 8 | UInt16(bytes[b + 3]), UInt16(bytes[b + 4]) << 8 | UInt16(bytes[b + 5]))
     }
 
     /// The MIME type of an image value.
@@ -157,12 +167,12 @@ public struct ItemValue: Sendable, Hashable {
 
     /// The payload of the `data` atom: type, locale, value.
     public var dataAtomPayload: [UInt8] {
-        var writer = ByteWriter(capacity: 8 + data.count)
+        var writer = ByteWriter(capacity: 8 + bytes.count)
         writer.writeUInt8(typeSet)
         writer.writeUInt24(dataType.rawValue)
         writer.writeUInt16(country)
         writer.writeUInt16(language)
-        writer.writeBytes(data)
+        writer.writeBytes(bytes)
         return writer.bytes
     }
 
@@ -174,6 +184,6 @@ public struct ItemValue: Sendable, Hashable {
         dataType = DataType(rawValue: UInt32(payload[p + 1]) << 16 | UInt32(payload[p + 2]) << 8 | UInt32(payload[p + 3]))
         country = UInt16(payload[p + 4]) << 8 | UInt16(payload[p + 5])
         language = UInt16(payload[p + 6]) << 8 | UInt16(payload[p + 7])
-        data = Array(payload[(p + 8)...])
+        bytes = payload[(p + 8)...]
     }
 }

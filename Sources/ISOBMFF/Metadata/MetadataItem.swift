@@ -109,7 +109,7 @@ public struct MetadataItem: Sendable {
     /// The item atom's bytes: the original ones when unchanged, otherwise newly encoded.
     public var encoded: [UInt8] {
         if let original, original.decoded == decoded { return Array(original.bytes) }
-        var writer = ByteWriter(capacity: 64 + values.reduce(0) { $0 + $1.data.count + 16 })
+        var writer = ByteWriter(capacity: 64 + values.reduce(0) { $0 + $1.bytes.count + 16 })
         let start = writer.beginAtom(type)
         for (childType, text) in [("mean", mean), ("name", name)] as [(FourCC, String?)] {
             guard let text else { continue }
