@@ -31,30 +31,51 @@ public enum Base64 {
         return String(unsafeUninitializedCapacity: length) { encode(data, into: $0) }
     }
 
+    /// Every 12-bit value's two characters, the first in the low byte (so that a little-endian
+    /// store writes them in order).
+    private static let pairs: [UInt16] = (0..<4096).map { UInt16(alphabet[$0 >> 6]) | UInt16(alphabet[$0 & 0x3F]) << 8 }
+
     /// Writes the Base64 of `data` into `out` (at least `encodedCount(data.count)` bytes);
     /// returns the number written.
+    ///
+    /// Six bytes at a time: one unaligned 8-byte load, four look-ups of two characters each
+    /// (12 bits), one 8-byte store; then groups of three, then the padded end. Covers in
+    /// `tagedit export` are most of its output, and this runs at about twice the speed of a
+    /// character at a time.
     public static func encode(_ data: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        alphabet.withUnsafeBufferPointer { alphabet in
-            var i = 0, o = 0
-            // Whole groups of three bytes, then the last one or two with padding.
-            while i + 3 <= data.count {
-                let word = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
-                out[o] = alphabet[Int(word >> 18)]
-                out[o + 1] = alphabet[Int(word >> 12 & 0x3F)]
-                out[o + 2] = alphabet[Int(word >> 6 & 0x3F)]
-                out[o + 3] = alphabet[Int(word & 0x3F)]
-                i += 3
-                o += 4
+        precondition(out.count >= encodedCount(data.count), "Base64 output buffer too small")
+        guard let input = data.baseAddress, let output = UnsafeMutableRawPointer(out.baseAddress) else { return 0 }
+        return pairs.withUnsafeBufferPointer { pairs in
+            alphabet.withUnsafeBufferPointer { alphabet in
+                let count = data.count
+                var i = 0, o = 0
+                while i + 8 <= count {
+                    let word = UInt64(bigEndian: input.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+                    let first = UInt64(pairs[Int(truncatingIfNeeded: word >> 52)]) | UInt64(pairs[Int(truncatingIfNeeded: word >> 40 & 0xFFF)]) << 16
+                    let second = UInt64(pairs[Int(truncatingIfNeeded: word >> 28 & 0xFFF)]) | UInt64(pairs[Int(truncatingIfNeeded: word >> 16 & 0xFFF)]) << 16
+                    output.storeBytes(of: (first | second << 32).littleEndian, toByteOffset: o, as: UInt64.self)
+                    i += 6
+                    o += 8
+                }
+                while i + 3 <= count {
+                    let word = UInt32(data[i]) << 16 | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2])
+                    out[o] = alphabet[Int(word >> 18)]
+                    out[o + 1] = alphabet[Int(word >> 12 & 0x3F)]
+                    out[o + 2] = alphabet[Int(word >> 6 & 0x3F)]
+                    out[o + 3] = alphabet[Int(word & 0x3F)]
+                    i += 3
+                    o += 4
+                }
+                if i < count {
+                    let b0 = data[i], b1 = i + 1 < count ? data[i + 1] : 0
+                    out[o] = alphabet[Int(b0 >> 2)]
+                    out[o + 1] = alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)]
+                    out[o + 2] = i + 1 < count ? alphabet[Int((b1 & 0xF) << 2)] : UInt8(ascii: "=")
+                    out[o + 3] = UInt8(ascii: "=")
+                    o += 4
+                }
+                return o
             }
-            if i < data.count {
-                let b0 = data[i], b1 = i + 1 < data.count ? data[i + 1] : 0
-                out[o] = alphabet[Int(b0 >> 2)]
-                out[o + 1] = alphabet[Int((b0 & 0x3) << 4 | b1 >> 4)]
-                out[o + 2] = i + 1 < data.count ? alphabet[Int((b1 & 0xF) << 2)] : UInt8(ascii: "=")
-                out[o + 3] = UInt8(ascii: "=")
-                o += 4
-            }
-            return o
         }
     }
 

@@ -1,3 +1,4 @@
+import Foundation
 import ISOBMFF
 import MediaBytes
 import MediaToolSupport
@@ -57,6 +58,23 @@ import Testing
         let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 131) }
         for count in [997, 998, 999, 1000] {
             #expect(Base64.decode(Base64.encode(bytes[..<count])) == Array(bytes[..<count]))
+        }
+    }
+
+    /// The encoder's six-bytes-at-a-time loop and its tail agree with Foundation's encoder for
+    /// every length up to 100 and for a cover-sized input, every byte value in every position.
+    @Test func base64MatchesFoundationAtEveryLength() {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let ramp = (0..<768).map { UInt8(truncatingIfNeeded: $0 / 3) }  // each value at each of the three positions
+        for input in [random, ramp] {
+            for count in Array(0...100) + [765, 766, 767, 768, 32_771, 40_000] where count <= input.count {
+                let slice = input[..<count]
+                #expect(Base64.encode(slice) == Data(slice).base64EncodedString(), "\(count) bytes")
+                var appended: [UInt8] = [1, 2]
+                Base64.append(slice, to: &appended)
+                #expect(appended == [1, 2] + Array(Data(slice).base64EncodedString().utf8), "\(count) bytes appended")
+            }
         }
     }
 
