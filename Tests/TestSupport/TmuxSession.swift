@@ -24,7 +24,7 @@ public final class TmuxSession {
         try Self.run(["new-session", "-d", "-s", name, "-x", String(width), "-y", String(height), script])
     }
 
-    deinit { try? Self.run(["kill-session", "-t", name]) }
+    deinit { _ = try? Self.run(["kill-session", "-t", name]) }
 
     /// Sends keys as `tmux send-keys` names them (`j`, `Enter`, `C-o`, `Escape`), or literal text.
     public func send(_ keys: String..., literal: Bool = false) throws {

@@ -38,6 +38,7 @@ ATOMINSPECT = os.path.join(os.path.dirname(TAGEDIT), "atominspect")
 BIN = lambda name: os.path.join(args.bins, name)
 have = lambda tool: shutil.which(tool) is not None
 rows = []  # (section, what, tool, ms, reference ms or None)
+rounds = []  # (what, {tool: [ms of each round]}): the growth runs, round by round
 
 
 def run(cmd, check=True):
@@ -241,6 +242,7 @@ for kind in ("m4a", "mp3"):
             sync_settle()
 
     results = {}
+    each = {}
     for _ in range(5):  # tools take turns, best of five each (the disk here swings 2x between runs)
         for tool, cmd in [("cp + sync (reference)", cp_sync(0)),
                           ("TagLib + fsync", [BIN("taglib_set"), "--fsync", "--append", long_title, work]),
@@ -249,6 +251,8 @@ for kind in ("m4a", "mp3"):
             ms = timed(cmd, clean_copy)
             if tool != "cp + sync (reference)": checked(tool)
             results[tool] = min(ms, results.get(tool, ms))
+            each.setdefault(tool, []).append(ms)
+    rounds.append((what, each))
     restore()
     run([TAGEDIT, "set", work, f"TITLE=Title 1{long_title}"])
     sync_settle()
@@ -267,6 +271,13 @@ for section, title in [("list", "Listing tags (reference: TagLib)"), ("inspect",
     for s, what, tool, ms, reference in rows:
         if s == section:
             lines.append(f"| {what} | {tool} | {ms:.0f} ms | {ms / reference:.2f}× |" if reference else f"| {what} | {tool} | {ms:.0f} ms | |")
+    lines.append("")
+# The growth runs round by round, and their medians: one lucky or unlucky run of the disk
+# decides a best of five.
+for what, each in rounds:
+    median = lambda values: sorted(values)[len(values) // 2]
+    reference = median(each["cp + sync (reference)"])
+    lines.append(f"{what[0].upper()}{what[1:]}, each round: " + "; ".join(f"{tool} " + ", ".join(f"{ms:.0f}" for ms in times) + f" ms (median {median(times):.0f} ms, {median(times) / reference:.2f}×)" for tool, times in each.items()) + ".")
     lines.append("")
 table = "\n".join(lines)
 print(table)
