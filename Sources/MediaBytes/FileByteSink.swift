@@ -326,7 +326,7 @@ public struct FileByteSink: ByteSink {
             locked { if problem == nil { problem = description } }
         }
 
-    /// Reads `count` bytes at `offset` into `buffer`; a description of the failure, or nil.
+        /// Reads `count` bytes at `offset` into `buffer`; a description of the failure, or nil.
         private static func readFully(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int, _ offset: UInt64, what: String) -> String? {
             var done = 0
             while done < count {
