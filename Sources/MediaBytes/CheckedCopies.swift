@@ -33,7 +33,7 @@ public struct CheckedCopies: Sendable {
     /// The parts of the `count` bytes at `offset` of `source`, meant to be at `copyOffset` of
     /// the copy, that no checked run covers (as ranges of `source`), in order: all of it when
     /// `source` is not the file the runs were copied from.
-    public func unchecked(_ source: any ByteSource, at offset: UInt64, count: UInt64, copyOffset: UInt64) -> [Range<UInt64>] {
+    func unchecked(_ source: any ByteSource, at offset: UInt64, count: UInt64, copyOffset: UInt64) -> [Range<UInt64>] {
         guard count > 0 else { return [] }
         guard let file = source as? FileByteSource, !runs.isEmpty else { return [offset..<offset + count] }
         let id = ObjectIdentifier(file)

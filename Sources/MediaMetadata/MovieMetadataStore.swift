@@ -80,7 +80,7 @@ struct MovieMetadataStore: MetadataStore {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let images = item.values.filter { $0.imageMIMEType != nil }
             let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
-            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row),
+            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row?.key, kind: row?.kind),
                                                   dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
                                                   pictures: images.map(Self.summary))))
         }
@@ -118,10 +118,9 @@ struct MovieMetadataStore: MetadataStore {
         return result
     }
 
-    /// The key a row gives `tags` (pictures are not text tags).
-    private static func textKey(_ row: MetadataKeyDefinition?) -> String? {
-        guard let row, row.kind != .picture else { return nil }
-        return row.key
+    /// The key a row (its key and value kind) gives `tags`: pictures are not text tags.
+    private static func textKey(_ key: String?, kind: MetadataValueKind?) -> String? {
+        kind == .picture ? nil : key
     }
 
     static func view(_ item: MetadataItem) -> NativeMetadataItem {
@@ -132,10 +131,9 @@ struct MovieMetadataStore: MetadataStore {
         let hasImages = item.values.contains { $0.imageMIMEType != nil }
         let images = hasImages ? item.values.filter { $0.imageMIMEType != nil } : []
         let (values, type) = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, kind: kind)
-        // Values that are not text or numbers (shown as Base64) give no tag (nor do pictures); a
-        // freeform item of iTunes' domain outside the table is the custom key named by its name
-        // (as TXXX is).
-        var key = row.flatMap { kind == .picture ? nil : MetadataKeyTable.rows[$0].key }
+        // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
+        // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
+        var key = textKey(row.map { MetadataKeyTable.rows[$0].key }, kind: kind)
         if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
         if type.hasPrefix("binary") { key = nil }
         let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
