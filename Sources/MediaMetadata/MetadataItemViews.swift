@@ -82,12 +82,12 @@ public struct MediaPicture: Sendable, Hashable {
     }
 
     /// The MIME type of image bytes by their signature (JPEG, PNG, GIF, BMP, WebP), or nil.
-    public static func mimeType(sniffing bytes: [UInt8]) -> String? {
+    public static func mimeType(sniffing bytes: some Collection<UInt8>) -> String? {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
-        if bytes.starts(with: Array("GIF8".utf8)) { return "image/gif" }
-        if bytes.starts(with: Array("BM".utf8)) { return "image/bmp" }
-        if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) { return "image/webp" }
+        if bytes.starts(with: "GIF8".utf8) { return "image/gif" }
+        if bytes.starts(with: "BM".utf8) { return "image/bmp" }
+        if bytes.starts(with: "RIFF".utf8), bytes.dropFirst(8).starts(with: "WEBP".utf8) { return "image/webp" }
         return nil
     }
 

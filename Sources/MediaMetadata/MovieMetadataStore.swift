@@ -177,15 +177,22 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     var pictures: [MediaPicture] {
-        var result: [MediaPicture] = []
-        let covers = (scope.item("covr").map { [$0.values] } ?? []) + (scope.quickTimeMetadata ?? []).filter { $0.key == "com.apple.quicktime.artwork" }.map(\.values)
-        for values in covers {
-            for value in values {
-                let data = value.data
-                result.append(MediaPicture(type: 3, mimeType: value.imageMIMEType ?? MediaPicture.mimeType(sniffing: data) ?? "application/octet-stream", data: data))
-            }
-        }
-        return result
+        coverValues.map { MediaPicture(type: 3, mimeType: Self.coverMIMEType($0), data: $0.data) }
+    }
+
+    /// What `pictures` lists, without copying a cover's bytes.
+    var pictureSummaries: [PictureSummary] {
+        coverValues.map { PictureSummary(type: 3, mimeType: Self.coverMIMEType($0), description: "", size: $0.bytes.count) }
+    }
+
+    /// The values of the cover art items (`covr`, then QuickTime `artwork`), in file order.
+    private var coverValues: [ItemValue] {
+        (scope.item("covr")?.values ?? []) + (scope.quickTimeMetadata ?? []).filter { $0.key == "com.apple.quicktime.artwork" }.flatMap(\.values)
+    }
+
+    /// A cover's MIME type: from its data type, else from its bytes' signature.
+    private static func coverMIMEType(_ value: ItemValue) -> String {
+        value.imageMIMEType ?? MediaPicture.mimeType(sniffing: value.bytes) ?? "application/octet-stream"
     }
 
     /// Nero chapters (`udta/chpl`, in 100 ns units); each ends where the next begins and the

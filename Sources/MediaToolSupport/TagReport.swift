@@ -5,13 +5,25 @@ import MediaMetadata
 /// The output of `tagedit`: `show` as text and JSON, and the `export`/`import` document.
 public enum TagReport {
     /// `show --json` for one file (the pinned layout: path, format, audio, video, tags, items,
-    /// pictures, chapters, diagnostics), written into `writer`. A file that fails part way
-    /// (a picture that cannot be read) throws with part of its document written: the caller
-    /// drops it and reports `errorJSON`.
-    public static func writeJSON(_ file: MediaFile, to writer: inout JSONWriter) throws(MetadataError) {
+    /// pictures, chapters, diagnostics), written into `writer`. Pictures are described from
+    /// their summaries, so no picture's bytes are read, unless `digests` asks for each one's
+    /// SHA-256 (`show --json --digests`). A file that fails part way (a picture that cannot be
+    /// read) throws with part of its document written: the caller drops it and reports
+    /// `errorJSON`.
+    public static func writeJSON(_ file: MediaFile, digests: Bool = false, to writer: inout JSONWriter) throws(MetadataError) {
         writer.beginObject()
-        try writeMembers(file, pictureData: false, to: &writer)
+        try writeMembers(file, pictures: digests ? .digest : .summary, to: &writer)
         writer.endObject()
+    }
+
+    /// How much of each picture a document carries.
+    private enum PictureDetail {
+        /// Type, MIME type, description and size: what the summaries say (no bytes read).
+        case summary
+        /// The summary and the SHA-256 of the bytes.
+        case digest
+        /// The summary, the SHA-256 and the bytes in Base64 (`export`).
+        case data
     }
 
     /// `show --json` for a file that could not be read.
@@ -19,8 +31,9 @@ public enum TagReport {
         .object([("path", .string(path)), ("error", .string(error.description))])
     }
 
-    /// The members `show --json` and `export` share; `pictureData` adds each picture's bytes.
-    private static func writeMembers(_ file: MediaFile, pictureData: Bool, to writer: inout JSONWriter) throws(MetadataError) {
+    /// The members `show --json` and `export` share, with `pictures` as much of each picture
+    /// as the document carries.
+    private static func writeMembers(_ file: MediaFile, pictures: PictureDetail, to writer: inout JSONWriter) throws(MetadataError) {
         writer.key("path")
         writer.string(file.path)
         writer.key("format")
@@ -67,23 +80,22 @@ public enum TagReport {
         writer.endArray()
         writer.key("pictures")
         writer.beginArray()
-        for picture in try file.pictures {
-            writer.beginObject()
-            writer.key("type")
-            writer.string(picture.typeName)
-            writer.key("mimeType")
-            writer.string(picture.mimeType)
-            writer.key("description")
-            writer.string(picture.description)
-            writer.key("size")
-            writer.int(picture.data.count)
-            writer.key("sha256")
-            writer.string(PictureDigest.sha256Hex(picture.data))
-            if pictureData {
-                writer.key("data")
-                writer.base64(picture.data)
+        if pictures == .summary {
+            for picture in try file.pictureSummaries {
+                writePictureSummary(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.size, to: &writer)
+                writer.endObject()
             }
-            writer.endObject()
+        } else {
+            for picture in try file.pictures {
+                writePictureSummary(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.data.count, to: &writer)
+                writer.key("sha256")
+                writer.string(PictureDigest.sha256Hex(picture.data))
+                if pictures == .data {
+                    writer.key("data")
+                    writer.base64(picture.data)
+                }
+                writer.endObject()
+            }
         }
         writer.endArray()
         writer.key("chapters")
@@ -94,6 +106,20 @@ public enum TagReport {
         writer.beginArray()
         for diagnostic in file.diagnostics { writer.value(diagnosticJSON(diagnostic)) }
         writer.endArray()
+    }
+
+    /// Opens a picture's object with the members every document has; the caller adds the rest
+    /// and closes it.
+    private static func writePictureSummary(_ type: PictureType, mimeType: String, description: String, size: Int, to writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key("type")
+        writer.string(type.name)
+        writer.key("mimeType")
+        writer.string(mimeType)
+        writer.key("description")
+        writer.string(description)
+        writer.key("size")
+        writer.int(size)
     }
 
     /// One field of `show --tsv`: tabs, line breaks and backslashes written as `\t`, `\n`,
@@ -296,7 +322,7 @@ public enum TagReport {
     /// with `writeJSON`, a file that fails part way throws with part of it written.
     public static func writeExportDocument(_ file: MediaFile, to writer: inout JSONWriter) throws(MetadataError) {
         writer.beginObject()
-        try writeMembers(file, pictureData: true, to: &writer)
+        try writeMembers(file, pictures: .data, to: &writer)
         writer.key("native")
         writer.beginArray()
         for item in try file.nativeItems() {

@@ -250,6 +250,22 @@ import Testing
         #expect(PictureType(named: "nonsense") == nil)
         #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
     }
+
+    /// Image signatures are recognized in arrays and in slices of a larger read (a cover's
+    /// value inside the metadata read), wherever the slice starts.
+    @Test func pictureMIMETypesAreSniffedFromArraysAndSlices() {
+        let webp = Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        let samples: [([UInt8], String?)] = [
+            ([0xFF, 0xD8, 0xFF, 0xE0], "image/jpeg"), ([0x89, 0x50, 0x4E, 0x47], "image/png"), (Array("GIF89a".utf8), "image/gif"),
+            (Array("BM\u{0}\u{0}".utf8), "image/bmp"), (webp, "image/webp"), (Array(webp.prefix(11)), nil),
+            (Array("RIFF".utf8) + [0, 0, 0, 0] + Array("WAVE".utf8), nil), ([0xFF, 0xD8], nil), ([], nil),
+        ]
+        for (bytes, expected) in samples {
+            #expect(MediaPicture.mimeType(sniffing: bytes) == expected, "\(bytes)")
+            let surrounded = [0x52, 0x49, 0x46, 0x46, 0xFF, 0xD8, 0xFF] + bytes + [0x57, 0x45, 0x42, 0x50]
+            #expect(MediaPicture.mimeType(sniffing: surrounded[7..<(7 + bytes.count)]) == expected, "\(bytes) in a slice")
+        }
+    }
 }
 
 private extension String {

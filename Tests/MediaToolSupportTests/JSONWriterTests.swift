@@ -132,10 +132,13 @@ import Testing
             guard let file = try? MediaFile(path: TestFixtures.path(name)) else { continue }
             var shown = JSONWriter(indentLevel: 1)
             try TagReport.writeJSON(file, to: &shown)
-            #expect(shown.bytes == Array(JSONValue.object(try Self.members(file, pictureData: false)).serialized(indentLevel: 1).utf8), "\(name)")
+            #expect(shown.bytes == Array(JSONValue.object(try Self.members(file, pictures: .summary)).serialized(indentLevel: 1).utf8), "\(name)")
+            var digested = JSONWriter(indentLevel: 1)
+            try TagReport.writeJSON(file, digests: true, to: &digested)
+            #expect(digested.bytes == Array(JSONValue.object(try Self.members(file, pictures: .digest)).serialized(indentLevel: 1).utf8), "\(name)")
             var exported = JSONWriter(indentLevel: 0)
             try TagReport.writeExportDocument(file, to: &exported)
-            #expect(exported.bytes == Array(JSONValue.object(try Self.members(file, pictureData: true) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
+            #expect(exported.bytes == Array(JSONValue.object(try Self.members(file, pictures: .data) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
             compared += 1
         }
         #expect(compared > 25)
@@ -143,7 +146,10 @@ import Testing
 
     // The documented layout of `show --json` and `export` (README, "JSON output").
 
-    static func members(_ file: MediaFile, pictureData: Bool) throws -> [(String, JSONValue)] {
+    /// What a document says of each picture: `show --json`, `show --json --digests`, `export`.
+    enum PictureDetail { case summary, digest, data }
+
+    static func members(_ file: MediaFile, pictures detail: PictureDetail) throws -> [(String, JSONValue)] {
         func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .double(($0 * 1000).rounded() / 1000) : nil } ?? .null }
         func integer(_ value: Int?) -> JSONValue { value.map { .int(Int64($0)) } ?? .null }
         let audio: JSONValue = file.properties.audio.map { audio in
@@ -163,12 +169,19 @@ import Testing
                 ("value", .array(TagReport.displayValues(item).map(JSONValue.string))),
             ])
         }
-        let pictures = try file.pictures.map { picture in
-            JSONValue.object([
-                ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
-                ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
-            ] + (pictureData ? [("data", .base64(picture.data))] : []))
-        }
+        let pictures = detail == .summary
+            ? try file.pictureSummaries.map { picture in
+                JSONValue.object([
+                    ("type", .string(picture.type.name)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
+                    ("size", .int(Int64(picture.size))),
+                ])
+            }
+            : try file.pictures.map { picture in
+                JSONValue.object([
+                    ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
+                    ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
+                ] + (detail == .data ? [("data", .base64(picture.data))] : []))
+            }
         return [
             ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("audio", audio), ("video", .array(video)),
             ("tags", .object(tags)), ("items", .array(items)), ("pictures", .array(pictures)),

@@ -129,13 +129,45 @@ import Testing
         #expect(title["value"] as? [String] == ["Fixture Title"])
         let pictures = try #require(m4a["pictures"] as? [[String: Any]])
         #expect(pictures.first?["type"] as? String == "front-cover")
-        #expect((pictures.first?["sha256"] as? String)?.count == 64)
+        // Described from the summaries: no digest unless --digests asks for one.
+        #expect(pictures.allSatisfy { Set($0.keys) == ["type", "mimeType", "description", "size"] })
         let mp3 = documents[1]
         let chapters = try #require(mp3["chapters"] as? [[String: Any]])
         #expect(chapters.first?["title"] as? String == "Chapter 1")
         #expect(chapters.first?["end"] as? Double == 0.25)
         #expect(documents[2]["path"] as? String == missing)
         #expect((documents[2]["error"] as? String)?.isEmpty == false)
+    }
+
+    /// `show --json --digests` adds each picture's SHA-256 after its `size`: that of the bytes
+    /// `picture extract` writes, as coreutils' `sha256sum` computes it. Without the flag the
+    /// document is the same less those members.
+    @Test func showJSONDigestsArePicturesSHA256() async throws {
+        let path = TestFixtures.path("aac-itunes-tags-cover.m4a")
+        let result = try await tagedit("show", "--json", "--digests", path)
+        #expect(result.status == 0, "\(result.standardError)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        let pictures = try #require(documents.first?["pictures"] as? [[String: Any]])
+        let directory = try TemporaryFile.makeDirectory()
+        let extracted = try await tagedit("picture", "extract", path, "--output", directory)
+        let files = extracted.standardOutput.split(separator: "\n").map(String.init)
+        #expect(files.count == 2 && pictures.count == 2)
+        let sums = try await ToolRunner.runProgram("/usr/bin/sha256sum", files)
+        #expect(sums.status == 0)
+        #expect(pictures.map { $0["sha256"] as? String } == sums.standardOutput.split(separator: "\n").map { String($0.prefix(64)) })
+        // Line by line: each digest follows its picture's size; without it, the size ends the object.
+        var lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var digests = 0
+        for index in lines.indices.reversed() where lines[index].trimmingCharacters(in: .whitespaces).hasPrefix("\"sha256\": ") {
+            #expect(lines[index - 1].trimmingCharacters(in: .whitespaces).hasPrefix("\"size\": ") && lines[index - 1].hasSuffix(","))
+            lines[index - 1].removeLast()
+            lines.remove(at: index)
+            digests += 1
+        }
+        #expect(digests == 2)
+        #expect(try await tagedit("show", "--json", path).standardOutput == lines.joined(separator: "\n"))
+        // It adds to --json only.
+        #expect(try await tagedit("show", "--digests", path).status == 64)
     }
 
     @Test func problemsReadLenientlyAreWarningsAndFailWithStrict() async throws {

@@ -8,6 +8,7 @@ extension TagEdit {
 
         @Argument(help: "Files (directories with --recursive).") var files: [String]
         @Flag(help: "Print a JSON array with one object per file.") var json = false
+        @Flag(help: "With --json: add each picture's SHA-256 (\"sha256\"), which reads every picture's bytes.") var digests = false
         @Flag(help: "Also list every native item with its identifier.") var native = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
@@ -21,6 +22,7 @@ extension TagEdit {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
+            if digests && !json { throw ValidationError("--digests adds to --json") }
             if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
         }
 
@@ -42,9 +44,9 @@ extension TagEdit {
                 }
                 return
             }
-            let (json, native) = (self.json, self.native)
+            let (json, native, digests) = (self.json, self.native, self.digests)
             try FileRun.readEach(paths, json: json, strict: strict, jobs: jobs) { file throws(MetadataError) in
-                json ? try .json { writer throws(MetadataError) in try TagReport.writeJSON(file, to: &writer) } : .text(try TagReport.text(file, native: native))
+                json ? try .json { writer throws(MetadataError) in try TagReport.writeJSON(file, digests: digests, to: &writer) } : .text(try TagReport.text(file, native: native))
             }
         }
     }
