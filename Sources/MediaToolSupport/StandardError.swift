@@ -31,6 +31,18 @@ public enum StandardOutput {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 
+    /// Gives standard output a 64 KiB buffer when it is not a terminal (a file, a pipe), so a
+    /// listing of many files goes out in large writes: the C library's buffer is the file's
+    /// block size, 4 KiB for a pipe or `/dev/null`, and `show --json` over 1000 files made
+    /// 865 writes of it (3.5 MB). A terminal keeps its line buffering. Call it before anything
+    /// is written. (glibc takes the size only with a buffer: given none, it keeps the block
+    /// size.) The buffer lives as long as the process.
+    public static func bufferBulkOutput() {
+        guard isatty(1) == 0 else { return }
+        let size = 1 << 16
+        setvbuf(stdout, UnsafeMutablePointer<CChar>.allocate(capacity: size), _IOFBF, size)
+    }
+
     /// Writes out what standard output holds buffered; false when that fails (a full disk).
     public static func flush() -> Bool {
         fflush(stdout) == 0 && ferror(stdout) == 0

@@ -27,6 +27,7 @@ struct AtomInspect: ParsableCommand {
         // Output piped into `head` should end the tool quietly, not kill it with SIGPIPE.
         signal(SIGPIPE, SIG_IGN)
         HeapTrimming.keepFreedMemory()
+        StandardOutput.bufferBulkOutput()
         do {
             var command = try parseAsRoot()
             try command.run()

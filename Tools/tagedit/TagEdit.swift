@@ -31,6 +31,7 @@ struct TagEdit: ParsableCommand {
 
     static func main() {
         HeapTrimming.keepFreedMemory()
+        StandardOutput.bufferBulkOutput()
         main(nil)
     }
 }
