@@ -75,12 +75,36 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// A key written as it is, without escaping: for the literal keys of the tools' documents.
+    /// The separator, line break, indentation, quoted name and colon are written after one
+    /// check of the room left (half the instructions of writing them piece by piece).
     public mutating func key(_ name: StaticString) {
-        startMember()
-        append(0x22)
-        name.withUTF8Buffer { append(UnsafeRawBufferPointer($0)) }
-        append(0x22)
-        endKey()
+        name.withUTF8Buffer { name in
+            let indentation = pretty ? 2 * level : 0
+            reserve(name.count + indentation + 6)
+            var next = base + count
+            if hasMembers {
+                next.pointee = 0x2C
+                next += 1
+            }
+            hasMembers = true
+            if pretty {
+                next.pointee = 0x0A
+                (next + 1).initialize(repeating: 0x20, count: indentation)
+                next += 1 + indentation
+            }
+            next.pointee = 0x22
+            if let start = name.baseAddress { (next + 1).initialize(from: start, count: name.count) }
+            next += 1 + name.count
+            next[0] = 0x22
+            next[1] = 0x3A
+            next += 2
+            if pretty {
+                next.pointee = 0x20
+                next += 1
+            }
+            count = next - base
+        }
+        afterKey = true
     }
 
     private mutating func startMember() {
@@ -294,14 +318,43 @@ public struct JSONWriter: ~Copyable {
     /// A JSON string: quote, backslash and control characters (and DEL) escaped, everything
     /// else as its UTF-8.
     private mutating func writeString(_ text: String) {
-        append(0x22)
         // A native string's bytes are read in place; others (bridged, lazily decoded) are made
         // contiguous first.
-        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) {
+        if let done: Void = text.utf8.withContiguousStorageIfAvailable({ writeQuoted($0) }) {
             return done
         }
         var text = text
-        text.withUTF8 { writeEscaped($0) }
+        text.withUTF8 { writeQuoted($0) }
+    }
+
+    /// `text` between quotes: copied whole when no byte of it needs an escape (nearly every
+    /// string), else escaped run by run.
+    @inline(__always) private mutating func writeQuoted(_ text: UnsafeBufferPointer<UInt8>) {
+        guard !Self.anyNeedsEscape(text) else {
+            append(0x22)
+            return writeEscaped(text)
+        }
+        reserve(text.count + 2)
+        base[count] = 0x22
+        if let start = text.baseAddress { (base + count + 1).initialize(from: start, count: text.count) }
+        base[count + 1 + text.count] = 0x22
+        count += text.count + 2
+    }
+
+    /// True when some byte of `text` is one `needsEscape` marks: eight bytes at a time, the
+    /// last few with spaces (which need none) after them.
+    @inline(__always) private static func anyNeedsEscape(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = text.baseAddress else { return false }
+        let bytes = UnsafeRawPointer(start)
+        var i = 0
+        while i + 8 <= text.count {
+            if mayNeedEscape(bytes.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
+            i += 8
+        }
+        guard i < text.count else { return false }
+        var last: UInt64 = 0x2020_2020_2020_2020
+        withUnsafeMutableBytes(of: &last) { $0.baseAddress!.copyMemory(from: bytes + i, byteCount: text.count - i) }
+        return mayNeedEscape(last)
     }
 
     /// The UTF-8 of a JSON string's contents with its escapes, and the closing quote.
@@ -341,8 +394,9 @@ public struct JSONWriter: ~Copyable {
         byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F
     }
 
-    /// False when none of the eight bytes in `word` is one `needsEscape` marks (true can be a
-    /// false alarm next to such a byte; the bytes are then looked at one by one).
+    /// False when none of the eight bytes in `word` is one `needsEscape` marks, true when one
+    /// is (each test finds whether any byte is below a bound or equal to a value, exactly;
+    /// which byte it flags can be off by a borrow, so the bytes are then looked at one by one).
     @inline(__always) private static func mayNeedEscape(_ word: UInt64) -> Bool {
         let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
         @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }

@@ -110,6 +110,55 @@ import Testing
     }
 
     /// A document many times its starting room (large Base64, many strings) is whole.
+    /// Strings and keys are written as JSON escapes them, byte for byte: every ASCII byte at
+    /// every position of strings of 1 to 17 bytes (whole eight-byte words and the bytes after
+    /// them), and text beyond ASCII, against a reference that escapes one character at a time.
+    @Test func escapesEveryByteWhereverItStands() {
+        func reference(_ text: String) -> String {
+            var out: [UInt8] = [0x22]
+            for byte in text.utf8 {
+                switch byte {
+                case 0x22: out += Array("\\\"".utf8)
+                case 0x5C: out += Array("\\\\".utf8)
+                case 0x0A: out += Array("\\n".utf8)
+                case 0x0D: out += Array("\\r".utf8)
+                case 0x09: out += Array("\\t".utf8)
+                case 0..<0x20, 0x7F: out += Array(("\\u00" + String(byte, radix: 16).leftPadded(to: 2)).utf8)
+                default: out.append(byte)
+                }
+            }
+            return String(decoding: out + [0x22], as: UTF8.self)
+        }
+        var texts = ["", "é", "日本語のタイトル", "Beyoncé – Déjà Vu", "©nam", "emoji 🎵 here \u{1}"]
+        for length in 1...17 {
+            for position in 0..<length {
+                for byte in UInt8(0)...UInt8(0x7F) {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = byte
+                    texts.append(String(decoding: bytes, as: UTF8.self))
+                }
+            }
+        }
+        for text in texts {
+            var writer = JSONWriter(indentLevel: nil)
+            writer.string(text)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == reference(text), "\(Array(text.utf8))")
+        }
+        // Literal keys as they are, in both layouts, after the members before them.
+        var pretty = JSONWriter(indentLevel: 1)
+        pretty.beginObject()
+        pretty.key("first"); pretty.int(1)
+        pretty.key("x"); pretty.beginObject(); pretty.key("inner"); pretty.null(); pretty.endObject()
+        pretty.endObject()
+        #expect(String(decoding: pretty.bytes, as: UTF8.self) == "{\n    \"first\": 1,\n    \"x\": {\n      \"inner\": null\n    }\n  }")
+        var compact = JSONWriter(indentLevel: nil)
+        compact.beginObject()
+        compact.key("first"); compact.int(1)
+        compact.key("x"); compact.string("y")
+        compact.endObject()
+        #expect(String(decoding: compact.bytes, as: UTF8.self) == "{\"first\":1,\"x\":\"y\"}")
+    }
+
     @Test func growsPastItsStartingCapacity() {
         let picture = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var writer = JSONWriter(indentLevel: 1, capacity: 16)
@@ -218,4 +267,9 @@ import Testing
         #expect(!HeapTrimming.keepFreedMemory())
         #endif
     }
+}
+
+private extension String {
+    /// The text with zeros before it up to `width` characters.
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
