@@ -93,7 +93,54 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        keySpace.rawValue + "/" + Self.escape(key, fourCharacterCode: keySpace.hasFourCharacterKeys)
+        var text = ""
+        withDescriptionUTF8 { text = String(decoding: $0, as: UTF8.self) }
+        return text
+    }
+
+    /// Calls `body` with the UTF-8 of `description` (valid during the call only), written into
+    /// a buffer on the stack: a listing writes identifiers without making a string of each.
+    public func withDescriptionUTF8(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var key = self.key
+        key.withUTF8 { utf8 in
+            // A four-character code's key is its four bytes read as ISO-8859-1 (`©nam` is
+            // %A9nam); in ASCII those are its UTF-8.
+            if keySpace.hasFourCharacterKeys, utf8.contains(where: { $0 >= 0x80 }), let code = FourCC(latin1: self.key) {
+                withUnsafeBytes(of: code.rawValue.bigEndian) { Self.describe(keySpace, $0, body) }
+            } else {
+                Self.describe(keySpace, UnsafeRawBufferPointer(utf8), body)
+            }
+        }
+    }
+
+    /// `space/key`: the key's bytes that are printable ASCII other than `%` as they are, every
+    /// other byte as `%XX`.
+    private static func describe(_ space: KeySpace, _ key: UnsafeRawBufferPointer, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var name = space.rawValue
+        name.withUTF8 { name in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 1 + 3 * key.count) { out in
+                let digits: StaticString = "0123456789ABCDEF"
+                var count = 0
+                for byte in name {
+                    out[count] = byte
+                    count += 1
+                }
+                out[count] = UInt8(ascii: "/")
+                count += 1
+                for byte in key {
+                    if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
+                        out[count] = byte
+                        count += 1
+                    } else {
+                        out[count] = UInt8(ascii: "%")
+                        out[count + 1] = digits.utf8Start[Int(byte >> 4)]
+                        out[count + 2] = digits.utf8Start[Int(byte & 0xF)]
+                        count += 3
+                    }
+                }
+                body(UnsafeBufferPointer(rebasing: out[..<count]))
+            }
+        }
     }
 
     /// Reads `text` as an identifier; nil when it has no known key space before a `/`, or its
@@ -118,32 +165,6 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
             key = String(decoding: bytes, as: UTF8.self)
         }
         keySpace = space
-    }
-
-    static func escape(_ key: String, fourCharacterCode: Bool) -> String {
-        // Printable ASCII without `%` (most keys) is written as it is, in either kind of key space.
-        if key.utf8.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != UInt8(ascii: "%") }) { return key }
-        func escaped(_ bytes: some Collection<UInt8>) -> String {
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bytes.count * 3) { out in
-                let digits: StaticString = "0123456789ABCDEF"
-                var count = 0
-                for byte in bytes {
-                    if byte >= 0x20 && byte <= 0x7E && byte != UInt8(ascii: "%") {
-                        out[count] = byte
-                        count += 1
-                    } else {
-                        out[count] = UInt8(ascii: "%")
-                        out[count + 1] = digits.utf8Start[Int(byte >> 4)]
-                        out[count + 2] = digits.utf8Start[Int(byte & 0xF)]
-                        count += 3
-                    }
-                }
-                return String(decoding: UnsafeBufferPointer(rebasing: out[..<count]), as: UTF8.self)
-            }
-        }
-        // A four-character code's key is its four bytes read as ISO-8859-1 (`©nam` is %A9nam).
-        if fourCharacterCode, let code = FourCC(latin1: key) { return escaped(code.bytes) }
-        return escaped(key.utf8)
     }
 
     static func unescape(_ text: String) -> [UInt8]? {

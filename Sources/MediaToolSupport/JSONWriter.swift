@@ -200,6 +200,12 @@ public struct JSONWriter: ~Copyable {
         writeString(value)
     }
 
+    /// A string given as its UTF-8 (which the caller has made valid: a document is UTF-8).
+    public mutating func string(utf8 value: UnsafeBufferPointer<UInt8>) {
+        startValue()
+        writeQuoted(value)
+    }
+
     /// A string, or `null` for nil.
     public mutating func string(_ value: String?) {
         if let value { string(value) } else { null() }

@@ -60,7 +60,7 @@ public enum TagReport {
         for index in items.indices {
             writer.beginObject()
             writer.key("identifier")
-            writer.string(items[index].identifier.description)
+            items[index].identifier.withDescriptionUTF8 { writer.string(utf8: $0) }
             writer.key("keySpace")
             writer.string(items[index].keySpace.rawValue)
             writer.key("nativeKey")
