@@ -244,11 +244,10 @@ struct FrameReader {
                 padding = body.endIndex - index
                 return frames
             }
-            var frame = makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
-                                  offset: fileOffset, storedSize: headerSize + size, diagnostics: &diagnostics)
             // A frame read under a mapped identifier is written anew under its real one.
-            if mappedID != nil { frame.stored = nil }
-            frames.append(frame)
+            frames.append(makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
+                                    offset: fileOffset, storedSize: headerSize + size, keepsStoredBytes: mappedID == nil,
+                                    diagnostics: &diagnostics))
             index = bodyStart + size
         }
         if index < body.endIndex {
@@ -261,13 +260,17 @@ struct FrameReader {
         return frames
     }
 
+    /// The frame decoded, with the bytes it was stored as unless `keepsStoredBytes` is false
+    /// (then it is encoded anew when the tag is written).
     private mutating func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                                    diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+                                    keepsStoredBytes: Bool, diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
         var unsynchronisationUndone = false
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
                                 diagnostics: &diagnostics, unsynchronisationUndone: &unsynchronisationUndone)
-        frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored,
-                                       unsynchronised: unsynchronisationUndone, inFile: nil)
+        if keepsStoredBytes {
+            frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored,
+                                           unsynchronised: unsynchronisationUndone, inFile: nil)
+        }
         return frame
     }
 
@@ -359,7 +362,7 @@ struct FrameReader {
                 return subframeReader.frames(in: bytes, diagnostics: &nested, padding: &ignored)
             }
             decompressionBudget = subframeReader.decompressionBudget
-            diagnostics += nested
+            if !nested.isEmpty { diagnostics += nested }
         }
         if case .binary = content.storage, ID3FrameKind.of(frameID: id).isTyped {
             diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
@@ -369,7 +372,7 @@ struct FrameReader {
             diagnostics.append(ID3Diagnostic(.note, .invalidText, offset: offset, frame: storedID,
                                              message: "frame \(storedID) uses a v2.4 text encoding (\(encoding)) in a v2.\(version) tag"))
         }
-        return ID3Frame(id: id, storedID: storedID, flags: flags, content: content, offset: offset, storedSize: storedSize, body: body)
+        return ID3Frame(id: id, storedID: storedID, flags: flags, content: consume content, offset: offset, storedSize: storedSize, body: body)
     }
 
 

@@ -88,7 +88,7 @@ public struct JSONArrayOutput {
     /// Appends an element `encode` made.
     public mutating func append(encoded element: [UInt8]) {
         // The bytes as they are (valid UTF-8 already), into the same buffered stream `print` uses.
-        StandardOutput.write(count == 0 ? [0x5B, 0x0A, 0x20, 0x20] : [0x2C, 0x0A, 0x20, 0x20])
+        StandardOutput.write(count == 0 ? "[\n  " : ",\n  ")
         StandardOutput.write(element)
         count += 1
     }

@@ -31,6 +31,11 @@ public enum StandardOutput {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 
+    /// Writes a literal (no array made for it).
+    public static func write(_ text: StaticString) {
+        text.withUTF8Buffer { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+    }
+
     /// Gives standard output a 64 KiB buffer when it is not a terminal (a file, a pipe), so a
     /// listing of many files goes out in large writes: the C library's buffer is the file's
     /// block size, 4 KiB for a pipe or `/dev/null`, and `show --json` over 1000 files made
