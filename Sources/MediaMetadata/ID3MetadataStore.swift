@@ -43,8 +43,8 @@ struct ID3MetadataStore: MetadataStore {
         guard !seeded else { return }
         seeded = true
         let ranked = rankedItems
-        guard let shown = ranked.filter({ !$0.item.contributions.isEmpty }).map(\.rank).min() else { return }
-        for contribution in ranked.filter({ $0.rank == shown }).flatMap(\.item.contributions) {
+        guard let shown = ranked.items.indices.filter({ !ranked.items[$0].contributions.isEmpty }).map({ ranked.ranks[$0] }).min() else { return }
+        for contribution in ranked.items.indices.filter({ ranked.ranks[$0] == shown }).flatMap({ ranked.items[$0].contributions }) {
             guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
             _ = try? add(form, row: row, values: contribution.values)
         }
@@ -68,26 +68,25 @@ struct ID3MetadataStore: MetadataStore {
         static let id3v2 = 0, apeOrInfo = 1, id3v1 = 2
     }
 
-    var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
-        var result: [(rank: Int, item: NativeMetadataItem)] = []
-        result.reserveCapacity(tag.frames.count)
+    var rankedItems: RankedItems {
+        var result = RankedItems(capacity: tag.frames.count)
         // By index: a `for frame in` loop copies every frame (each of its fields retained).
-        for index in tag.frames.indices { result.append((Rank.id3v2, view(tag.frames[index]))) }
-        for item in ape?.items ?? [] { result.append((Rank.apeOrInfo, Self.view(item))) }
+        for index in tag.frames.indices { result.append(Rank.id3v2, view(tag.frames[index])) }
+        for item in ape?.items ?? [] { result.append(Rank.apeOrInfo, Self.view(item)) }
         if let v1 = id3v1 {
             let fields: [(String, String, String?)] = [
                 ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
                 ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),
             ]
             for (name, value, key) in fields where !value.isEmpty && value != "0" {
-                result.append((Rank.id3v1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false)))
+                result.append(Rank.id3v1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false))
             }
         }
         for entry in info?.entries ?? [] {
             let row = MetadataKeyTable.definition(riffInfo: entry.id)
             var value = entry.value
             if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
-            result.append((Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value])))
+            result.append(Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value]))
         }
         return result
     }
@@ -601,7 +600,7 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     private mutating func removeFromID3(_ target: KeyTarget) throws(MetadataError) -> Bool {
-        let hadFallback = !seeded && rankedItems.contains { $0.rank > Rank.id3v2 }
+        let hadFallback = !seeded && rankedItems.ranks.contains { $0 > Rank.id3v2 }
         seedIfNeeded()
         let before = hadFallback ? -1 : tag.frames.count
         let beforeFrames = tag.frames

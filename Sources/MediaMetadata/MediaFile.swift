@@ -99,10 +99,10 @@ public struct MediaFile: Sendable {
     // MARK: - Reading
 
     /// Every native item with its identifier, in file order.
-    public var items: [NativeMetadataItem] { rankedItems.map(\.item) }
+    public var items: [NativeMetadataItem] { rankedItems.items }
 
     /// The store's items with the rank of their area, computed once until the next edit.
-    private var rankedItems: [(rank: Int, item: NativeMetadataItem)] { readings.rankedItems { store.rankedItems } }
+    private var rankedItems: RankedItems { readings.rankedItems { store.rankedItems } }
 
     /// The uniform tags, TagLib's property map: each key with its values, looked up without
     /// regard to case (`tags["title"]`).
@@ -110,36 +110,37 @@ public struct MediaFile: Sendable {
 
     private var uniformTags: [String: [String]] {
         let ranked = rankedItems
+        let (ranks, items) = (ranked.ranks, ranked.items)
         // The first values of a key are taken as they are (no new array for them).
         func add(_ values: [String], to entry: inout [String]) {
             if entry.isEmpty { entry = values } else { entry += values }
         }
-        // By index throughout: a `for (rank, item) in` loop copies every item.
+        // By index throughout: a `for item in` loop copies every item.
         if store.mergesAreasPerKey {
             // Each key's values and the rank they came from, found with one hash per
             // contribution; `mapValues` keeps the table's layout (no rehashing).
-            var ranks: [String: (rank: Int, values: [String])] = [:]
-            ranks.reserveCapacity(ranked.count)
+            var best: [String: (rank: Int, values: [String])] = [:]
+            best.reserveCapacity(items.count)
             func merge(_ values: [String], rank: Int, into entry: inout (rank: Int, values: [String])) {
                 if entry.rank < rank { return }
                 if entry.rank > rank { entry = (rank, []) }
                 add(values, to: &entry.values)
             }
-            for index in ranked.indices {
-                let rank = ranked[index].rank
-                for contribution in ranked[index].item.contributions {
-                    merge(contribution.values, rank: rank, into: &ranks[contribution.key, default: (rank, [])])
+            for index in items.indices {
+                let rank = ranks[index]
+                for contribution in items[index].contributions {
+                    merge(contribution.values, rank: rank, into: &best[contribution.key, default: (rank, [])])
                 }
             }
-            return ranks.mapValues(\.values)
+            return best.mapValues(\.values)
         }
         var best = Int.max
-        for index in ranked.indices where !ranked[index].item.contributions.isEmpty { best = min(best, ranked[index].rank) }
+        for index in items.indices where !items[index].contributions.isEmpty { best = min(best, ranks[index]) }
         guard best < .max else { return [:] }
         var result: [String: [String]] = [:]
-        result.reserveCapacity(ranked.count)
-        for index in ranked.indices where ranked[index].rank == best {
-            for contribution in ranked[index].item.contributions { add(contribution.values, to: &result[contribution.key, default: []]) }
+        result.reserveCapacity(items.count)
+        for index in items.indices where ranks[index] == best {
+            for contribution in items[index].contributions { add(contribution.values, to: &result[contribution.key, default: []]) }
         }
         return result
     }
@@ -489,13 +490,13 @@ public struct MediaFile: Sendable {
 /// have not been edited since (an edit starts a new one).
 final class Readings: Sendable {
     struct Values {
-        var rankedItems: [(rank: Int, item: NativeMetadataItem)]?
+        var rankedItems: RankedItems?
         var tags: TagMap?
     }
 
     private let state = Mutex(Values())
 
-    func rankedItems(_ compute: () -> [(rank: Int, item: NativeMetadataItem)]) -> [(rank: Int, item: NativeMetadataItem)] {
+    func rankedItems(_ compute: () -> RankedItems) -> RankedItems {
         value(\.rankedItems, compute)
     }
 

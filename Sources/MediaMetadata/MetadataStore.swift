@@ -16,7 +16,7 @@ protocol MetadataStore: Sendable {
     /// copied in need distinct descriptions (ID3 `APIC`).
     static var picturesNeedDistinctDescriptions: Bool { get }
     /// Every native item, in file order, each with its precedence rank (lower wins).
-    var rankedItems: [(rank: Int, item: NativeMetadataItem)] { get }
+    var rankedItems: RankedItems { get }
     /// True when `tags` takes each key from the best-ranked area that has it; false when the
     /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
     var mergesAreasPerKey: Bool { get }
@@ -54,5 +54,23 @@ extension MetadataStore {
         get throws(MetadataError) {
             try pictures.map(\.summary)
         }
+    }
+}
+
+/// A store's native items in file order, each with the precedence rank of its area (lower
+/// wins), kept as two lists of the same length: `MediaFile.items` is the item list as it is
+/// (no copy of each item out of pairs).
+struct RankedItems: Sendable {
+    var ranks: [Int] = []
+    var items: [NativeMetadataItem] = []
+
+    init(capacity: Int = 0) {
+        ranks.reserveCapacity(capacity)
+        items.reserveCapacity(capacity)
+    }
+
+    mutating func append(_ rank: Int, _ item: NativeMetadataItem) {
+        ranks.append(rank)
+        items.append(item)
     }
 }

@@ -60,60 +60,59 @@ struct MovieMetadataStore: MetadataStore {
 
     // MARK: - Reading
 
-    var rankedItems: [(rank: Int, item: NativeMetadataItem)] {
-        var result: [(rank: Int, item: NativeMetadataItem)] = []
+    var rankedItems: RankedItems {
+        var result = RankedItems(capacity: scope.itemList?.count ?? 0)
         // As in TagLib, the first item of a name gives the tag; later ones are listed only.
-        var seenTypes: Set<UInt32> = [], seenFreeform: Set<MetadataIdentifier> = []
-        seenTypes.reserveCapacity(scope.itemList?.count ?? 0)
-        result.reserveCapacity(scope.itemList?.count ?? 0)
-        if let items = scope.itemList {
-            // By index: a `for item in` loop copies every item (each of its fields retained).
+        var seenTypes = SeenKeys<UInt32>(), seenFreeform = SeenKeys<MetadataIdentifier>()
+        // Each item is read in place (an array's subscript, or a `for item in` loop, copies
+        // every item, each of its fields retained), and each view is moved into the list and
+        // changed there, not copied.
+        scope.itemList?.withUnsafeBufferPointer { items in
             for index in items.indices {
-                var view = Self.view(items[index])
+                let view = Self.view(items[index])
                 let type = items[index].type
-                let first = type == "----" ? seenFreeform.insert(view.identifier).inserted : seenTypes.insert(type.rawValue).inserted
-                if !first { view.contributions = [] }
-                result.append((0, view))
+                let first = type == "----" ? seenFreeform.insert(view.identifier) : seenTypes.insert(type.rawValue)
+                result.append(0, view)
+                if !first { result.items[result.items.count - 1].contributions = [] }
             }
         }
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let images = item.values.filter { $0.imageMIMEType != nil }
             let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
-            result.append((1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row?.key, kind: row?.kind),
+            result.append(1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row?.key, kind: row?.kind),
                                                   dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
-                                                  pictures: images.map(Self.summary))))
+                                                  pictures: images.map(Self.summary)))
         }
         for item in scope.userData {
             if let asset = item.asset {
                 let row = MetadataKeyTable.definition(threeGPP: item.type)
                 let value = asset.year.map(String.init) ?? asset.keywords?.joined(separator: ", ") ?? asset.location?.name ?? asset.text
-                result.append((3, NativeMetadataItem(MetadataIdentifier(.threeGPP, item.type), key: row?.key, dataType: "3GPP asset", values: [value])))
+                result.append(3, NativeMetadataItem(MetadataIdentifier(.threeGPP, item.type), key: row?.key, dataType: "3GPP asset", values: [value]))
             } else if let texts = item.texts {
                 let row = MetadataKeyTable.definition(userData: item.type)
-                result.append((2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: row?.key, dataType: "text",
-                                                      values: texts.map(\.text))))
+                result.append(2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: row?.key, dataType: "text",
+                                                      values: texts.map(\.text)))
             } else {
-                result.append((2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
-                                                      values: [Base64.encode(item.payload)])))
+                result.append(2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
+                                                      values: [Base64.encode(item.payload)]))
             }
         }
         // The ID3v2 tag of an `ID32` box, read through the ID3 layer, after every other area.
         for index in scope.id3Tags.indices {
             if let store = id32Store(index) {
-                for (_, item) in store.rankedItems {
-                    var item = item
+                for var item in store.rankedItems.items {
                     item.identifier = MetadataIdentifier(.id32, item.identifier.key)
-                    result.append((4, item))
+                    result.append(4, item)
                 }
             } else {
-                result.append((4, NativeMetadataItem(MetadataIdentifier(.id32, "ID32"), key: nil, dataType: "unreadable ID3 tag",
-                                                      values: [Base64.encode(scope.id3Tags[index].tag)], isWritable: false)))
+                result.append(4, NativeMetadataItem(MetadataIdentifier(.id32, "ID32"), key: nil, dataType: "unreadable ID3 tag",
+                                                      values: [Base64.encode(scope.id3Tags[index].tag)], isWritable: false))
             }
         }
         if let xmp {
-            result.append((5, NativeMetadataItem(MetadataIdentifier(.xmp, "uuid"), key: nil, dataType: "XMP packet",
-                                                  values: [String(decoding: xmp, as: UTF8.self)], isWritable: false)))
+            result.append(5, NativeMetadataItem(MetadataIdentifier(.xmp, "uuid"), key: nil, dataType: "XMP packet",
+                                                  values: [String(decoding: xmp, as: UTF8.self)], isWritable: false))
         }
         return result
     }
@@ -229,7 +228,7 @@ struct MovieMetadataStore: MetadataStore {
             let notes = try set(row, values: values)
             // An ID32 tag that has the key takes the new values too.
             try editID32 { (store: inout ID3MetadataStore) throws(MetadataError) in
-                if store.rankedItems.contains(where: { $0.item.contributions.contains { $0.key == row.key } }) {
+                if store.rankedItems.items.contains(where: { $0.contributions.contains { $0.key == row.key } }) {
                     _ = try store.set(target, values: values)
                 }
             }
@@ -561,5 +560,28 @@ struct MovieMetadataStore: MetadataStore {
         default:
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an MP4 / QuickTime file")
         }
+    }
+}
+
+/// The keys met so far, to tell the first item of a name from later ones: a short list searched
+/// in order (a file has a few dozen items at most, and hashing each key cost more than that),
+/// a set once it holds more than 32.
+struct SeenKeys<Key: Hashable> {
+    private var list: [Key] = []
+    private var set: Set<Key>?
+
+    /// Adds `key`; true when it was not there yet.
+    mutating func insert(_ key: Key) -> Bool {
+        if set != nil { return set!.insert(key).inserted }
+        if list.contains(key) { return false }
+        if list.count < 32 {
+            if list.isEmpty { list.reserveCapacity(32) }
+            list.append(key)
+        } else {
+            set = Set(list)
+            set!.insert(key)
+            list = []
+        }
+        return true
     }
 }

@@ -87,7 +87,7 @@ public enum TimedMetadata {
 
     /// The items of an ID3 tag as events at `time`, named and rendered as `MediaFile.items` does.
     static func events(_ tag: ID3v2Tag, time: Double, duration: Double?, source: TimedMetadataEvent.Source, offset: UInt64) -> [TimedMetadataEvent] {
-        ID3MetadataStore(tag: tag, id3v1: nil, info: nil).rankedItems.map(\.item).map { item in
+        ID3MetadataStore(tag: tag, id3v1: nil, info: nil).rankedItems.items.map { item in
             TimedMetadataEvent(time: time, duration: duration, source: source, identifier: item.identifier.description, key: item.key,
                                values: item.values, pictures: item.pictures, offset: offset)
         }

@@ -49,7 +49,7 @@ import Testing
         for row in MetadataKeyTable.rows where !row.iTunes.isEmpty && row.kind != .picture {
             var store = MovieMetadataStore(scope: MetadataScope(), movieTime: nil)
             _ = try store.set(.uniform(row), values: Self.sample(row))
-            let item = store.rankedItems.first { $0.item.key == row.key }?.item
+            let item = store.rankedItems.items.first { $0.key == row.key }
             #expect(item?.identifier == row.iTunes[0].identifier, "\(row.key)")
             #expect(item?.values == Self.sample(row), "\(row.key)")
         }
@@ -67,7 +67,7 @@ import Testing
             // Through the bytes: serialize, parse, read the tags back.
             let bytes = try store.tag.serialized(version: version, padding: 0).bytes
             let reread = ID3MetadataStore(tag: try ID3v2Tag(parsing: bytes), id3v1: nil, info: nil)
-            let values = reread.rankedItems.flatMap(\.item.contributions).filter { $0.key == row.key }.flatMap(\.values)
+            let values = reread.rankedItems.items.flatMap(\.contributions).filter { $0.key == row.key }.flatMap(\.values)
             #expect(values == expected, "\(row.key) in v2.\(version)")
         }
     }
@@ -88,7 +88,7 @@ import Testing
             let reread = try IFFChunkFile(source: MemoryByteSource(bytes))
             #expect(reread.info == list, "\(row.key)")
             let readBack = ID3MetadataStore(tag: nil, id3v1: nil, info: reread.info)
-            let item = readBack.rankedItems.first { $0.item.identifier == MetadataIdentifier(.riffInfo, id) }?.item
+            let item = readBack.rankedItems.items.first { $0.identifier == MetadataIdentifier(.riffInfo, id) }
             #expect(item?.key == row.key, "\(row.key)")
             // INFO holds one text; a track number reads as its number, as TagLib reads it.
             let expected = row.key == "TRACKNUMBER" ? ["3"] : [sample.joined(separator: " / ")]
@@ -106,7 +106,7 @@ import Testing
                 var store = MovieMetadataStore(scope: MetadataScope(), movieTime: nil)
                 let value = row.kind == .date && identifier.keySpace == .threeGPP ? ["2024"] : Self.sample(row)
                 _ = try store.set(.identifier(identifier), values: value)
-                let item = store.rankedItems.first { $0.item.identifier == identifier }?.item
+                let item = store.rankedItems.items.first { $0.identifier == identifier }
                 #expect(item?.key == row.key, "\(identifier)")
                 #expect(item?.values == value, "\(identifier)")
             }
@@ -148,7 +148,7 @@ import Testing
         for row in MetadataKeyTable.rows {
             guard let id = row.riffInfo else { continue }
             let store = ID3MetadataStore(tag: nil, id3v1: nil, info: RIFFInfoList([RIFFInfoList.Entry(id, "42")]))
-            #expect(store.rankedItems.first?.item.key == row.key)
+            #expect(store.rankedItems.items.first?.key == row.key)
         }
     }
 
@@ -229,7 +229,7 @@ import Testing
         #expect(MetadataValueConversion.genre(iTunesCode: 18) == "Rock")  // ID3v1 17 + 1
         let store = ID3MetadataStore(tag: ID3v2Tag(majorVersion: 3, frames: [ID3Frame(id: "TCON", content: .text(encoding: .latin1, values: ["(17)Hard"]))]),
                                      id3v1: nil, info: nil)
-        #expect(store.rankedItems.first?.item.values == ["Rock", "Hard"])
+        #expect(store.rankedItems.items.first?.values == ["Rock", "Hard"])
     }
 
     @Test func version23DatesAreSplitAndJoined() throws {
@@ -237,7 +237,7 @@ import Testing
         _ = try store.set(.uniform(MetadataKeyTable.definition("DATE")!), values: ["2021-06-01T14:30"])
         #expect(store.tag.frames.map(\.id) == ["TYER", "TDAT", "TIME"])
         #expect(store.tag.frames.map { $0.textValues ?? [] } == [["2021"], ["0106"], ["1430"]])
-        #expect(store.rankedItems.flatMap(\.item.contributions).first { $0.key == "DATE" }?.values == ["2021-06-01T14:30"])
+        #expect(store.rankedItems.items.flatMap(\.contributions).first { $0.key == "DATE" }?.values == ["2021-06-01T14:30"])
     }
 
     @Test func pictureTypesHaveNames() {
@@ -249,6 +249,22 @@ import Testing
         #expect(PictureType.publisherLogo.name == "publisher-logo")
         #expect(PictureType(named: "nonsense") == nil)
         #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
+    }
+
+    /// `SeenKeys` answers true for each key's first insertion only, before and after it
+    /// moves from its short list to a set (past 32 keys), whatever the order.
+    @Test func seenKeysTellFirstInsertionsFromLaterOnes() {
+        var seen = SeenKeys<UInt32>()
+        var reference = Set<UInt32>()
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let key = UInt32.random(in: 0..<80, using: &generator)
+            let first = seen.insert(key)
+            #expect(first == reference.insert(key).inserted, "\(key)")
+        }
+        var identifiers = SeenKeys<MetadataIdentifier>()
+        let answers = ["MOOD", "MOOD", "mood"].map { identifiers.insert(.freeform(mean: "com.apple.iTunes", name: $0)) }
+        #expect(answers == [true, false, true])
     }
 
     /// Image signatures are recognized in arrays and in slices of a larger read (a cover's
