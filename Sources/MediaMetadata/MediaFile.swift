@@ -128,19 +128,17 @@ public struct MediaFile: Sendable {
             }
             for index in items.indices {
                 let rank = ranks[index]
-                for contribution in items[index].contributions {
-                    merge(contribution.values, rank: rank, into: &best[contribution.key, default: (rank, [])])
-                }
+                items[index].forEachContribution { key, values in merge(values, rank: rank, into: &best[key, default: (rank, [])]) }
             }
             return best.mapValues(\.values)
         }
         var best = Int.max
-        for index in items.indices where !items[index].contributions.isEmpty { best = min(best, ranks[index]) }
+        for index in items.indices where items[index].hasContributions { best = min(best, ranks[index]) }
         guard best < .max else { return [:] }
         var result: [String: [String]] = [:]
         result.reserveCapacity(items.count)
         for index in items.indices where ranks[index] == best {
-            for contribution in items[index].contributions { add(contribution.values, to: &result[contribution.key, default: []]) }
+            items[index].forEachContribution { key, values in add(values, to: &result[key, default: []]) }
         }
         return result
     }

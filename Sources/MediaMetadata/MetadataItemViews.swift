@@ -12,7 +12,18 @@ public struct NativeMetadataItem: Sendable, Hashable {
     /// The values as text (pairs as `n/m`, genres as names, binary data as Base64).
     public var values: [String]
     /// What this item adds to `tags` (a `TIPL` frame adds one key per role).
-    public internal(set) var contributions: [TagContribution]
+    public internal(set) var contributions: [TagContribution] {
+        get { contribution.map { [$0] } ?? otherContributions }
+        set {
+            contribution = newValue.count == 1 ? newValue[0] : nil
+            otherContributions = newValue.count == 1 ? [] : newValue
+        }
+    }
+    /// The one member of `contributions` when it has one (nearly every item: its key and
+    /// values), kept without an array of its own; nil otherwise, when the list is
+    /// `otherContributions`. One form for each list, so equality is the lists'.
+    private var contribution: TagContribution?
+    private var otherContributions: [TagContribution]
     /// False for items that can be read but not written (ID3v1 fields, which mirror the ID3v2 tag).
     public var isWritable: Bool
     /// The pictures a picture item holds (an `APIC` frame, a `covr` item), described without
@@ -25,9 +36,25 @@ public struct NativeMetadataItem: Sendable, Hashable {
         self.key = key
         self.dataType = dataType
         self.values = values
-        self.contributions = contributions ?? key.map { [TagContribution(key: $0, values: values)] } ?? []
+        if let contributions {
+            contribution = contributions.count == 1 ? contributions[0] : nil
+            otherContributions = contributions.count == 1 ? [] : contributions
+        } else {
+            contribution = key.map { TagContribution(key: $0, values: values) }
+            otherContributions = []
+        }
         self.isWritable = isWritable
         self.pictures = pictures
+    }
+
+    /// True when the item adds anything to `tags`.
+    var hasContributions: Bool { contribution != nil || !otherContributions.isEmpty }
+
+    /// Calls `body` with each key and its values that the item adds to `tags`, in order,
+    /// without making the list.
+    func forEachContribution(_ body: (_ key: String, _ values: [String]) -> Void) {
+        if let contribution { body(contribution.key, contribution.values) }
+        for index in otherContributions.indices { body(otherContributions[index].key, otherContributions[index].values) }
     }
 
     public var keySpace: MetadataIdentifier.KeySpace { identifier.keySpace }

@@ -251,6 +251,32 @@ import Testing
         #expect(MediaPicture.mimeType(sniffing: [0x89, 0x50, 0x4E, 0x47, 0x0D]) == "image/png")
     }
 
+    /// An item's contributions read back as they were given (none, its key's, one, several),
+    /// `forEachContribution` walks the same list, and equal lists make equal items however
+    /// they were given.
+    @Test func itemContributionsReadBackAsGiven() {
+        let id = MetadataIdentifier(.id3, "TIT2")
+        let derived = NativeMetadataItem(id, key: "TITLE", dataType: "text frame", values: ["a", "b"])
+        let given = NativeMetadataItem(id, key: "TITLE", dataType: "text frame", values: ["a", "b"], contributions: [TagContribution(key: "TITLE", values: ["a", "b"])])
+        #expect(derived.contributions == [TagContribution(key: "TITLE", values: ["a", "b"])])
+        #expect(derived == given && derived.hashValue == given.hashValue)
+        let several = [TagContribution(key: "ARRANGER", values: ["x"]), TagContribution(key: "ENGINEER", values: ["y", "z"])]
+        var item = NativeMetadataItem(id, key: nil, dataType: "involved people", values: [], contributions: several)
+        #expect(item.contributions == several && item.hasContributions)
+        var walked: [TagContribution] = []
+        item.forEachContribution { walked.append(TagContribution(key: $0, values: $1)) }
+        #expect(walked == several)
+        item.contributions = [several[1]]
+        #expect(item.contributions == [several[1]])
+        item.contributions = []
+        #expect(item.contributions.isEmpty && !item.hasContributions)
+        #expect(NativeMetadataItem(id, key: nil, dataType: "text frame", values: ["a"]).contributions.isEmpty)
+        // Fixed when the item is made: later changes to its values do not change them.
+        var changed = derived
+        changed.values = ["c"]
+        #expect(changed.contributions == derived.contributions)
+    }
+
     /// `SeenKeys` answers true for each key's first insertion only, before and after it
     /// moves from its short list to a set (past 32 keys), whatever the order.
     @Test func seenKeysTellFirstInsertionsFromLaterOnes() {
