@@ -165,9 +165,11 @@ final class AtomParser {
                 } else {
                     atom.prefixSize = prefix
                     locator.append(index)
-                    // Most containers hold a few children: room for them up front spares the
-                    // first steps of growing the list (each a reallocation and a move).
-                    atom.children.reserveCapacity(4)
+                    // Room for the children up front spares the steps of growing the list
+                    // (each a reallocation and a move): as many as the payload can hold (a
+                    // child takes at least 8 bytes), at most 16 (an `ilst` of a dozen items;
+                    // a longer list grows as usual).
+                    atom.children.reserveCapacity(Int(min((payloadSize - UInt64(prefix)) / 8, 16)))
                     atom.trailingSize = try parseChildren(
                         from: payloadStart + UInt64(prefix), to: position + extent, depth: depth + 1,
                         parent: header.type, handler: handler, window: atomWindow, into: &atom.children)
