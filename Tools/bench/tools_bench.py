@@ -126,6 +126,7 @@ for kind in ("m4a", "mp3"):
                 ("mutagen (Python, pprint)", mutagen_list + files)]
     for label, extra in [("tagedit show -r --jobs 1", ["show", "-r", "--jobs", "1"]), ("tagedit show -r", ["show", "-r"]),
                          ("tagedit show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("tagedit show --json -r", ["show", "--json", "-r"]),
+                         ("tagedit show --json --digests -r --jobs 1 (with each picture's SHA-256)", ["show", "--json", "--digests", "-r", "--jobs", "1"]),
                          ("tagedit export -r --jobs 1 (lossless: pictures and native items in Base64)", ["export", "-r", "--jobs", "1"]),
                          ("tagedit export -r", ["export", "-r"])]:
         listings.append((label, [TAGEDIT] + extra + [folder]))
