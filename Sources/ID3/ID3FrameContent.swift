@@ -34,11 +34,16 @@ public struct ID3FrameContent: Sendable, Hashable {
     }
 
     let storage: Storage
+    /// The family of the content (kept when the content is made: reading it from `storage`
+    /// copied the whole value, payload and all, on every look).
+    public let kind: ID3FrameKind
 
-    init(_ storage: Storage) { self.storage = storage }
+    init(_ storage: Storage) {
+        self.storage = storage
+        kind = Self.kind(of: storage)
+    }
 
-    /// The family of the content.
-    public var kind: ID3FrameKind {
+    private static func kind(of storage: Storage) -> ID3FrameKind {
         switch storage {
         case .text: .text
         case .userText: .userText

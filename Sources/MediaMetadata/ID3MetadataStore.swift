@@ -132,10 +132,10 @@ struct ID3MetadataStore: MetadataStore {
     }
 
     func view(_ frame: ID3Frame) -> NativeMetadataItem {
-        let content = frame.content
-        switch content.kind {
+        // `frame.content` read in place (a local copy of it retained every field).
+        switch frame.content.kind {
         case .text:
-            let (_, values) = content.text!
+            let (_, values) = frame.content.text!
             if frame.id == "TIPL" || frame.id == "IPLS" || frame.id == "TMCL" {
                 var contributions: [TagContribution] = []
                 var index = 0
@@ -163,63 +163,63 @@ struct ID3MetadataStore: MetadataStore {
             let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
             return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
         case .userText:
-            let (_, description, values) = content.userText!
+            let (_, description, values) = frame.content.userText!
             let key = MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased())
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: key, dataType: "user text", values: values)
         case .url:
-            let url = content.url!
+            let url = frame.content.url!
             return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "URL", values: [url])
         case .userURL:
-            let (_, description, url) = content.userURL!
+            let (_, description, url) = frame.content.userURL!
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
         case .comment:
-            let (_, language, description, text) = content.comment!
+            let (_, language, description, text) = frame.content.comment!
             let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
             return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
                                       dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
         case .picture:
-            let (_, mime, type, description, data) = content.picture!
+            let (_, mime, type, description, data) = frame.content.picture!
             return NativeMetadataItem(identifier(frame, PictureType(rawValue: type).name), key: nil, dataType: mime, values: [],
                                       pictures: [PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)])
         case .uniqueFileID:
-            let (owner, identifier) = content.uniqueFileID!
+            let (owner, identifier) = frame.content.uniqueFileID!
             let key = MetadataKeyTable.key(id3: .uniqueFileID(owner))
             let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
             return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
                                       values: [text ?? Base64.encode(identifier)])
         case .privateData:
-            let (owner, data) = content.privateData!
+            let (owner, data) = frame.content.privateData!
             return NativeMetadataItem(identifier(frame, owner), key: nil, dataType: "private data", values: [Base64.encode(data)])
         case .popularimeter:
-            let (email, rating, counter) = content.popularimeter!
+            let (email, rating, counter) = frame.content.popularimeter!
             return NativeMetadataItem(identifier(frame, email), key: nil, dataType: "popularimeter",
                                       values: ["rating \(rating)" + (counter.map { ", played \($0) times" } ?? "")])
         case .playCounter:
-            let count = content.playCounter!
+            let count = frame.content.playCounter!
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "play counter", values: [String(count)])
         case .chapter:
-            let (element, start, end, _, _, subframes) = content.chapter!
+            let (element, start, end, _, _, subframes) = frame.content.chapter!
             let title = subframes.first { $0.id == "TIT2" }?.textValues?.first ?? ""
             return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"])
         case .tableOfContents:
-            let (element, _, _, children, _) = content.tableOfContents!
+            let (element, _, _, children, _) = frame.content.tableOfContents!
             return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children)
         case .object:
-            let (_, mime, filename, description, data) = content.object!
+            let (_, mime, filename, description, data) = frame.content.object!
             return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])
         case .syncedLyrics:
-            let (_, language, _, _, description, lines) = content.syncedLyrics!
+            let (_, language, _, _, description, lines) = frame.content.syncedLyrics!
             return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "synchronised lyrics (\(language))", values: lines.map(\.text))
         case .musicCDIdentifier:
-            let bytes = content.musicCDIdentifier!
+            let bytes = frame.content.musicCDIdentifier!
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
         case .relativeVolume:
-            let (identification, channels) = content.relativeVolume!
+            let (identification, channels) = frame.content.relativeVolume!
             return NativeMetadataItem(identifier(frame, identification), key: nil, dataType: "relative volume",
                                       values: channels.map { "channel \($0.channel): \($0.adjustment) dB" })
         default:
             // Binary frames, and any frame family this layer does not know yet, as their bytes.
-            let bytes = content.binary ?? []
+            let bytes = frame.content.binary ?? []
             if frame.id == "PCST" { return NativeMetadataItem(identifier(frame, nil), key: "PODCAST", dataType: "podcast flag", values: ["1"]) }
             return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
         }
