@@ -43,7 +43,7 @@ struct ID3MetadataStore: MetadataStore {
         guard !seeded else { return }
         seeded = true
         let ranked = rankedItems
-        guard let shown = ranked.items.indices.filter({ !ranked.items[$0].contributions.isEmpty }).map({ ranked.ranks[$0] }).min() else { return }
+        guard let shown = ranked.items.indices.filter({ ranked.items[$0].hasContributions }).map({ ranked.ranks[$0] }).min() else { return }
         for contribution in ranked.items.indices.filter({ ranked.ranks[$0] == shown }).flatMap({ ranked.items[$0].contributions }) {
             guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
             _ = try? add(form, row: row, values: contribution.values)

@@ -209,7 +209,7 @@ public struct MediaFile: Sendable {
             return .custom(key: name.uppercased(), nativeName: name)
         }
         if upper == "URL" { return .custom(key: "URL", nativeName: "") }
-        for item in items where item.contributions.contains(where: { $0.key == upper }) {
+        for item in items where item.contributes(to: upper) {
             let native = item.identifier.id3Parts.qualifier ?? item.identifier.freeformParts?.name ?? key
             return .custom(key: upper, nativeName: native)
         }
@@ -230,8 +230,8 @@ public struct MediaFile: Sendable {
         // The same values, already held by writable items, change nothing.
         let holders = items.filter { item in
             switch target {
-            case .uniform(let row): item.contributions.contains { $0.key == row.key }
-            case .custom(let key, _): item.contributions.contains { $0.key == key }
+            case .uniform(let row): item.contributes(to: row.key)
+            case .custom(let key, _): item.contributes(to: key)
             case .identifier(let identifier): item.identifier == identifier
             }
         }
@@ -306,8 +306,7 @@ public struct MediaFile: Sendable {
     /// as `KEY:DESCRIPTION`); items that stand for several keys (TIPL) are the store's to edit.
     private mutating func removeHolders(of key: String, includingDescribed: Bool, unless keep: (NativeMetadataItem) -> Bool = { _ in false }) throws -> Bool {
         let stale = items.filter { item in
-            guard item.isWritable, item.contributions.count == 1, !keep(item) else { return false }
-            let name = item.contributions[0].key
+            guard item.isWritable, let name = item.soleContributionKey, !keep(item) else { return false }
             return name == key || (includingDescribed && name.hasPrefix(key + ":"))
         }
         for item in stale { _ = try container.remove(.identifier(item.identifier)) }

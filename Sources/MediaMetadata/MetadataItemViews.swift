@@ -50,6 +50,14 @@ public struct NativeMetadataItem: Sendable, Hashable {
     /// True when the item adds anything to `tags`.
     var hasContributions: Bool { contribution != nil || !otherContributions.isEmpty }
 
+    /// True when the item adds `key` to `tags`.
+    func contributes(to key: String) -> Bool {
+        contribution?.key == key || otherContributions.contains { $0.key == key }
+    }
+
+    /// The key the item adds to `tags` when it adds exactly one; nil otherwise.
+    var soleContributionKey: String? { contribution?.key }
+
     /// Calls `body` with each key and its values that the item adds to `tags`, in order,
     /// without making the list.
     func forEachContribution(_ body: (_ key: String, _ values: [String]) -> Void) {

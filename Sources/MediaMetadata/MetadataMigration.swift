@@ -33,7 +33,7 @@ extension MediaFile {
         let sameFamily = source.family == family
         let sourceItems = source.items
         let tags = source.tags.sorted { $0.key < $1.key }.map { key, values in
-            (key: key, values: values, from: sourceItems.first { $0.contributions.contains { $0.key == key } }?.identifier)
+            (key: key, values: values, from: sourceItems.first { $0.contributes(to: key) }?.identifier)
         }
         applyTags(tags, sameFamily: sameFamily, to: &report)
         // Items without a uniform key (the v2.3 date parts travel with DATE).
@@ -44,7 +44,7 @@ extension MediaFile {
         let chapterItem = { (identifier: MetadataIdentifier) in
             (identifier.keySpace == .id3 && ["CHAP", "CTOC"].contains(identifier.id3Parts.frame)) || (identifier.keySpace == .quickTimeUserData && identifier.fourCC == "chpl")
         }
-        for item in sourceItems where item.contributions.isEmpty && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
+        for item in sourceItems where !item.hasContributions && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
             && !dateParts.contains(item.identifier.description) && (sameFamily || !chapterItem(item.identifier))
         {
             if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
@@ -128,7 +128,7 @@ extension MediaFile {
                 let before = notes.count
                 try set(target, values: values, key: key)
                 let newNotes = Array(notes.dropFirst(before))
-                let written = items.filter { $0.isWritable && $0.contributions.contains { $0.key == (row?.key ?? key.uppercased()) } }.map(\.identifier)
+                let written = items.filter { $0.isWritable && $0.contributes(to: row?.key ?? key.uppercased()) }.map(\.identifier)
                 // Converted: the set noted a change, or the value changed its native type (a
                 // pair, number, flag or date moving between ID3 text and typed atoms), or a
                 // custom key changed its carrier (TXXX and freeform items).

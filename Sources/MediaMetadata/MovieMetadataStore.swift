@@ -228,7 +228,7 @@ struct MovieMetadataStore: MetadataStore {
             let notes = try set(row, values: values)
             // An ID32 tag that has the key takes the new values too.
             try editID32 { (store: inout ID3MetadataStore) throws(MetadataError) in
-                if store.rankedItems.items.contains(where: { $0.contributions.contains { $0.key == row.key } }) {
+                if store.rankedItems.items.contains(where: { $0.contributes(to: row.key) }) {
                     _ = try store.set(target, values: values)
                 }
             }

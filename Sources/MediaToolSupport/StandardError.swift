@@ -41,9 +41,15 @@ public enum StandardOutput {
     /// block size, 4 KiB for a pipe or `/dev/null`, and `show --json` over 1000 files made
     /// 865 writes of it (3.5 MB). A terminal keeps its line buffering. Call it before anything
     /// is written. (glibc takes the size only with a buffer: given none, it keeps the block
-    /// size.) The buffer lives as long as the process.
+    /// size.)
     public static func bufferBulkOutput() {
         guard isatty(1) == 0 else { return }
+        setLargeBuffer()
+    }
+
+    /// A 64 KiB buffer of its own for `stdout`, which lives as long as the process (one per
+    /// call: the tools call this once, and once more after `redirect`).
+    private static func setLargeBuffer() {
         let size = 1 << 16
         setvbuf(stdout, UnsafeMutablePointer<CChar>.allocate(capacity: size), _IOFBF, size)
     }
@@ -53,10 +59,13 @@ public enum StandardOutput {
         fflush(stdout) == 0 && ferror(stdout) == 0
     }
 
-    /// Sends standard output (and `print`) to the file at `path`, created or truncated; false
-    /// when it cannot be opened.
+    /// Sends standard output (and `print`) to the file at `path`, created or truncated, with a
+    /// 64 KiB buffer (reopening the stream drops the one it had); false when it cannot be
+    /// opened.
     public static func redirect(to path: String) -> Bool {
-        freopen(path, "w", stdout) != nil
+        guard freopen(path, "w", stdout) != nil else { return false }
+        setLargeBuffer()
+        return true
     }
 }
 

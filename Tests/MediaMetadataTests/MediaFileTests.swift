@@ -165,6 +165,34 @@ func copyOfFixture(_ name: String) throws -> String {
         }
     }
 
+    /// The MP4 store describes its covers as its pictures are: `covr` values typed and untyped
+    /// (the MIME type of an untyped one sniffed from its bytes, a slice of the metadata read),
+    /// then QuickTime artwork, in that order; and so does every fixture.
+    @Test func movieCoverSummariesMatchTheirPictures() throws {
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 20)
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 5, count: 30)
+        let gif = Array("GIF89a".utf8) + [UInt8](repeating: 1, count: 10)
+        func data(_ type: UInt64, _ value: [UInt8]) -> [UInt8] { AtomBuilder.atom("data", AtomBuilder.be(type, width: 4) + [0, 0, 0, 0] + value) }
+        func hdlr(_ handler: String) -> [UInt8] { AtomBuilder.fullBox("hdlr", [0, 0, 0, 0] + Array(handler.utf8) + [UInt8](repeating: 0, count: 13)) }
+        let mvhd = AtomBuilder.fullBox("mvhd", [UInt8](repeating: 0, count: 8) + AtomBuilder.be(1000, width: 4) + AtomBuilder.be(1000, width: 4) + [UInt8](repeating: 0, count: 80))
+        let covers = AtomBuilder.container("covr", data(13, jpeg), data(0, png))
+        let itunes = AtomBuilder.container("udta", AtomBuilder.atom("meta", [0, 0, 0, 0] + hdlr("mdir") + AtomBuilder.container("ilst", covers)))
+        let key = Array("com.apple.quicktime.artwork".utf8)
+        let keys = AtomBuilder.fullBox("keys", AtomBuilder.be(1, width: 4) + AtomBuilder.be(UInt64(8 + key.count), width: 4) + Array("mdta".utf8) + key)
+        let artwork = AtomBuilder.atom(FourCC(rawValue: 1), data(0, gif))
+        let quickTime = AtomBuilder.container("meta", hdlr("mdta"), keys, AtomBuilder.container("ilst", artwork))
+        let movie = AtomBuilder.ftyp() + AtomBuilder.container("moov", mvhd, itunes, quickTime)
+        let file = try MediaFile(path: try TemporaryFile.write(movie, name: "covers.m4a"))
+        let pictures = try file.pictures
+        #expect(pictures.map(\.mimeType) == ["image/jpeg", "image/png", "image/gif"])
+        #expect(pictures.map(\.data) == [jpeg, png, gif])
+        #expect(try file.pictureSummaries == pictures.map(\.summary))
+        for name in try FileManager.default.contentsOfDirectory(atPath: TestFixtures.directory).sorted() {
+            guard let fixture = try? MediaFile(path: TestFixtures.path(name)) else { continue }
+            #expect(try fixture.pictureSummaries == fixture.pictures.map(\.summary), "\(name)")
+        }
+    }
+
     /// A cover a large ID3 tag leaves in the file is described without being read: the summary
     /// still lists it after the file lost its bytes, where reading the picture fails.
     @Test func pictureSummariesReadNoPictureData() throws {

@@ -109,7 +109,6 @@ import Testing
         #expect(deep.withBytes { String(decoding: $0, as: UTF8.self) } == pretty)
     }
 
-    /// A document many times its starting room (large Base64, many strings) is whole.
     /// Strings and keys are written as JSON escapes them, byte for byte: every ASCII byte at
     /// every position of strings of 1 to 17 bytes (whole eight-byte words and the bytes after
     /// them), and text beyond ASCII, against a reference that escapes one character at a time.
@@ -159,6 +158,40 @@ import Testing
         #expect(String(decoding: compact.bytes, as: UTF8.self) == "{\"first\":1,\"x\":\"y\"}")
     }
 
+    /// Literal keys (written after one check of the room left) make the document that
+    /// `JSONValue`'s members make (written piece by piece), from a writer with the least room,
+    /// so that every key lands at a different place against the end of the buffer: keys of 1
+    /// to 12 bytes, at several depths, pretty and compact.
+    @Test func literalKeysMatchTheValueLayoutAtEveryBufferEdge() {
+        let names: [StaticString] = ["a", "bb", "ccc", "dddd", "eeeee", "ffffff", "ggggggg", "hhhhhhhh", "iiiiiiiii", "jjjjjjjjjj", "kkkkkkkkkkk", "llllllllllll"]
+        func text(_ name: StaticString) -> String { name.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
+        for indentLevel in [nil, 0, 3] as [Int?] {
+            for start in 0..<names.count {
+                var writer = JSONWriter(indentLevel: indentLevel, capacity: 16)
+                var members: [(String, JSONValue)] = []
+                writer.beginObject()
+                for offset in 0..<40 {
+                    let name = names[(start + offset) % names.count]
+                    writer.key(name)
+                    if offset % 5 == 4 {
+                        writer.beginObject()
+                        writer.key(name)
+                        writer.int(offset)
+                        writer.endObject()
+                        members.append((text(name), .object([(text(name), .int(Int64(offset)))])))
+                    } else {
+                        writer.string("v")
+                        members.append((text(name), .string("v")))
+                    }
+                }
+                writer.endObject()
+                let expected = JSONValue.object(members).serialized(indentLevel: indentLevel)
+                #expect(String(decoding: writer.bytes, as: UTF8.self) == expected, "indent \(String(describing: indentLevel)), start \(start)")
+            }
+        }
+    }
+
+    /// A document many times its starting room (large Base64, many strings) is whole.
     @Test func growsPastItsStartingCapacity() {
         let picture = (0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var writer = JSONWriter(indentLevel: 1, capacity: 16)
