@@ -167,9 +167,10 @@ final class AtomParser {
                     locator.append(index)
                     // Room for the children up front spares the steps of growing the list
                     // (each a reallocation and a move): as many as the payload can hold (a
-                    // child takes at least 8 bytes), at most 16 (an `ilst` of a dozen items;
-                    // a longer list grows as usual).
-                    atom.children.reserveCapacity(Int(min((payloadSize - UInt64(prefix)) / 8, 16)))
+                    // child takes at least 8 bytes), at most 8, which most containers fit
+                    // (an `ilst` of a dozen items grows once; a fragmented file's thousands
+                    // of `moof` and `traf` keep room for 8 children each, not more).
+                    atom.children.reserveCapacity(Int(min((payloadSize - UInt64(prefix)) / 8, 8)))
                     atom.trailingSize = try parseChildren(
                         from: payloadStart + UInt64(prefix), to: position + extent, depth: depth + 1,
                         parent: header.type, handler: handler, window: atomWindow, into: &atom.children)
