@@ -42,9 +42,10 @@ struct ID3MetadataStore: MetadataStore {
     private mutating func seedIfNeeded() {
         guard !seeded else { return }
         seeded = true
-        let ranked = rankedItems
-        guard let shown = ranked.items.indices.filter({ ranked.items[$0].hasContributions }).map({ ranked.ranks[$0] }).min() else { return }
-        for contribution in ranked.items.indices.filter({ ranked.ranks[$0] == shown }).flatMap({ ranked.items[$0].contributions }) {
+        let items = rankedItems
+        let ranked = zip(items.ranks, items.items)
+        guard let shown = ranked.filter({ $0.1.hasContributions }).map(\.0).min() else { return }
+        for contribution in ranked.filter({ $0.0 == shown }).flatMap(\.1.contributions) {
             guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
             _ = try? add(form, row: row, values: contribution.values)
         }

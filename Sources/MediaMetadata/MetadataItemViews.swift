@@ -36,15 +36,12 @@ public struct NativeMetadataItem: Sendable, Hashable {
         self.key = key
         self.dataType = dataType
         self.values = values
-        if let contributions {
-            contribution = contributions.count == 1 ? contributions[0] : nil
-            otherContributions = contributions.count == 1 ? [] : contributions
-        } else {
-            contribution = key.map { TagContribution(key: $0, values: values) }
-            otherContributions = []
-        }
+        // By default, its key with its values (no list made for them).
+        contribution = key.map { TagContribution(key: $0, values: values) }
+        otherContributions = []
         self.isWritable = isWritable
         self.pictures = pictures
+        if let contributions { self.contributions = contributions }
     }
 
     /// True when the item adds anything to `tags`.

@@ -81,8 +81,8 @@ struct MovieMetadataStore: MetadataStore {
             let images = item.values.filter { $0.imageMIMEType != nil }
             let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
             result.append(1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row?.key, kind: row?.kind),
-                                                  dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
-                                                  pictures: images.map(Self.summary)))
+                                                dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
+                                                pictures: images.map(Self.summary)))
         }
         for item in scope.userData {
             if let asset = item.asset {
@@ -92,10 +92,10 @@ struct MovieMetadataStore: MetadataStore {
             } else if let texts = item.texts {
                 let row = MetadataKeyTable.definition(userData: item.type)
                 result.append(2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: row?.key, dataType: "text",
-                                                      values: texts.map(\.text)))
+                                                    values: texts.map(\.text)))
             } else {
                 result.append(2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
-                                                      values: [Base64.encode(item.payload)]))
+                                                    values: [Base64.encode(item.payload)]))
             }
         }
         // The ID3v2 tag of an `ID32` box, read through the ID3 layer, after every other area.
@@ -107,12 +107,12 @@ struct MovieMetadataStore: MetadataStore {
                 }
             } else {
                 result.append(4, NativeMetadataItem(MetadataIdentifier(.id32, "ID32"), key: nil, dataType: "unreadable ID3 tag",
-                                                      values: [Base64.encode(scope.id3Tags[index].tag)], isWritable: false))
+                                                    values: [Base64.encode(scope.id3Tags[index].tag)], isWritable: false))
             }
         }
         if let xmp {
             result.append(5, NativeMetadataItem(MetadataIdentifier(.xmp, "uuid"), key: nil, dataType: "XMP packet",
-                                                  values: [String(decoding: xmp, as: UTF8.self)], isWritable: false))
+                                                values: [String(decoding: xmp, as: UTF8.self)], isWritable: false))
         }
         return result
     }
@@ -141,7 +141,7 @@ struct MovieMetadataStore: MetadataStore {
 
     /// A cover-art value described without its bytes (MP4 cover art is a front cover).
     static func summary(_ value: ItemValue) -> PictureSummary {
-        PictureSummary(type: 3, mimeType: value.imageMIMEType ?? "application/octet-stream", description: "", size: value.bytes.count)
+        PictureSummary(type: 3, mimeType: coverMIMEType(value), description: "", size: value.bytes.count)
     }
 
     /// The values of an item as text, and the name of their data type.
@@ -180,9 +180,7 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     /// What `pictures` lists, without copying a cover's bytes.
-    var pictureSummaries: [PictureSummary] {
-        coverValues.map { PictureSummary(type: 3, mimeType: Self.coverMIMEType($0), description: "", size: $0.bytes.count) }
-    }
+    var pictureSummaries: [PictureSummary] { coverValues.map(Self.summary) }
 
     /// The values of the cover art items (`covr`, then QuickTime `artwork`), in file order.
     private var coverValues: [ItemValue] {

@@ -82,19 +82,12 @@ public enum TagReport {
         writer.beginArray()
         if pictures == .summary {
             for picture in try file.pictureSummaries {
-                writePictureSummary(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.size, to: &writer)
-                writer.endObject()
+                writePicture(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.size, to: &writer)
             }
         } else {
             for picture in try file.pictures {
-                writePictureSummary(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.data.count, to: &writer)
-                writer.key("sha256")
-                writer.string(PictureDigest.sha256Hex(picture.data))
-                if pictures == .data {
-                    writer.key("data")
-                    writer.base64(picture.data)
-                }
-                writer.endObject()
+                writePicture(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.data.count,
+                             sha256: PictureDigest.sha256Hex(picture.data), data: pictures == .data ? picture.data : nil, to: &writer)
             }
         }
         writer.endArray()
@@ -108,9 +101,10 @@ public enum TagReport {
         writer.endArray()
     }
 
-    /// Opens a picture's object with the members every document has; the caller adds the rest
-    /// and closes it.
-    private static func writePictureSummary(_ type: PictureType, mimeType: String, description: String, size: Int, to writer: inout JSONWriter) {
+    /// A picture's object: the members every document has, then its digest and its bytes when
+    /// given.
+    private static func writePicture(_ type: PictureType, mimeType: String, description: String, size: Int,
+                                     sha256: String? = nil, data: [UInt8]? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type")
         writer.string(type.name)
@@ -120,6 +114,15 @@ public enum TagReport {
         writer.string(description)
         writer.key("size")
         writer.int(size)
+        if let sha256 {
+            writer.key("sha256")
+            writer.string(sha256)
+        }
+        if let data {
+            writer.key("data")
+            writer.base64(data)
+        }
+        writer.endObject()
     }
 
     /// One field of `show --tsv`: tabs, line breaks and backslashes written as `\t`, `\n`,

@@ -22,7 +22,7 @@ extension TagEdit {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
-            if digests && !json { throw ValidationError("--digests adds to --json") }
+            if digests && !json { throw ValidationError("--digests adds picture digests to the JSON listing: use it with --json") }
             if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
         }
 
