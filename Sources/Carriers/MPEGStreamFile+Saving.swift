@@ -6,7 +6,9 @@ import MediaBytes
 public struct CarrierSaveOptions: Sendable {
     /// 3 or 4; nil keeps the file's tag version (v2.4 for a v2.2 tag or a file without one).
     public var version: UInt8?
-    /// Padding after the frames when the file has to be written anew.
+    /// Padding after the frames when the file has to be written anew. MP3/ADTS: when 64 MiB
+    /// or more of audio moves, a padding that is not 0 grows by less than 64 KiB so that the
+    /// audio moves by a multiple of 64 KiB (`CopyAlignment`).
     public var padding: Int
     /// Write an ID3v1 tag from the same values: nil updates one only when the file has one.
     public var writeID3v1: Bool?
@@ -132,10 +134,14 @@ extension MPEGStreamFile {
             return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
         }
 
-        serialization = try tag.serialized(version: version, padding: options.padding)
-        let newTag = serialization.bytes
         // What is copied: everything between the tags, around the APE tag when it is replaced.
         let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<v1Offset] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<v1Offset]
+        serialization = try tag.serialized(version: version, padding: options.padding)
+        // The padding grows so that the audio keeps its alignment (a large copy only).
+        let asked = UInt64(max(options.padding, 0))
+        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) - Int64(oldSize), moving: UInt64(kept[0].count))
+        if padding != asked { serialization = try tag.serialized(version: version, padding: Int(padding)) }
+        let newTag = serialization.bytes
         let keptSize = kept.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         let newSize = UInt64(newTag.count) + keptSize + UInt64(apeBytes?.count ?? 0) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }

@@ -62,6 +62,39 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         #expect(leftovers.isEmpty)
     }
 
+    /// A rewrite that moves 64 MiB of audio or more rounds the padding up so that the audio
+    /// moves by a multiple of 64 KiB (`CopyAlignment`); a padding of 0 stays 0, and a smaller
+    /// file gets the padding asked for.
+    @Test func aLargeRewriteMovesTheAudioByAMultipleOf64KiB() throws {
+        let frames = try audioBytes(try copyOfFixture("no-tags.mp3"))
+        let longTitle = String(repeating: "Long title ", count: 300)
+        for (repeats, aligned, padding) in [(64 << 20 / frames.count + 1, true, 1024), (64 << 20 / frames.count + 1, false, 0), (100, false, 1024)] {
+            var audio: [UInt8] = []
+            audio.reserveCapacity(repeats * frames.count)
+            for _ in 0..<repeats { audio += frames }
+            let path = try TemporaryFile.write(ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["Short"]))], padding: 16) + audio, name: "large.mp3")
+            let before = try MPEGStreamFile(source: FileByteSource(path: path))
+            let tag = try #require(before.primaryTag)
+            let outcome = try MPEGStreamFile.save(retitled(tag, longTitle), to: path, options: CarrierSaveOptions(padding: padding))
+            #expect(outcome.method == .rewritten)
+            let after = try MPEGStreamFile(source: FileByteSource(path: path))
+            let shift = Int64(after.audio.lowerBound) - Int64(before.audio.lowerBound)
+            let written = try #require(after.primaryTag)
+            #expect(written.frames("TIT2").first?.textValues == [longTitle])
+            if aligned {
+                #expect(shift % 65536 == 0, "\(shift)")
+                #expect(written.paddingSize >= padding && written.paddingSize < padding + 65536)
+            } else {
+                #expect(written.paddingSize == padding)
+            }
+            #expect(after.audio.count == before.audio.count)
+            let source = try FileByteSource(path: path)
+            for at in [0, audio.count / 2, audio.count - frames.count] {
+                #expect(try source.read(at: after.audio.lowerBound + UInt64(at), count: frames.count) == Array(audio[at..<at + frames.count]))
+            }
+        }
+    }
+
     @Test func untaggedFileGetsATag() throws {
         let path = try copyOfFixture("no-tags.mp3")
         let audio = try audioBytes(path)

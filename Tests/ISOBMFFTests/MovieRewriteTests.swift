@@ -392,6 +392,53 @@ func readTitle(_ path: String) throws -> [String]? {
         #expect(try after.fieldBytes(of: stszAfter) == sizesBefore)
     }
 
+    /// A rewrite that moves 64 MiB of media or more rounds the default padding up so that the
+    /// media moves by a multiple of 64 KiB (`CopyAlignment`: the kernel then copies whole
+    /// pages, and a file system with reflinks can share them), and so a padding asked for; a
+    /// smaller file gets the padding as asked, and a padding of 0 stays 0.
+    @Test func aLargeRewriteMovesTheMediaByAMultipleOf64KiB() throws {
+        let longTitle = String(repeating: "t", count: 3000)
+        for (mediaSize, aligned) in [(UInt64(64 << 20), true), (UInt64(8 << 20), false)] {
+            let path = try TemporaryFile.write([], name: "large.m4a")
+            try LargeMovieBuilder.write(to: path, sampleCount: 1000, mediaSize: mediaSize)
+            let before = try AtomTree(contentsOf: path)
+            let mdat = try #require(before.atoms.first { $0.type == "mdat" })
+            let marker: [UInt8] = [0xC0, 0xFF, 0xEE]
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            try handle.seek(toOffset: mdat.offset + 16 + mediaSize / 2)
+            try handle.write(contentsOf: marker)
+            try handle.close()
+            let file = titled(try MovieFile(path: path), longTitle)
+            let plan = try file.plan()
+            #expect(plan.strategy == .rewrite)
+            let defaultPadding = MovieSaveOptions().paddingSize(forMovieSize: plan.newMovieSize)
+            let shift = Int64(try #require(plan.offsetMap.map(mdat.offset))) - Int64(mdat.offset)
+            if aligned {
+                #expect(shift % 65536 == 0, "\(shift)")
+                #expect(plan.padding >= defaultPadding && plan.padding < defaultPadding + 65536)
+            } else {
+                #expect(shift % 65536 != 0)
+                #expect(plan.padding == defaultPadding)
+            }
+            // Asked for: rounded up the same way, or exact; none stays none.
+            let asked = try file.plan(MovieSaveOptions(padding: 2000))
+            let askedShift = Int64(try #require(asked.offsetMap.map(mdat.offset))) - Int64(mdat.offset)
+            #expect(aligned ? askedShift % 65536 == 0 && asked.padding >= 2000 && asked.padding < 2000 + 65536 : asked.padding == 2000)
+            #expect(try file.plan(MovieSaveOptions(padding: 0)).padding == 0)
+
+            // Saved: the media is where the plan put it, the chunk offset moved with it, and
+            // bytes in the middle of the media are still there.
+            #expect(try file.save().padding == plan.padding)
+            let after = try AtomTree(contentsOf: path)
+            let newMdat = try #require(after.atoms.first { $0.type == "mdat" })
+            #expect(Int64(newMdat.offset) - Int64(mdat.offset) == shift)
+            let co64 = try #require(after.atom(at: AtomPath(parsing: "moov/trak/mdia/minf/stbl/co64")!))
+            #expect(Array(try after.fieldBytes(of: co64).suffix(8)) == AtomBuilder.be(newMdat.offset + 16, width: 8))
+            #expect(try FileByteSource(path: path).read(at: newMdat.offset + 16 + mediaSize / 2, count: 3) == marker)
+            #expect(try readTitle(path) == [longTitle])
+        }
+    }
+
     @Test func verificationRejectsMetadataThatDoesNotReadBack() throws {
         let path = try copyOfMovieFixture("aac-itunes-tags-cover.m4a")
         let file = titled(try MovieFile(path: path), "Title")

@@ -124,7 +124,7 @@ import Testing
         defer { for descriptor in [source, same, otherCopy, short] { close(descriptor) } }
 
         func run(_ copy: Int32, at copyOffset: UInt64) throws -> String? {
-            let check = FileByteSink.CopyCheck(source: source, at: 0, copy: copy, at: copyOffset, bufferSize: 1 << 20)
+            let check = FileByteSink.CopyCheck(source: source, at: 0, copy: copy, at: copyOffset, bufferSize: 1 << 20, releasingSource: false)
             // Announced in uneven pieces, as a kernel copy may return them.
             let pieces: [UInt64] = [1_000_000, 4_194_304, 8_388_608, UInt64(size)]
             if onAThread {
@@ -141,6 +141,88 @@ import Testing
         #expect(try run(otherCopy, at: 3) == "byte 7000004 of the copy, read back, differs from byte 7000001 of the original it was copied from")
         #expect(try run(short, at: 0) == "the copy ends at byte 5000000, before the bytes copied")
     }
+
+    /// The padding that keeps a large copy aligned: the smallest amount, at least the padding
+    /// asked for, that makes the shift a multiple of 64 KiB; unchanged for a copy under 64 MiB,
+    /// a shift already aligned, and no padding.
+    @Test func theAlignedPaddingMakesTheShiftAMultipleOf64KiB() {
+        let large = CopyAlignment.threshold
+        #expect(CopyAlignment.padding(1024, shift: 3000, moving: large) == 1024 + 65536 - 3000)
+        #expect(CopyAlignment.padding(1024, shift: 65536 + 3000, moving: large) == 1024 + 65536 - 3000)
+        #expect(CopyAlignment.padding(1024, shift: -3000, moving: large) == 1024 + 3000)
+        #expect(CopyAlignment.padding(1024, shift: 131072, moving: large) == 1024)
+        #expect(CopyAlignment.padding(1024, shift: 0, moving: large) == 1024)
+        #expect(CopyAlignment.padding(1024, shift: 3000, moving: large - 1) == 1024)
+        #expect(CopyAlignment.padding(0, shift: 3000, moving: large) == 0)
+        for shift in stride(from: Int64(-200_000), through: 200_000, by: 4099) {
+            let padding = CopyAlignment.padding(512, shift: shift, moving: large)
+            #expect(padding >= 512 && padding < 512 + 65536)
+            #expect((shift + Int64(padding - 512)) % 65536 == 0, "\(shift)")
+        }
+    }
+
+    #if os(Linux)
+    /// A save that replaces a file drops the replaced file's cached pages as each copied piece
+    /// compares equal (what it did not copy stays cached); a save that creates another file
+    /// leaves its source's pages alone. Checked with `mincore` through a descriptor kept on
+    /// the replaced file. The files go beside the package's build products: a `tmpfs` (which
+    /// `/tmp` can be) keeps its pages whatever is asked.
+    @Test func aReplacingSaveDropsTheCachedPagesOfWhatItCopied() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent(".build/page-cache-test-\(getpid())").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let count = Int(FileByteSink.copyPiece) * 2 + 64 * page  // three pieces, the last short
+        // Written from memory: 2 MiB, so that the copy starts where a folio of the page cache
+        // may (the kernel drops whole folios only, and a large one across where the copy
+        // starts holds bytes that were not copied).
+        let head = 2 << 20
+        let bytes = Self.pattern(count)
+        let path = directory + "/original.bin"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        /// Whether each page of the file open at `descriptor` is in the page cache.
+        func resident(_ descriptor: Int32) throws -> [Bool] {
+            let mapping = try #require(mmap(nil, count, PROT_READ, MAP_SHARED, descriptor, 0))
+            #expect(mapping != MAP_FAILED)
+            defer { munmap(mapping, count) }
+            var vector = [UInt8](repeating: 0, count: (count + page - 1) / page)
+            #expect(mincore(mapping, count, &vector) == 0)
+            return vector.map { $0 & 1 == 1 }
+        }
+        /// Flushes the file and reads it whole, so that every page is cached and clean.
+        func cacheWhole(_ path: String) throws -> Int32 {
+            let descriptor = open(path, O_RDONLY)
+            #expect(descriptor >= 0 && fsync(descriptor) == 0)
+            _ = try TemporaryFile.read(path)
+            return descriptor
+        }
+
+        let replaced = try cacheWhole(path)
+        defer { close(replaced) }
+        #expect(try resident(replaced).allSatisfy { $0 }, "the file is not cached to begin with")
+        let source = try FileByteSource(path: path)
+        try FileReplacement.replace(path, write: { sink in
+            try sink.write(Array(bytes[..<head]))
+            try source.copy(from: UInt64(head), count: UInt64(count - head), to: &sink)
+        }, verify: { _ in })
+        #expect(try TemporaryFile.read(path) == bytes)
+        let after = try resident(replaced)
+        #expect(after[..<(head / page)].allSatisfy { $0 }, "pages that were not copied were dropped")
+        #expect(after[(head / page)...].allSatisfy { !$0 }, "\(after[(head / page)...].filter { $0 }.count) copied pages are still cached")
+
+        // Creating another file from it: its source stays cached.
+        let kept = try cacheWhole(path)
+        defer { close(kept) }
+        let newSource = try FileByteSource(path: path)
+        try FileReplacement.create(directory + "/copy.bin", write: { sink in
+            try newSource.copy(from: 0, count: UInt64(count), to: &sink)
+        }, verify: { _ in })
+        #expect(try TemporaryFile.read(directory + "/copy.bin") == bytes)
+        #expect(try resident(kept).allSatisfy { $0 })
+    }
+    #endif
 
     /// A failed read-back fails the save: the original stays, nothing is left beside it.
     @Test func aFailedReadBackLeavesTheOriginal() throws {

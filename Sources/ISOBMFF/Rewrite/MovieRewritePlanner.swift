@@ -27,7 +27,9 @@ public enum MovieWriteStrategy: String, Sendable, CustomStringConvertible {
 /// What a save may do.
 public struct MovieSaveOptions: Sendable {
     /// Bytes of `free` padding written after `moov` when it is rewritten; nil for the default
-    /// (1 KiB to 4 KiB, growing with the size of `moov`).
+    /// (1 KiB to 4 KiB, growing with the size of `moov`). When the whole file is written anew
+    /// and an atom of 64 MiB or more moves, a padding that is not 0 grows by less than 64 KiB
+    /// so that the atom moves by a multiple of 64 KiB (`CopyAlignment`).
     public var padding: Int?
     /// Put `moov` before the media data ("fast start") when it comes after it; this always
     /// rewrites the file.
@@ -359,8 +361,7 @@ public enum MovieRewritePlanner {
         let chapterMedia = chapters?.mediaNode
         let chapterIndex = tree.atoms.indices.first { tree.atoms[$0].type == "mdat" && !dropped.contains($0) }
         var chapterOffset: UInt64 = 0
-        func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
-            let padding = options.paddingSize(forMovieSize: movie.size)
+        func place(_ movie: AtomNode, padding: UInt64) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
             var block = padding > 0 ? [movie, AtomNode.padding(size: padding)] : [movie]
             if chapterIndex == nil, let chapterMedia { block.append(chapterMedia) }
             var nodes: [AtomNode] = []
@@ -385,6 +386,14 @@ public enum MovieRewritePlanner {
                 position += AtomSerializer.serializedSize(of: atom)
             }
             return (nodes, OffsetMap(moves: moves), position, padding)
+        }
+        func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
+            let padding = options.paddingSize(forMovieSize: movie.size)
+            let first = place(movie, padding: padding)
+            // The padding grows so that the largest atom that moves keeps its alignment.
+            guard let largest = first.map.moves.filter({ $0.delta != 0 }).max(by: { $0.end - $0.start < $1.end - $1.start }) else { return first }
+            let aligned = CopyAlignment.padding(padding, shift: largest.delta, moving: largest.end - largest.start)
+            return aligned == padding ? first : place(movie, padding: aligned)
         }
         var result = layout(moovNode)
         // Moving offsets can widen `stco` to `co64`, which moves the atoms after moov again:
