@@ -77,8 +77,8 @@ public struct FileByteSink: ByteSink {
     /// is closed, and then the closing process pays for dropping them (for 1 GiB, about 60 of
     /// the 180 ms that closing it took on this project's benchmark machine). Meanwhile the copy
     /// needs as many new pages, which the kernel takes from what is free, and can take from
-    /// the pages just dropped instead: a 1 GiB rewrite's copy went from 0.38-2.0 s to a steady
-    /// 0.36-0.38 s there. A failed save leaves the original as it was, less its cache.
+    /// the pages just dropped instead: a 1 GiB rewrite's copy went from 0.38-2.1 s to a steady
+    /// 0.36-0.38 s there (interleaved runs). A failed save leaves the original as it was, less its cache.
     init(path: String, readableDescriptor descriptor: Int32, releasingSourcePages: Bool) {
         self.path = path
         self.descriptor = descriptor
@@ -124,6 +124,8 @@ public struct FileByteSink: ByteSink {
     /// `discard`, right after other large writes and deletions) it paced the copy at the
     /// disk's speed in small pieces: the median of five rewrites went from 1.7 s to 2.9 s
     /// (3.6 s with the call on the copying thread), where `cp` then `sync` took 1.7-2.0 s.
+    /// Tried again with the copy aligned and reusing the original's pages: 0.72-1.00 s against
+    /// 0.99-1.16 s on a calm disk, 2.2 s against 1.4 s once in three under a concurrent write.
     private mutating func copyInKernel(from file: FileByteSource, at offset: UInt64, count: UInt64) throws -> UInt64 {
         let start = position
         let check = readsBackCopies ? CopyCheck(source: file.descriptor, at: offset, copy: descriptor, at: start, bufferSize: Int(min(count, CopyCheck.bufferSize)), releasingSource: releasesSourcePages) : nil
