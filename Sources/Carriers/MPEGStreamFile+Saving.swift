@@ -136,11 +136,11 @@ extension MPEGStreamFile {
 
         // What is copied: everything between the tags, around the APE tag when it is replaced.
         let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<v1Offset] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<v1Offset]
-        serialization = try tag.serialized(version: version, padding: options.padding)
-        // The padding grows so that the audio keeps its alignment (a large copy only).
+        // The padding grows so that the audio keeps its alignment (a large copy only); the
+        // tag is its frames (`serialization`, without padding) and the padding.
         let asked = UInt64(max(options.padding, 0))
-        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) - Int64(oldSize), moving: UInt64(kept[0].count))
-        if padding != asked { serialization = try tag.serialized(version: version, padding: Int(padding)) }
+        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) + Int64(asked) - Int64(oldSize), moving: UInt64(kept[0].count))
+        serialization = try tag.serialized(version: version, padding: Int(padding))
         let newTag = serialization.bytes
         let keptSize = kept.reduce(UInt64(0)) { $0 + UInt64($1.count) }
         let newSize = UInt64(newTag.count) + keptSize + UInt64(apeBytes?.count ?? 0) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)

@@ -40,9 +40,9 @@ public struct FileByteSink: ByteSink {
     /// Whether each kernel copy is read back through `descriptor` (open for reading too) and
     /// compared with its source while the next piece is copied.
     private let readsBackCopies: Bool
-    /// Whether the source's cached pages are dropped once a copied piece compared equal: the
-    /// source is the file this one replaces (`FileReplacement.replace`).
-    private let releasesSourcePages: Bool
+    /// The file this one replaces (`FileReplacement.replace`): a copy from it drops its
+    /// cached pages once each piece compared equal.
+    private let replacedFile: stat?
     /// Bytes written so far: where the next write lands.
     private var position: UInt64 = 0
     /// The kernel copies read back equal to their source: the byte comparison a save's
@@ -56,7 +56,7 @@ public struct FileByteSink: ByteSink {
             descriptor = 1
             ownsDescriptor = false
             readsBackCopies = false
-            releasesSourcePages = false
+            replacedFile = nil
             return
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
@@ -64,14 +64,14 @@ public struct FileByteSink: ByteSink {
         descriptor = fd
         ownsDescriptor = true
         readsBackCopies = false
-        releasesSourcePages = false
+        replacedFile = nil
     }
 
     /// A sink owning `descriptor`, a new file open for reading and writing: its kernel copies
-    /// are read back and compared with their source (`checkedCopies`). With
-    /// `releasingSourcePages` (the new file replaces its source), each compared piece of the
-    /// source is dropped from the page cache (`POSIX_FADV_DONTNEED`), on the thread that
-    /// compares, while the next piece is copied.
+    /// are read back and compared with their source (`checkedCopies`). When the source is
+    /// `replacing` (the file, by device and inode, that the new one will replace), each
+    /// compared piece of it is dropped from the page cache (`POSIX_FADV_DONTNEED`), on the
+    /// thread that compares, while the next piece is copied.
     ///
     /// A replaced file's cached pages serve nobody once it is replaced, yet they stay until it
     /// is closed, and then the closing process pays for dropping them (for 1 GiB, about 60 of
@@ -79,12 +79,12 @@ public struct FileByteSink: ByteSink {
     /// needs as many new pages, which the kernel takes from what is free, and can take from
     /// the pages just dropped instead: a 1 GiB rewrite's copy went from 0.38-2.1 s to a steady
     /// 0.36-0.38 s there (interleaved runs). A failed save leaves the original as it was, less its cache.
-    init(path: String, readableDescriptor descriptor: Int32, releasingSourcePages: Bool) {
+    init(path: String, readableDescriptor descriptor: Int32, replacing replacedFile: stat?) {
         self.path = path
         self.descriptor = descriptor
         ownsDescriptor = true
         readsBackCopies = true
-        releasesSourcePages = releasingSourcePages
+        self.replacedFile = replacedFile
     }
 
     public mutating func write(_ bytes: [UInt8]) throws { try write(bytes[...]) }
@@ -128,7 +128,7 @@ public struct FileByteSink: ByteSink {
     /// 0.99-1.16 s on a calm disk, 2.2 s against 1.4 s once in three under a concurrent write.
     private mutating func copyInKernel(from file: FileByteSource, at offset: UInt64, count: UInt64) throws -> UInt64 {
         let start = position
-        let check = readsBackCopies ? CopyCheck(source: file.descriptor, at: offset, copy: descriptor, at: start, bufferSize: Int(min(count, CopyCheck.bufferSize)), releasingSource: releasesSourcePages) : nil
+        let check = readsBackCopies ? CopyCheck(source: file.descriptor, at: offset, copy: descriptor, at: start, bufferSize: Int(min(count, CopyCheck.bufferSize)), releasingSource: replacedFile.map(file.isFile) ?? false) : nil
         // A copy of one piece is compared on this thread once copied; a longer one on another
         // thread while it is copied.
         let reader = count > Self.copyPiece ? check.flatMap { check in JoinableThread(stackSize: 64 << 10) { check.follow() } } : nil
@@ -260,12 +260,12 @@ public struct FileByteSink: ByteSink {
         private var comparedCount: UInt64 = 0
 
         init(source: Int32, at sourceOffset: UInt64, copy: Int32, at copyOffset: UInt64, bufferSize: Int, releasingSource: Bool) {
-            releasesSource = releasingSource
             self.source = source
             self.sourceOffset = sourceOffset
             self.copy = copy
             self.copyOffset = copyOffset
             self.bufferSize = bufferSize
+            releasesSource = releasingSource
             buffers = .allocate(byteCount: 2 * bufferSize, alignment: 64)
             pthread_mutex_init(lock, nil)
             pthread_cond_init(wake, nil)

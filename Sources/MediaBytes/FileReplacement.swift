@@ -18,15 +18,15 @@ public enum FileReplacement {
     /// original's permission bits (and owner, where allowed), and is then renamed over the
     /// original, which is atomic. A symbolic link at `path` is followed: its target is
     /// replaced. On any failure the temporary file is removed and the original is untouched.
-    /// What `write` copies from a file in the kernel is dropped from the page cache as it is
-    /// read back (see `FileByteSink`): the file it copies from is the one being replaced.
+    /// What `write` copies in the kernel from the file being replaced is dropped from the page
+    /// cache as it is read back (see `FileByteSink`).
     public static func replace(
         _ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void
     ) throws {
         let target = resolvedPath(path)
         var info = stat()
         guard stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
-        try writeBeside(target, reportedAs: path, permissions: info, replacingSource: true, write: write, verify: verify)
+        try writeBeside(target, reportedAs: path, permissions: info, replacing: true, write: write, verify: verify)
     }
 
     /// Creates (or replaces) the file at `path` with what `write` produces, the same way:
@@ -36,11 +36,11 @@ public enum FileReplacement {
     ) throws {
         var info = stat()
         let existing = stat(resolvedPath(path), &info) == 0
-        try writeBeside(existing ? resolvedPath(path) : path, reportedAs: path, permissions: existing ? info : nil, replacingSource: false, write: write, verify: verify)
+        try writeBeside(existing ? resolvedPath(path) : path, reportedAs: path, permissions: existing ? info : nil, replacing: false, write: write, verify: verify)
     }
 
     private static func writeBeside(
-        _ target: String, reportedAs path: String, permissions info: stat?, replacingSource: Bool, write: (inout FileByteSink) throws -> Void,
+        _ target: String, reportedAs path: String, permissions info: stat?, replacing: Bool, write: (inout FileByteSink) throws -> Void,
         verify: (String) throws -> Void
     ) throws {
         let slash = target.lastIndex(of: "/")
@@ -50,7 +50,7 @@ public enum FileReplacement {
         let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var sink = FileByteSink(path: temporary, readableDescriptor: fd, releasingSourcePages: replacingSource)
+        var sink = FileByteSink(path: temporary, readableDescriptor: fd, replacing: replacing ? info : nil)
         var closed = false  // set once `close` owns the descriptor (it closes it, failing or not)
         do {
             try write(&sink)

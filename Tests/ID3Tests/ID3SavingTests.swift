@@ -68,10 +68,10 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
     @Test func aLargeRewriteMovesTheAudioByAMultipleOf64KiB() throws {
         let frames = try audioBytes(try copyOfFixture("no-tags.mp3"))
         let longTitle = String(repeating: "Long title ", count: 300)
-        for (repeats, aligned, padding) in [(64 << 20 / frames.count + 1, true, 1024), (64 << 20 / frames.count + 1, false, 0), (100, false, 1024)] {
-            var audio: [UInt8] = []
-            audio.reserveCapacity(repeats * frames.count)
-            for _ in 0..<repeats { audio += frames }
+        var large: [UInt8] = []
+        large.reserveCapacity((64 << 20 / frames.count + 1) * frames.count)
+        while large.count < 64 << 20 { large += frames }
+        for (audio, aligned, padding) in [(large, true, 1024), (large, false, 0), (Array(large.prefix(100 * frames.count)), false, 1024)] {
             let path = try TemporaryFile.write(ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["Short"]))], padding: 16) + audio, name: "large.mp3")
             let before = try MPEGStreamFile(source: FileByteSource(path: path))
             let tag = try #require(before.primaryTag)

@@ -439,6 +439,39 @@ func readTitle(_ path: String) throws -> [String]? {
         }
     }
 
+    /// With `moov` after the media: moved before it (fast start), the media moves by the new
+    /// `moov` and its padding, which is rounded up to keep the media's alignment; rewritten at
+    /// the end with a chapter track, whose samples go before the media, the media moves by
+    /// those samples, which padding after `moov` cannot align, so the padding stays as it was.
+    @Test func onlyMediaAfterThePaddingIsAligned() throws {
+        let longTitle = String(repeating: "t", count: 3000)
+        let path = try TemporaryFile.write([], name: "movie-last.m4a")
+        try LargeMovieBuilder.write(to: path, sampleCount: 1000, mediaSize: 64 << 20, movieFirst: false)
+        let before = try AtomTree(contentsOf: path)
+        #expect(before.atoms.map(\.type) == ["ftyp", "mdat", "moov"])
+        let mdat = try #require(before.atoms.first { $0.type == "mdat" })
+
+        let fastStart = try titled(try MovieFile(path: path), longTitle).plan(MovieSaveOptions(fastStart: true))
+        #expect(fastStart.strategy == .rewrite)
+        let shift = Int64(try #require(fastStart.offsetMap.map(mdat.offset))) - Int64(mdat.offset)
+        #expect(shift > 0 && shift % 65536 == 0, "\(shift)")
+
+        var withChapters = titled(try MovieFile(path: path), longTitle)
+        withChapters.chapterTrack = ChapterTrackEdit(timescale: 1000, samples: [.init(start: 0, duration: 1000, title: "One"), .init(start: 1000, duration: 1000, title: "Two")])
+        let plan = try withChapters.plan(MovieSaveOptions(allowInPlace: false))
+        #expect(plan.strategy == .rewrite)
+        let chapterShift = Int64(try #require(plan.offsetMap.map(mdat.offset))) - Int64(mdat.offset)
+        #expect(chapterShift > 0 && chapterShift % 65536 != 0, "\(chapterShift)")
+        #expect(plan.padding == MovieSaveOptions().paddingSize(forMovieSize: plan.newMovieSize))
+        // Saved, both read back with the media in place.
+        try withChapters.save(MovieSaveOptions(allowInPlace: false))
+        #expect(try readTitle(path) == [longTitle])
+        #expect(QuickTimeChapterTrack.read(try AtomTree(contentsOf: path)).tracks.first?.samples.map(\.title) == ["One", "Two"])
+        try titled(try MovieFile(path: path), longTitle + "x").save(MovieSaveOptions(fastStart: true))
+        let after = try AtomTree(contentsOf: path)
+        #expect(after.atoms.map(\.type).prefix(2) == ["ftyp", "moov"])
+    }
+
     @Test func verificationRejectsMetadataThatDoesNotReadBack() throws {
         let path = try copyOfMovieFixture("aac-itunes-tags-cover.m4a")
         let file = titled(try MovieFile(path: path), "Title")

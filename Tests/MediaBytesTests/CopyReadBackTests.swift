@@ -201,7 +201,7 @@ import Testing
 
         let replaced = try cacheWhole(path)
         defer { close(replaced) }
-        #expect(try resident(replaced).allSatisfy { $0 }, "the file is not cached to begin with")
+        try #require(try resident(replaced).allSatisfy { $0 }, "the file is not cached to begin with")
         let source = try FileByteSource(path: path)
         try FileReplacement.replace(path, write: { sink in
             try sink.write(Array(bytes[..<head]))
@@ -215,6 +215,7 @@ import Testing
         // Creating another file from it: its source stays cached.
         let kept = try cacheWhole(path)
         defer { close(kept) }
+        try #require(try resident(kept).allSatisfy { $0 }, "the new file is not cached to begin with")
         let newSource = try FileByteSource(path: path)
         try FileReplacement.create(directory + "/copy.bin", write: { sink in
             try newSource.copy(from: 0, count: UInt64(count), to: &sink)

@@ -3,7 +3,7 @@ import MediaBytes
 
 /// Movies too large to commit, made in test code: a track of `sampleCount` samples of
 /// `sampleSize` bytes each in one chunk, in an `mdat` of `mediaSize` bytes (64-bit size) after
-/// the movie. The file is written sparse: only the atoms take disk space.
+/// the movie (or before it). The file is written sparse: only the atoms take disk space.
 public enum LargeMovieBuilder {
     public static func movie(sampleCount: Int, sampleSize: UInt32 = 16, mediaSize: UInt64) -> (head: [UInt8], fileSize: UInt64) {
         typealias A = AtomBuilder
@@ -36,10 +36,25 @@ public enum LargeMovieBuilder {
         return (head, mdatOffset + 16 + mediaSize)
     }
 
-    /// Writes the movie sparse at `path`.
-    public static func write(to path: String, sampleCount: Int, sampleSize: UInt32 = 16, mediaSize: UInt64) throws {
+    /// Writes the movie sparse at `path`; with `movieFirst` false, `moov` follows the media.
+    public static func write(to path: String, sampleCount: Int, sampleSize: UInt32 = 16, mediaSize: UInt64, movieFirst: Bool = true) throws {
         let (head, size) = movie(sampleCount: sampleCount, sampleSize: sampleSize, mediaSize: mediaSize)
-        try Data(head).write(to: URL(fileURLWithPath: path))
-        guard truncate(path, off_t(size)) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        guard !movieFirst else {
+            try Data(head).write(to: URL(fileURLWithPath: path))
+            guard truncate(path, off_t(size)) == 0 else { throw CocoaError(.fileWriteUnknown) }
+            return
+        }
+        // ftyp, mdat, then moov with its chunk offset moved to the media's new place.
+        let size32 = { (at: Int) in head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let ftypSize = size32(0), moovEnd = ftypSize + size32(ftypSize)
+        let mdatHeader = Array(head[moovEnd...])
+        let mediaStart = UInt64(ftypSize + mdatHeader.count)
+        var movie = Array(head[ftypSize..<moovEnd])
+        movie.replaceSubrange(movie.count - 8..<movie.count, with: AtomBuilder.be(mediaStart, width: 8))  // co64's one entry ends moov
+        try Data(Array(head[..<ftypSize]) + mdatHeader).write(to: URL(fileURLWithPath: path))
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: mediaStart + mediaSize)
+        try handle.write(contentsOf: movie)
+        try handle.close()
     }
 }

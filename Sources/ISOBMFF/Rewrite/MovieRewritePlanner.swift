@@ -28,8 +28,8 @@ public enum MovieWriteStrategy: String, Sendable, CustomStringConvertible {
 public struct MovieSaveOptions: Sendable {
     /// Bytes of `free` padding written after `moov` when it is rewritten; nil for the default
     /// (1 KiB to 4 KiB, growing with the size of `moov`). When the whole file is written anew
-    /// and an atom of 64 MiB or more moves, a padding that is not 0 grows by less than 64 KiB
-    /// so that the atom moves by a multiple of 64 KiB (`CopyAlignment`).
+    /// and an atom of 64 MiB or more after the padding moves, a padding that is not 0 grows by
+    /// less than 64 KiB so that the atom moves by a multiple of 64 KiB (`CopyAlignment`).
     public var padding: Int?
     /// Put `moov` before the media data ("fast start") when it comes after it; this always
     /// rewrites the file.
@@ -361,18 +361,21 @@ public enum MovieRewritePlanner {
         let chapterMedia = chapters?.mediaNode
         let chapterIndex = tree.atoms.indices.first { tree.atoms[$0].type == "mdat" && !dropped.contains($0) }
         var chapterOffset: UInt64 = 0
-        func place(_ movie: AtomNode, padding: UInt64) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
+        /// The layout with `padding` after the movie, and where the padding ends.
+        func place(_ movie: AtomNode, padding: UInt64) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64, paddingEnd: UInt64) {
             var block = padding > 0 ? [movie, AtomNode.padding(size: padding)] : [movie]
             if chapterIndex == nil, let chapterMedia { block.append(chapterMedia) }
             var nodes: [AtomNode] = []
             var moves: [OffsetMap.Move] = []
             var position: UInt64 = 0
+            var paddingEnd: UInt64 = 0
             for (index, atom) in tree.atoms.enumerated() {
                 if index == mediaIndex || (mediaIndex == nil && index == moovIndex) {
                     for node in block {
                         if node.type == "mdat" { chapterOffset = position + 8 }
                         nodes.append(node)
                         position += node.size
+                        if node.type == "moov" || node.type == "free" { paddingEnd = position }
                     }
                 }
                 if index == chapterIndex, let chapterMedia {
@@ -385,13 +388,15 @@ public enum MovieRewritePlanner {
                 nodes.append(.original(atom))
                 position += AtomSerializer.serializedSize(of: atom)
             }
-            return (nodes, OffsetMap(moves: moves), position, padding)
+            return (nodes, OffsetMap(moves: moves), position, padding, paddingEnd)
         }
-        func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64) {
+        func layout(_ movie: AtomNode) -> (nodes: [AtomNode], map: OffsetMap, size: UInt64, padding: UInt64, paddingEnd: UInt64) {
             let padding = options.paddingSize(forMovieSize: movie.size)
             let first = place(movie, padding: padding)
-            // The padding grows so that the largest atom that moves keeps its alignment.
-            guard let largest = first.map.moves.filter({ $0.delta != 0 }).max(by: { $0.end - $0.start < $1.end - $1.start }) else { return first }
+            // The padding grows so that the largest atom that moves keeps its alignment: of
+            // those after it (what comes before it does not move with it).
+            let after = first.map.moves.filter { $0.delta != 0 && UInt64(Int64($0.start) + $0.delta) >= first.paddingEnd }
+            guard let largest = after.max(by: { $0.end - $0.start < $1.end - $1.start }) else { return first }
             let aligned = CopyAlignment.padding(padding, shift: largest.delta, moving: largest.end - largest.start)
             return aligned == padding ? first : place(movie, padding: aligned)
         }
