@@ -56,17 +56,23 @@ extension IFFChunkFile {
             return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written)
         }
 
-        serialization = try tag.serialized(version: version, padding: options.padding)
         let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
-        var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
-        if serialization.bytes.count % 2 == 1 { chunk.append(0) }
+        func tagChunk(padding: Int) throws -> [UInt8] {
+            serialization = try tag.serialized(version: version, padding: padding)
+            var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
+            if serialization.bytes.count % 2 == 1 { chunk.append(0) }
+            return chunk
+        }
+        let chunk = try tagChunk(padding: options.padding)
         // Each chunk of the file is copied, replaced (the ID3 chunk; the INFO list when it
         // changes) or left out (an INFO list emptied); a new ID3 or INFO chunk goes at the end.
         enum Piece { case copy(IFFChunk), bytes([UInt8]) }
         var pieces: [Piece] = []
+        var tagIndex = 0
         var wroteTag = false, wroteInfo = infoBytes == nil
         for child in file.root.children {
             if child.offset == old?.offset {
+                tagIndex = pieces.count
                 pieces.append(.bytes(chunk))
                 wroteTag = true
             } else if child.offset == oldInfo?.offset, let infoBytes {
@@ -77,7 +83,29 @@ extension IFFChunkFile {
             }
         }
         if !wroteInfo, let infoBytes, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
-        if !wroteTag { pieces.append(.bytes(chunk)) }
+        if !wroteTag {
+            tagIndex = pieces.count
+            pieces.append(.bytes(chunk))
+        }
+        // The padding grows so that the largest chunk after the tag keeps its alignment (chunks
+        // start at even offsets, so the shift and what it takes are even, and the tag chunk
+        // grows by exactly that).
+        var position = UInt64(file.root.formType == nil ? 8 : 12)
+        var largest: (shift: Int64, count: UInt64)?
+        for (index, piece) in pieces.enumerated() {
+            switch piece {
+            case .copy(let child):
+                if index > tagIndex && child.totalSize > largest?.count ?? 0 { largest = (Int64(position) - Int64(child.offset), child.totalSize) }
+                position += child.totalSize
+            case .bytes(let bytes):
+                position += UInt64(bytes.count)
+            }
+        }
+        if let largest {
+            let asked = UInt64(max(options.padding, 0))
+            let padding = CopyAlignment.padding(asked, shift: largest.shift, moving: largest.count)
+            if padding != asked { pieces[tagIndex] = .bytes(try tagChunk(padding: Int(padding))) }
+        }
         let kept = pieces.compactMap { piece -> IFFChunk? in if case .copy(let chunk) = piece { chunk } else { nil } }
         // A last chunk of odd size may lack its pad byte at the end of the file.
         func extent(_ chunk: IFFChunk) -> UInt64 { min(chunk.totalSize, source.size - chunk.offset) }

@@ -6,9 +6,10 @@ import MediaBytes
 public struct CarrierSaveOptions: Sendable {
     /// 3 or 4; nil keeps the file's tag version (v2.4 for a v2.2 tag or a file without one).
     public var version: UInt8?
-    /// Padding after the frames when the file has to be written anew. MP3/ADTS: when 64 MiB
-    /// or more of audio moves, a padding that is not 0 grows by less than 64 KiB so that the
-    /// audio moves by a multiple of 64 KiB (`CopyAlignment`).
+    /// Padding after the frames when the file has to be written anew. When 64 MiB or more
+    /// moves after the tag (MP3/ADTS: the audio; AIFF/WAV: the largest chunk after the ID3
+    /// chunk), a padding that is not 0 grows by less than 64 KiB so that it moves by a
+    /// multiple of 64 KiB (`CopyAlignment`).
     public var padding: Int
     /// Write an ID3v1 tag from the same values: nil updates one only when the file has one.
     public var writeID3v1: Bool?

@@ -231,6 +231,50 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Wave"])
     }
 
+    /// An ID3 chunk before 64 MiB of audio: the rewrite rounds the tag's padding up so that
+    /// the audio chunk moves by a multiple of 64 KiB (`CopyAlignment`); a padding of 0 stays 0,
+    /// and a tag after the audio (where a new one goes) moves nothing and keeps its padding.
+    @Test(arguments: [(true, 1024, true), (true, 0, false), (false, 1024, false)])
+    func aLargeWaveRewriteMovesTheAudioByAMultipleOf64KiB(tagFirst: Bool, padding: Int, aligned: Bool) throws {
+        func le(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let audioSize = 64 << 20
+        let tag = ID3Builder.tag(frames: [ID3Builder.frame("TIT2", ID3Builder.text(["Short"]))], padding: 16)
+        let id3 = Array("id3 ".utf8) + le(tag.count) + tag + (tag.count % 2 == 1 ? [0] : [])
+        let format = Array("fmt ".utf8) + le(16) + [1, 0, 2, 0, 0x44, 0xAC, 0, 0, 0x10, 0xB1, 2, 0, 4, 0, 16, 0]
+        let dataHeader = Array("data".utf8) + le(audioSize)
+        let body = tagFirst ? format + id3 + dataHeader : format + dataHeader
+        let path = try TemporaryFile.write(Array("RIFF".utf8) + le(4 + body.count + audioSize + (tagFirst ? 0 : id3.count)) + Array("WAVE".utf8) + body, name: "large.wav")
+        // The audio: sparse, with a marker in the middle; the tag after it when not first.
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        let audioStart = UInt64(12 + body.count)
+        try handle.seek(toOffset: audioStart + UInt64(audioSize / 2))
+        try handle.write(contentsOf: [0xC0, 0xFF, 0xEE])
+        try handle.truncate(atOffset: audioStart + UInt64(audioSize))
+        try handle.seek(toOffset: audioStart + UInt64(audioSize))
+        if !tagFirst { try handle.write(contentsOf: id3) }
+        try handle.close()
+
+        let before = try chunks(path)
+        let data = try #require(before.root.children.first { $0.id == "data" })
+        let longTitle = String(repeating: "Long title ", count: 300)
+        let outcome = try IFFChunkFile.save(retitled(try #require(before.id3Tag), longTitle), to: path, options: CarrierSaveOptions(padding: padding))
+        #expect(outcome.method == .rewritten)
+        let after = try chunks(path)
+        #expect(after.diagnostics.isEmpty)
+        #expect(after.id3Tag?.frames("TIT2").first?.textValues == [longTitle])
+        let newData = try #require(after.root.children.first { $0.id == "data" })
+        let shift = Int64(newData.offset) - Int64(data.offset)
+        let written = try #require(after.id3Tag)
+        if aligned {
+            #expect(shift % 65536 == 0 && shift > 0, "\(shift)")
+            #expect(written.paddingSize >= padding && written.paddingSize < padding + 65536)
+        } else {
+            #expect(written.paddingSize == padding)
+            #expect(tagFirst ? shift % 65536 != 0 : shift == 0)
+        }
+        #expect(try FileByteSource(path: path).read(at: newData.offset + 8 + UInt64(audioSize / 2), count: 3) == [0xC0, 0xFF, 0xEE])
+    }
+
     @Test func truncatedChunksAreNotWrittenTo() throws {
         // FORM claims 20 bytes and SSND 100; the file has 16 and 4.
         let bytes = Array("FORM".utf8) + [0, 0, 0, 20] + Array("AIFF".utf8) + Array("SSND".utf8) + [0, 0, 0, 100] + [1, 2, 3, 4]
