@@ -78,7 +78,8 @@ public struct FileByteSink: ByteSink {
     /// the 180 ms that closing it took on this project's benchmark machine). Meanwhile the copy
     /// needs as many new pages, which the kernel takes from what is free, and can take from
     /// the pages just dropped instead: a 1 GiB rewrite's copy went from 0.38-2.1 s to a steady
-    /// 0.36-0.38 s there (interleaved runs). A failed save leaves the original as it was, less its cache.
+    /// 0.36-0.38 s there (interleaved runs). A failed save leaves the original as it was, less
+    /// its cache.
     init(path: String, readableDescriptor descriptor: Int32, replacing replacedFile: stat?) {
         self.path = path
         self.descriptor = descriptor
