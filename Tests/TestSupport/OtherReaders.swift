@@ -36,6 +36,15 @@ public enum OtherReaders {
         return object["streams"] as? [[String: Any]] ?? []
     }
 
+    /// The duration in seconds ffprobe reports for the file (`format.duration`).
+    public static func ffprobeDuration(_ path: String) async throws -> Double {
+        let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", path])
+        guard result.status == 0, let duration = Double(result.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ReaderFailure(reader: "ffprobe", message: result.standardError)
+        }
+        return duration
+    }
+
     /// The chapters ffprobe reports (`-show_chapters`): start and end in seconds, and title.
     public static func ffprobeChapters(_ path: String) async throws -> [(start: Double, end: Double, title: String)] {
         let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_chapters", "-of", "json", path])

@@ -14,8 +14,10 @@ struct ChapterWritingTests {
         try await ToolRunner.run("tagedit", arguments)
     }
 
+    /// A copy of a fixture, or of a long audiobook made by ffmpeg (`LongAudiobook`) by its name.
     func copy(_ fixture: String) throws -> String {
-        try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+        if let book = LongAudiobook(rawValue: fixture) { return try book.copy() }
+        return try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
     }
 
     func chapterFile(_ text: String, name: String = "chapters.txt") throws -> String {
@@ -35,10 +37,15 @@ struct ChapterWritingTests {
         return forms
     }
 
-    @Test(arguments: ["moov-before-mdat.m4a", "moov-after-mdat.m4a"])
+    /// The small fixtures, and two-hour audiobooks whose `moov` is over the 1 MiB the parser
+    /// reads whole (their tables are read from the file), with the movie last and first.
+    @Test(arguments: ["moov-before-mdat.m4a", "moov-after-mdat.m4a", LongAudiobook.movieLast.rawValue, LongAudiobook.movieFirst.rawValue])
     func mp4ChaptersAreWrittenConvertedAndRemovedAsPlayersReadThem(_ fixture: String) async throws {
         let path = try copy(fixture)
-        let audio = try await OtherReaders.decodeChecksum(path, map: "0:a")
+        // The audio packets as stored: decoding two hours of AAC would take most of a minute.
+        let audio = try await LongAudiobook.packetChecksum(path)
+        // The last chapter ends with the movie.
+        let duration = LongAudiobook(rawValue: fixture) == nil ? 1.0 : try await OtherReaders.ffprobeDuration(path)
         let chapters = try chapterFile(Self.mp4chaps)
 
         // Both forms by default: ffprobe reads them, mutagen reads chpl.
@@ -47,12 +54,12 @@ struct ChapterWritingTests {
         var ffprobe = try await OtherReaders.ffprobeChapters(path)
         #expect(ffprobe.map(\.title) == Self.titles)
         #expect(ffprobe.map(\.start) == Self.starts)
-        #expect(ffprobe.last?.end == 1.0)
+        #expect(abs((ffprobe.last?.end ?? 0) - duration) < 0.05, "\(ffprobe.last?.end ?? 0)")
         var mutagen = try await OtherReaders.mutagenChapters(path)
         #expect(mutagen.chapters.map(\.title) == Self.titles)
         #expect(mutagen.chapters.map(\.start) == Self.starts)
         #expect(try await forms(path) == ["qt": Self.titles, "nero": Self.titles])
-        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+        #expect(try await LongAudiobook.packetChecksum(path) == audio)
         #expect(try await ToolRunner.run("atominspect", ["check", path]).status == 0)
 
         // Only the chapter track: ffprobe reads it, and no chpl is left for mutagen.
@@ -76,7 +83,7 @@ struct ChapterWritingTests {
         result = try await tagedit("chapters", "convert", path, "--to", "both")
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try await forms(path) == ["qt": Self.titles, "nero": Self.titles])
-        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+        #expect(try await LongAudiobook.packetChecksum(path) == audio)
 
         // Removed: no form is left for any reader.
         result = try await tagedit("chapters", "remove", path)
@@ -84,7 +91,7 @@ struct ChapterWritingTests {
         #expect(try await forms(path).isEmpty)
         #expect(try await OtherReaders.ffprobeChapters(path).isEmpty)
         #expect(try await OtherReaders.mutagenChapters(path).chapters.isEmpty)
-        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+        #expect(try await LongAudiobook.packetChecksum(path) == audio)
         #expect(try await ToolRunner.run("atominspect", ["check", path]).status == 0)
     }
 

@@ -55,12 +55,15 @@ public struct MovieFile: Sendable {
         case .unchanged:
             return plan
         case .inPlace, .movieAtEnd:
-            // Verify what the file will read like before touching it.
+            // Verify what the file will read like before touching it: the whole check reads the
+            // original through `tree`, which reads what it did not hold in memory (the tables of
+            // a `moov` over 1 MiB) from the file itself, so it must run before the first write.
             try verify(PatchedByteSource(base: tree.source, patches: plan.patches, size: plan.newFileSize), plan: plan)
             // Refused when the file changed since it was read; a failed write or read-back
-            // puts the old bytes back.
+            // puts the old bytes back. What is on disk afterwards must be the view just
+            // verified: the planned length and every planned byte.
             try FileReplacement.patch(path, ranges: plan.patches, newSize: plan.newFileSize, expecting: tree.source as? FileByteSource) { _ in
-                try verify(try FileByteSource(path: path), plan: plan)
+                try verifyPatched(try FileByteSource(path: path), plan: plan)
             }
         case .rewrite:
             try tree.source.checkUnchanged()
@@ -214,6 +217,22 @@ public struct MovieFile: Sendable {
             for node in plan.nodes {
                 guard let atom = node.originalAtom, let newStart = plan.offsetMap.map(atom.offset) else { continue }
                 try Self.compare(tree.source, at: atom.offset, with: result, at: newStart, count: atom.size, skipping: checked, fail: fail)
+            }
+        }
+    }
+
+    /// Checks that the file patched in place reads as the patched view `verify` checked before
+    /// the write: the planned length, and the planned bytes in every written range. The rest
+    /// of the file was not written (the patch is refused when the file changed since it was
+    /// read), and the original cannot be read again to compare with: it is this file.
+    func verifyPatched(_ result: any ByteSource, plan: MovieSavePlan) throws {
+        guard result.size == plan.newFileSize else {
+            throw AtomError(.verificationFailed, message: "the written file was not kept: it has \(result.size) bytes, \(plan.newFileSize) were planned")
+        }
+        for patch in plan.patches where !patch.bytes.isEmpty {
+            guard try result.read(at: patch.offset, count: patch.bytes.count) == patch.bytes else {
+                throw AtomError(.verificationFailed, offset: patch.offset,
+                                message: "the written file was not kept: the \(patch.bytes.count) bytes written at \(patch.offset) do not read back as planned")
             }
         }
     }
