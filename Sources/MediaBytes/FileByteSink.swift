@@ -181,8 +181,17 @@ public struct FileByteSink: ByteSink {
         bytes.withUnsafeBytes { buffer in
             var done = 0
             while done < buffer.count {
-                let result = injectedFailure(.write) ? -1 : offset.map { systemPwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t($0) + off_t(done)) }
-                    ?? systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                var result: Int
+                if injectedFailure(.write) {
+                    // A simulated kill in the middle of this write: its first half reaches the file.
+                    if FileFaultInjector.current?.isCrashingNow == true, let offset, done == 0 {
+                        _ = systemPwrite(descriptor, buffer.baseAddress!, buffer.count / 2, off_t(offset))
+                    }
+                    result = -1
+                } else {
+                    result = offset.map { systemPwrite(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t($0) + off_t(done)) }
+                        ?? systemWrite(descriptor, buffer.baseAddress! + done, buffer.count - done)
+                }
                 if result < 0 {
                     if Glibc_errno() == EINTR { continue }
                     failure = .errno(path, "write failed")

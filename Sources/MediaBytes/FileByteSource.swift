@@ -27,10 +27,14 @@ public final class FileByteSource: ByteSource {
 
     /// Opens `path` for reading.
     ///
+    /// A save in place that was cut short (its journal is still beside the file) is settled
+    /// first, so the file read is the original or the whole result, never a mix (`SaveJournal`).
+    ///
     /// - Throws: `ByteSourceError` with code `.notFound`, `.isDirectory`, `.permissionDenied`,
     ///   `.notRegularFile` or `.io`, naming the path.
     public init(path: String) throws(ByteSourceError) {
         self.path = path
+        try SaveJournal.recover(path)
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error(errno: errno, path: path, action: "cannot open") }
         var info = stat()

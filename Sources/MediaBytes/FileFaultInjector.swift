@@ -26,6 +26,10 @@ public enum FileOperation: String, Sendable, CaseIterable {
     case close
     /// Renaming the temporary file over the original.
     case rename
+    /// Creating the journal of an in-place save beside the file.
+    case createJournal
+    /// Removing that journal when the save is over.
+    case removeJournal
 }
 
 /// Makes chosen file-system steps of a save fail as the system would (the call is not made, and
@@ -45,6 +49,11 @@ public final class FileFaultInjector: @unchecked Sendable {
     /// When true, every step from `failureIndex` on fails (a disk that stays full or broken);
     /// otherwise only that one step does.
     public let persistent: Bool
+    /// When true, the save stops at `failureIndex` as a killed process would: a write there
+    /// writes the first half of its bytes before it fails, and every step after it fails too
+    /// (so nothing is undone or cleaned up on disk, and a removal does not happen). What is
+    /// left is what a kill at that instant leaves for the next open to settle.
+    public let crashes: Bool
     /// The steps seen so far, in order.
     public private(set) var operations: [FileOperation] = []
 
@@ -52,7 +61,19 @@ public final class FileFaultInjector: @unchecked Sendable {
         failureIndex = index
         self.error = error
         self.persistent = persistent
+        crashes = false
     }
+
+    /// An injector that stops the save at step `index` as a kill would (see `crashes`).
+    public init(crashingAt index: Int) {
+        failureIndex = index
+        error = EIO
+        persistent = true
+        crashes = true
+    }
+
+    /// True when the step being failed is the crash itself (a write there is torn).
+    var isCrashingNow: Bool { crashes && operations.count - 1 == failureIndex }
 
     /// Counts `operation` and says whether it is to fail.
     func fails(_ operation: FileOperation) -> Bool {

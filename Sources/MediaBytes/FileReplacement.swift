@@ -87,21 +87,27 @@ public enum FileReplacement {
     /// Overwrites ranges of the existing file at `path` in place, optionally sets its length
     /// (extending or truncating it), flushes it to disk, and runs `verify` on the result.
     ///
-    /// The bytes about to be replaced are read first and kept: if a write, the length change,
+    /// The bytes about to be replaced are read first and kept. If a write, the length change,
     /// the flush or `verify` fails, they are written back (and the old length restored) before
     /// the error is thrown, so a failed patch leaves the file as it was. Ranges within
     /// `coalescingLimit` of each other go out as one write. With `original` (the file as it was
     /// read), the patch is refused when the file at `path` is no longer that file (replaced,
     /// or written to since).
     ///
-    /// In-place writes are not atomic against power loss or a kill in the middle of a write
-    /// of several ranges; `replace` is. If undoing a failure fails too (a disk that has gone
-    /// bad), the error says that the file may be damaged.
+    /// A save cut short where no error can be caught (a kill, a crash, a power loss, a file-size
+    /// limit) is undone the next time the file is opened: before the first byte of the file
+    /// changes, the old and new bytes of every range and both lengths are written to a journal
+    /// beside it and flushed to disk (`SaveJournal`), and `FileByteSource(path:)` settles a
+    /// file whose journal is still there. The journal is removed once the save is verified or
+    /// undone. If undoing a failure fails too (a disk that has gone bad), the error says that
+    /// the file may be damaged and the journal is kept for the next open.
     public static func patch(
         _ path: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64? = nil,
         expecting original: FileByteSource? = nil, verify: (String) throws -> Void = { _ in }
     ) throws {
-        let fd = injectedFailure(.openForPatch) ? -1 : open(path, O_RDWR | O_CLOEXEC)
+        // The journal goes beside the file a link names, where `FileByteSource` looks for it.
+        let target = resolvedPath(path)
+        let fd = injectedFailure(.openForPatch) ? -1 : open(target, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot open for writing") }
         defer { _ = systemClose(fd) }
         var info = stat()
@@ -112,10 +118,25 @@ public enum FileReplacement {
                 throw FileWriteError(path: path, reason: "the file was replaced since it was read; read it again")
             }
         }
+        // The lock of the editor (shared when this thread holds it already): a reader that
+        // finds the journal while this save runs leaves it alone.
+        let lock = try? FileLock(target)
+        do {
+            try patchLocked(fd, info: info, path: path, target: target, ranges: ranges, newSize: newSize, verify: verify)
+        } catch {
+            _ = consume lock
+            throw error
+        }
+        _ = consume lock
+    }
+
+    private static func patchLocked(
+        _ fd: Int32, info: stat, path: String, target: String, ranges: [(offset: UInt64, bytes: [UInt8])], newSize: UInt64?,
+        verify: (String) throws -> Void
+    ) throws {
         let oldSize = UInt64(info.st_size)
         // Each span's current bytes: the base of what is written, and what a failure puts back.
-        var saved: [(offset: UInt64, bytes: [UInt8])] = []
-        var writes: [(offset: UInt64, bytes: [UInt8])] = []
+        var journal = SaveJournal(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), oldSize: oldSize, newSize: newSize ?? oldSize, ranges: [])
         for span in spans(of: ranges) {
             let old = try readExisting(fd, path: path, range: span, size: oldSize)
             var bytes = old + [UInt8](repeating: 0, count: Int(span.count) - old.count)
@@ -123,11 +144,14 @@ public enum FileReplacement {
                 let start = Int(range.offset - span.lowerBound)
                 bytes.replaceSubrange(start..<start + range.bytes.count, with: range.bytes)
             }
-            saved.append((span.lowerBound, old))
-            writes.append((span.lowerBound, bytes))
+            journal.ranges.append(SaveJournal.Range(offset: span.lowerBound, old: old, new: bytes))
         }
+        let journalPath = SaveJournal.path(for: target)
+        try journal.write(to: journalPath, reportedAs: path)
+        var undone = true
+        defer { journal.finish(at: journalPath, keep: !undone) }
         do {
-            for write in writes { try FileByteSink.writeAll(fd, write.bytes[...], path: path, at: write.offset) }
+            for range in journal.ranges { try FileByteSink.writeAll(fd, range.new[...], path: path, at: range.offset) }
             if let newSize, newSize != oldSize {
                 guard !injectedFailure(.truncate), ftruncate(fd, off_t(newSize)) == 0 else { throw FileWriteError.errno(path, "cannot set its length") }
             }
@@ -135,11 +159,14 @@ public enum FileReplacement {
             try verify(path)
         } catch {
             do {
-                for old in saved { try FileByteSink.writeAll(fd, old.bytes[...], path: path, at: old.offset) }
+                for range in journal.ranges { try FileByteSink.writeAll(fd, range.old[...], path: path, at: range.offset) }
                 guard !injectedFailure(.truncate), ftruncate(fd, off_t(oldSize)) == 0 else { throw FileWriteError.errno(path, "cannot set its length") }
                 guard !injectedFailure(.flush), fsync(fd) == 0 else { throw FileWriteError.errno(path, "flush to disk failed") }
             } catch let undo as FileWriteError {
-                throw FileWriteError(path: path, reason: "\(error); writing the old bytes back failed too (\(undo.reason)): the file may be damaged")
+                undone = false
+                throw FileWriteError(
+                    path: path,
+                    reason: "\(error); writing the old bytes back failed too (\(undo.reason)): the file may be damaged until it is opened again, which puts the old bytes back from \(journalPath)")
             }
             throw error
         }

@@ -72,24 +72,74 @@ import Testing
                 var failed: MetadataError?
                 do { _ = try Self.edit(run.path, scenario, injector: injector) } catch let error as MetadataError { failed = error }
                 let after = try TemporaryFile.read(run.path)
+                let journal = "." + scenario.fixture + ".save-journal"
+                var left = try FileManager.default.contentsOfDirectory(atPath: run.directory)
                 if let failed {
                     #expect(failed.code == .io, "\(context): \(failed)")
                     if persistent && scenario.method != .rewrite {
                         // The old bytes could not be written back either: an in-place write is
-                        // one write call here, so the file holds either version whole.
+                        // one write call here, so the file holds either version whole, and the
+                        // journal stays for the next open.
                         #expect(after == original || after == expected, "\(context): the file is neither the original nor the result")
+                        #expect(left == [scenario.fixture] || left.sorted() == [journal, scenario.fixture].sorted(), "\(context): left behind \(left)")
                     } else {
                         #expect(after == original, "\(context): the original changed")
+                        #expect(left == [scenario.fixture], "\(context): left behind \(left)")
                     }
                 } else {
-                    // Only a failed read of the unchanged bytes between two ranges is survivable
-                    // (they are then written as two ranges).
-                    #expect(steps[index] == .readBack && !persistent, "\(context): the save succeeded")
+                    // Survivable: a failed read of the unchanged bytes between two ranges (they
+                    // are then written as two ranges), and a journal that could not be removed
+                    // after the verified save (the next open finds the file complete).
+                    #expect((steps[index] == .readBack && !persistent) || steps[index] == .removeJournal, "\(context): the save succeeded")
                     #expect(after == expected, "\(context): the save reported success but the file is not the result")
                 }
-                let left = try FileManager.default.contentsOfDirectory(atPath: run.directory)
-                #expect(left == [scenario.fixture], "\(context): left behind \(left)")
+                // The next open settles whatever the save left: the file is either version,
+                // and nothing is left beside it.
+                _ = try MediaFile(path: run.path)
+                let settled = try TemporaryFile.read(run.path)
+                #expect(settled == original || settled == expected, "\(context): after the next open the file is neither version")
+                if failed == nil { #expect(settled == expected, "\(context): the next open undid a save that succeeded") }
+                left = try FileManager.default.contentsOfDirectory(atPath: run.directory)
+                #expect(left == [scenario.fixture], "\(context): after the next open, left behind \(left)")
             }
+        }
+    }
+
+    /// A kill at any instant of any save: `FileFaultInjector(crashingAt:)` stops the save at
+    /// each of its steps as a kill would (a write there half done, nothing undone or removed
+    /// after it). Whatever it leaves, the next open makes the file, byte for byte, the original
+    /// or the verified result, and leaves nothing beside it but a rewrite's `.partial` file.
+    @Test(arguments: scenarios)
+    func aCrashAtAnyStepIsSettledByTheNextOpen(_ scenario: Scenario) throws {
+        let original = try TemporaryFile.read(TestFixtures.path(scenario.fixture))
+        let clean = try Self.copy(scenario.fixture)
+        defer { try? FileManager.default.removeItem(atPath: clean.directory) }
+        let recorder = FileFaultInjector()
+        _ = try Self.edit(clean.path, scenario, injector: recorder)
+        let expected = try TemporaryFile.read(clean.path)
+        var outcomes: Set<String> = []
+        for index in recorder.operations.indices {
+            let run = try Self.copy(scenario.fixture)
+            defer { try? FileManager.default.removeItem(atPath: run.directory) }
+            let context = "crash at step \(index) (\(recorder.operations[index].rawValue))"
+            let injector = FileFaultInjector(crashingAt: index)
+            if recorder.operations[index] == .removeJournal {
+                // The last step: a crash there comes after the verified save has returned.
+                _ = try Self.edit(run.path, scenario, injector: injector)
+            } else {
+                #expect(throws: (any Error).self, "\(context)") { _ = try Self.edit(run.path, scenario, injector: injector) }
+            }
+            let torn = try TemporaryFile.read(run.path)
+            _ = try MediaFile(path: run.path)
+            let settled = try TemporaryFile.read(run.path)
+            #expect(settled == original || settled == expected, "\(context): after the next open the file is neither version")
+            outcomes.insert(settled == original ? (torn == original ? "untouched" : "rolled back") : "complete")
+            let left = try FileManager.default.contentsOfDirectory(atPath: run.directory).filter { $0 != scenario.fixture }
+            #expect(left.allSatisfy { $0.hasPrefix("." + scenario.fixture + ".") && $0.hasSuffix(".partial") }, "\(context): left behind \(left)")
+        }
+        if scenario.method != .rewrite {
+            // The crashes did tear the file, and the open did put it back.
+            #expect(outcomes.contains("rolled back"), "\(outcomes)")
         }
     }
 
@@ -187,13 +237,21 @@ import Testing
                 #expect(error?.description.contains("No space left on device") == true, "\(error.map(String.init(describing:)) ?? "")")
                 #expect(try TemporaryFile.read(mountPoint + "/" + fixture) == originals[fixture], "\(fixture) changed")
             }
-            // A change that fits the padding needs no new space: it is written in place.
+            // A change that fits the padding is written in place, but only after its journal
+            // (the old and new bytes, to undo a crash) is on disk: with no space for that, the
+            // save fails before the file is touched.
             var file = try MediaFile(path: mountPoint + "/aac-itunes-tags-cover.m4a")
             try file.set("TITLE", ["Short"])
+            #expect(try file.save(MediaFile.SaveOptions(dryRun: true)).method == .inPlace)
+            let error = #expect(throws: MetadataError.self) { try file.save() }
+            #expect(error?.description.contains("save-journal: write failed: No space left on device") == true, "\(error.map(String.init(describing:)) ?? "")")
+            #expect(try TemporaryFile.read(mountPoint + "/aac-itunes-tags-cover.m4a") == originals["aac-itunes-tags-cover.m4a"])
+            // Once there is room for the journal, it is written in place.
+            try FileManager.default.removeItem(atPath: mountPoint + "/filler")
             #expect(try file.save().method == .inPlace)
             #expect(try MediaFile(path: mountPoint + "/aac-itunes-tags-cover.m4a").tags["TITLE"] == ["Short"])
             let left = try FileManager.default.contentsOfDirectory(atPath: mountPoint).sorted()
-            #expect(left == ["aac-itunes-tags-cover.m4a", "aiff-id3.aiff", "filler", "id3v24-full.mp3", "moov-after-mdat.m4a"])
+            #expect(left == ["aac-itunes-tags-cover.m4a", "aiff-id3.aiff", "id3v24-full.mp3", "moov-after-mdat.m4a"])
         }
     }
 

@@ -111,11 +111,126 @@ import Testing
             usleep(useconds_t(duration * Double(step) / 12 * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            // The next open settles a save cut short (its journal beside the file).
+            #expect(try await ToolRunner.run("tagedit", ["show", path]).status == 0)
             let head = Array(try TemporaryFile.read(path).prefix(64 << 10))
             #expect(head == original || head == expected, "kill at step \(step) left a mix of old and new bytes")
             #expect(Self.identity(path)?.size == size)
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["large.m4a"])
             try FileManager.default.removeItem(atPath: path)
         }
+    }
+
+    /// Where the first top-level atom of `type` starts in `bytes`.
+    static func topLevelOffset(of type: String, in bytes: [UInt8]) -> Int? {
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            let size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            if String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self) == type { return offset }
+            guard size >= 8 else { return nil }
+            offset += size
+        }
+        return nil
+    }
+
+    /// An image of `count` bytes that reads as a JPEG: its markers around bytes that vary.
+    static func image(_ count: Int, seed: UInt8) -> [UInt8] {
+        [0xFF, 0xD8, 0xFF, 0xE0] + (0..<count - 6).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) ^ seed } + [0xFF, 0xD9]
+    }
+
+    /// The case: a 14.6 MB cover replaced by another of the same size is one write of
+    /// 14.6 MB in place. Kills spread over the run; after the next open, the file is byte for
+    /// byte the original or the result (a kill inside the write used to leave the first part of
+    /// the new cover followed by the old one, and `check` said ok).
+    @Test func aKilledInPlaceCoverReplacementIsSettledToEitherVersion() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try TemporaryFile.write(Self.image(14_600_000, seed: 1), name: "first.jpg")
+        let second = try TemporaryFile.write(Self.image(14_600_000, seed: 2), name: "second.jpg")
+        let source = directory + "/source.m4a"
+        try Data(try TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a"))).write(to: URL(fileURLWithPath: source))
+        #expect(try await ToolRunner.run("tagedit", ["picture", "add", source, "--image", first]).status == 0)
+        let original = try TemporaryFile.read(source)
+        let arguments = { (path: String) in ["picture", "add", path, "--image", second, "--replace"] }
+        let plan = try await ToolRunner.run("tagedit", arguments(source) + ["--dry-run"])
+        #expect(plan.standardOutput.contains("in-place (") && plan.standardOutput.contains("written in 1 range"), "\(plan.standardOutput)")
+
+        let reference = directory + "/reference.m4a"
+        try Data(original).write(to: URL(fileURLWithPath: reference))
+        let started = Date()
+        #expect(try await ToolRunner.run("tagedit", arguments(reference)).status == 0)
+        let duration = Date().timeIntervalSince(started)
+        let expected = try TemporaryFile.read(reference)
+        #expect(expected != original)
+
+        var outcomes: [String: Int] = [:]
+        let path = directory + "/large.m4a"
+        for step in 0..<10 {
+            try Data(original).write(to: URL(fileURLWithPath: path))
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: ToolRunner.productsDirectory + "/tagedit")
+            process.arguments = arguments(path)
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Most of a run is reading and planning; the kills crowd towards its end, where the
+            // journal and the file are written.
+            let fraction: Double = 0.5 + 0.5 * Double(step) / 10
+            usleep(useconds_t(duration * fraction * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let journal = FileManager.default.fileExists(atPath: directory + "/.large.m4a.save-journal")
+            let torn = try TemporaryFile.read(path)
+            #expect(try await ToolRunner.run("tagedit", ["show", path]).status == 0)
+            let settled = try TemporaryFile.read(path)
+            #expect(settled == original || settled == expected, "kill at step \(step): the file is neither version after the next open")
+            let outcome = settled == expected ? "result" : torn == original ? (journal ? "killed with its journal written" : "original") : "torn, put back"
+            outcomes[outcome, default: 0] += 1
+            let left = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+            #expect(left == ["large.m4a", "reference.m4a", "source.m4a"], "kill at step \(step) left \(left)")
+        }
+        print("in-place cover replacement, kills: \(outcomes)")
+    }
+
+    /// A movie written at the end of the file, stopped by the file-size limit (`ulimit -f`,
+    /// SIGXFSZ) in the middle of the write that extends the file: the `moov` header then claims
+    /// more bytes than the file has. The next open of the file, by either tool, puts the old
+    /// bytes and length back.
+    @Test func aMovieAtTheEndCutByTheFileSizeLimitIsUndoneByTheNextOpen() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // The fixture (ftyp, mdat, moov) with its mdat grown by 32 MiB of zeros after the
+        // media, so that the journal (old and new movie, 3 MB) fits under the limit and the
+        // file's own extension is what the limit cuts.
+        let path = directory + "/book.m4a"
+        var original = try TemporaryFile.read(TestFixtures.path("moov-after-mdat.m4a"))
+        let mdatAt = try #require(Self.topLevelOffset(of: "mdat", in: original))
+        let mdatSize = original[mdatAt..<mdatAt + 4].reduce(0) { $0 << 8 | Int($1) }
+        let grown = mdatSize + 32 << 20
+        original.replaceSubrange(mdatAt..<mdatAt + 4, with: [UInt8(grown >> 24), UInt8(grown >> 16 & 0xFF), UInt8(grown >> 8 & 0xFF), UInt8(grown & 0xFF)])
+        original.insert(contentsOf: [UInt8](repeating: 0, count: 32 << 20), at: mdatAt + mdatSize)
+        try Data(original).write(to: URL(fileURLWithPath: path))
+        let image = try TemporaryFile.write(Self.image(3_000_000, seed: 5), name: "cover.jpg")
+        let plan = try await ToolRunner.run("tagedit", ["picture", "add", path, "--image", image, "--dry-run"])
+        #expect(plan.standardOutput.contains("movie-at-end"), "\(plan.standardOutput)")
+        // The limit half-way through the new movie, in the 512-byte blocks of POSIX `ulimit -f`.
+        let limit = (original.count + 1_500_000) / 512
+        let tagedit = ToolRunner.productsDirectory + "/tagedit"
+        let cut = try await ToolRunner.runProgram("/bin/sh", ["-c", "ulimit -f \(limit) && exec \"$0\" picture add \"$1\" --image \"$2\"", tagedit, path, image])
+        #expect(cut.status == 128 + SIGXFSZ, "\(cut.status) \(cut.standardError)")
+        let torn = try TemporaryFile.read(path)
+        #expect(torn.count > original.count && torn.count == limit * 512, "the write was not cut: \(torn.count) bytes")
+        #expect(FileManager.default.fileExists(atPath: directory + "/.book.m4a.save-journal"))
+
+        let check = try await ToolRunner.run("atominspect", ["check", path])
+        #expect(check.status == 0, "\(check.standardOutput)\(check.standardError)")
+        #expect(try TemporaryFile.read(path) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["book.m4a"])
+        if OtherReaders.hasFFprobe || OtherReaders.isRequired {
+            #expect(try await OtherReaders.ffprobeStreams(path).count == 1)
+        }
+        // And the save goes through once the limit is lifted.
+        #expect(try await ToolRunner.run("tagedit", ["picture", "add", path, "--image", image]).status == 0)
+        #expect(try await ToolRunner.run("atominspect", ["check", path]).status == 0)
     }
 }
