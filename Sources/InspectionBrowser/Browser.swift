@@ -483,9 +483,7 @@ public struct Browser {
         let range = payloadOnly ? node.payloadRange : node.range
         do {
             if FileByteSink.isSameFile(path, file.path) { throw BrowserError("that is the file being browsed") }
-            var sink = try FileByteSink(path: path)
-            try file.source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
-            try sink.close()
+            try FileReplacement.create(path, copying: UInt64(range.count), from: file.source, at: range.lowerBound)
             message = "wrote \(range.count) bytes of \(node.path) to \(path)"
         } catch {
             message = "cannot write \(path): \(error)"
@@ -497,9 +495,7 @@ public struct Browser {
         let text = InspectionRendering.json(node).serialized() + "\n"
         do {
             if FileByteSink.isSameFile(path, file.path) { throw BrowserError("that is the file being browsed") }
-            var sink = try FileByteSink(path: path)
-            try sink.write(Array(text.utf8))
-            try sink.close()
+            try FileReplacement.create(path, bytes: Array(text.utf8))
             message = "wrote JSON of \(node.path) to \(path)"
         } catch {
             message = "cannot write \(path): \(error)"

@@ -67,6 +67,16 @@ public struct FileByteSink: ByteSink {
         replacedFile = nil
     }
 
+    /// A sink writing through `descriptor` (a device, a FIFO, an inherited stream) in order,
+    /// with no read-back; `close` closes it when `owned`.
+    init(path: String, writingThrough descriptor: Int32, owned: Bool) {
+        self.path = path
+        self.descriptor = descriptor
+        ownsDescriptor = owned
+        readsBackCopies = false
+        replacedFile = nil
+    }
+
     /// A sink owning `descriptor`, a new file open for reading and writing: its kernel copies
     /// are read back and compared with their source (`checkedCopies`). When the source is
     /// `replacing` (the file, by device and inode, that the new one will replace), each

@@ -29,19 +29,106 @@ public enum FileReplacement {
         try writeBeside(target, reportedAs: path, permissions: info, replacing: true, write: write, verify: verify)
     }
 
-    /// Creates (or replaces) the file at `path` with what `write` produces, the same way:
-    /// a temporary file beside it, flushed, verified, then renamed into place.
+    /// Writes what `write` produces to the output `path`, as `OutputTarget` says: a regular
+    /// file (or none) the same way as `replace`, as a temporary file beside it, flushed,
+    /// verified by `verify` (given the temporary path), then renamed into place; a device, a
+    /// FIFO or one of the process's own streams written through, in order and unverified (what
+    /// was written there cannot be read back). Nothing is ever renamed over a device, a FIFO
+    /// or a link; a dangling link, a directory, a socket or a block device is refused.
     public static func create(
         _ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void
     ) throws {
-        var info = stat()
-        let existing = stat(resolvedPath(path), &info) == 0
-        try writeBeside(existing ? resolvedPath(path) : path, reportedAs: path, permissions: existing ? info : nil, replacing: false, write: write, verify: verify)
+        switch try OutputTarget.resolve(path) {
+        case .file(let target, let existing):
+            var info = stat()
+            let permissions = existing && stat(target, &info) == 0 ? info : nil
+            try writeBeside(target, reportedAs: path, permissions: permissions, replacing: false, write: write, verify: verify)
+        case .stream(let device):
+            let fd = open(device, O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { throw FileWriteError.errno(path, "cannot open for writing") }
+            var sink = FileByteSink(path: path, writingThrough: fd, owned: true)
+            do { try write(&sink) } catch {
+                _ = systemClose(fd)
+                throw error
+            }
+            try sink.close()
+        case .descriptor(let descriptor):
+            var sink = FileByteSink(path: path, writingThrough: descriptor, owned: false)
+            try write(&sink)
+        }
     }
 
+    /// Writes `bytes` to the output `path` as `create` does, a regular file verified to hold them.
+    public static func create(_ path: String, bytes: [UInt8]) throws {
+        try create(path, write: { try $0.write(bytes) }, verify: { temporary in
+            let written = try FileByteSource(path: temporary)
+            guard written.size == UInt64(bytes.count), try written.read(at: 0, count: bytes.count) == bytes else {
+                throw FileWriteError(path: path, reason: "the file written does not read back as written")
+            }
+        })
+    }
+
+    /// Writes the `count` bytes of `source` at `offset` to the output `path` as `create` does,
+    /// a regular file verified to hold them.
+    public static func create(_ path: String, copying count: UInt64, from source: any ByteSource, at offset: UInt64) throws {
+        var checked = CheckedCopies()
+        try create(path, write: { sink in
+            try source.copy(from: offset, count: count, to: &sink)
+            checked = sink.checkedCopies
+        }, verify: { temporary in
+            let written = try FileByteSource(path: temporary)
+            guard written.size == count, try source.hasSameBytes(at: offset, as: written, at: 0, count: count, skipping: checked) else {
+                throw FileWriteError(path: path, reason: "the file written does not hold the bytes copied")
+            }
+        })
+    }
+
+    /// Writes the output `path` as a copy of `source` that `edit` changes where it is first (a
+    /// save whose writer edits a file in place). The copy is made as a temporary file (beside
+    /// `path` when it names a regular file or nothing, in the temporary folder when it names a
+    /// device, a FIFO or a stream), verified, handed to `edit` by its path, then renamed over
+    /// `path` or written through to it. A failure removes the copy and leaves `path` as it was.
+    public static func create(_ path: String, editing source: FileByteSource, edit: (String) throws -> Void) throws {
+        var checked = CheckedCopies()
+        let copy: (inout FileByteSink) throws -> Void = { sink in
+            try source.copy(from: 0, count: source.size, to: &sink)
+            checked = sink.checkedCopies
+        }
+        let verifyCopy: (String) throws -> Void = { temporary in
+            let written = try FileByteSource(path: temporary)
+            guard written.size == source.size, try source.hasSameBytes(at: 0, as: written, at: 0, count: source.size, skipping: checked) else {
+                throw FileWriteError(path: path, reason: "the copy of \(source.path) differs from it")
+            }
+        }
+        let target = try OutputTarget.resolve(path)
+        if case .file(let file, let existing) = target {
+            var info = stat()
+            let permissions = existing && stat(file, &info) == 0 ? info : nil
+            try writeBeside(file, reportedAs: path, permissions: permissions, replacing: false, write: copy, verify: { temporary in
+                try verifyCopy(temporary)
+                try edit(temporary)
+            })
+            return
+        }
+        // Made in the temporary folder, then written through.
+        let folder = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var scratch = ""
+        let name = source.path.split(separator: "/").last.map(String.init) ?? "output"
+        try writeBeside(folder + "/" + name, reportedAs: path, permissions: nil, replacing: false, write: copy, verify: { temporary in
+            try verifyCopy(temporary)
+            try edit(temporary)
+            scratch = temporary
+        }, keep: true)
+        defer { unlink(scratch) }
+        let edited = try FileByteSource(path: scratch)
+        try create(path, write: { try edited.copy(from: 0, count: edited.size, to: &$0) }, verify: { _ in })
+    }
+
+    /// Writes `target` as a temporary file beside it, verified, then renamed over it; with
+    /// `keep`, the verified temporary file is left where it is instead (the caller removes it).
     private static func writeBeside(
         _ target: String, reportedAs path: String, permissions info: stat?, replacing: Bool, write: (inout FileByteSink) throws -> Void,
-        verify: (String) throws -> Void
+        verify: (String) throws -> Void, keep: Bool = false
     ) throws {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
@@ -66,6 +153,7 @@ public enum FileReplacement {
             closed = true
             // The verification reads the new file while it is flushed to disk.
             try sink.close(flushingWhile: { try verify(temporary) })
+            if keep { return }
             guard !injectedFailure(.rename), rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
         } catch {
             if !closed { _ = systemClose(fd) }

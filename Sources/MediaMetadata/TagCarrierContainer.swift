@@ -80,17 +80,20 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
     func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
         // The tag was read from the file as it was; another program's change since then would be lost.
         try source.checkUnchanged()
-        let target = options.output ?? path
-        if let output = options.output { try Self.copy(path, to: output) }
-        // A failed save into a new file leaves no half-made output behind.
-        var succeeded = false
-        defer { if let output = options.output, !succeeded { unlink(output) } }
         let tag = tagToWrite(options)
-        let planned = try Carrier.save(tag, to: target, options: carrierOptions(options, dryRun: true))
-        try MediaFile.checkWritable(target, needsDirectory: planned.method == .rewritten)
-        let outcome = try Carrier.save(tag, to: target, options: carrierOptions(options, dryRun: false))
-        succeeded = true
-        return savePlan(outcome, output: options.output)
+        guard let output = options.output else {
+            let planned = try Carrier.save(tag, to: path, options: carrierOptions(options, dryRun: true))
+            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
+            return savePlan(try Carrier.save(tag, to: path, options: carrierOptions(options, dryRun: false)), output: nil)
+        }
+        // A new file: a verified copy, edited as a temporary file, then put in place (renamed
+        // over a file, written through to a device or a FIFO); a failure leaves the output as
+        // it was (see `FileReplacement.create(_:editing:edit:)`).
+        var outcome: CarrierSaveOutcome?
+        try FileReplacement.create(output, editing: source) { copy in
+            outcome = try Carrier.save(tag, to: copy, options: carrierOptions(options, dryRun: false))
+        }
+        return savePlan(outcome!, output: output)
     }
 
     private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
@@ -100,21 +103,5 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
         if let output { summary = "wrote \(output) (a copy of \(path) with the new tags)" }
         let writes = outcome.ranges.map { SavePlan.Write(range: $0.range, what: $0.what) }
         return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
-    }
-
-    /// Copies `path` to `output` (a verified new file), for `output` with carriers whose save
-    /// edits a file in place.
-    private static func copy(_ path: String, to output: String) throws {
-        let source = try FileByteSource(path: path)
-        var checked = CheckedCopies()
-        try FileReplacement.create(output, write: { sink in
-            try source.copy(from: 0, count: source.size, to: &sink)
-            checked = sink.checkedCopies
-        }, verify: { temporary in
-            let written = try FileByteSource(path: temporary)
-            guard written.size == source.size, try source.hasSameBytes(at: 0, as: written, at: 0, count: source.size, skipping: checked) else {
-                throw MetadataError(.verificationFailed, path: output, message: "the copy differs from \(path)")
-            }
-        })
     }
 }

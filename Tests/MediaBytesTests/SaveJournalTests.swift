@@ -188,3 +188,53 @@ import Testing
         #expect(try TemporaryFile.read(path) == old)
     }
 }
+
+/// Where an output goes (`OutputTarget`), and a new file made by editing a copy
+/// (`FileReplacement.create(_:editing:edit:)`).
+@Suite struct OutputTargetTests {
+    @Test func eachKindOfPathHasItsWay() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let file = directory + "/file.m4a"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: file))
+        #expect(symlink("file.m4a", directory + "/link") == 0)
+        #expect(symlink("gone.m4a", directory + "/dangling") == 0)
+        #expect(mkfifo(directory + "/fifo", 0o644) == 0)
+        #expect(mkdir(directory + "/folder", 0o755) == 0)
+        #expect(try OutputTarget.resolve(directory + "/new.m4a") == .file(directory + "/new.m4a", existing: false))
+        #expect(try OutputTarget.resolve(file) == .file(file, existing: true))
+        #expect(try OutputTarget.resolve(directory + "/link") == .file(FileReplacement.resolvedPath(file), existing: true))
+        #expect(try OutputTarget.resolve(directory + "/fifo") == .stream(directory + "/fifo"))
+        #expect(try OutputTarget.resolve("/dev/null") == .stream("/dev/null"))
+        for (path, descriptor) in [("-", Int32(1)), ("/dev/stdout", 1), ("/dev/stderr", 2), ("/dev/fd/7", 7), ("/proc/self/fd/1", 1)] {
+            #expect(try OutputTarget.resolve(path) == .descriptor(descriptor), "\(path)")
+        }
+        #expect(symlink("/dev/stdout", directory + "/out") == 0)
+        #expect(try OutputTarget.resolve(directory + "/out") == .descriptor(1))
+        for (path, words) in [(directory + "/dangling", "gone.m4a', which does not exist"), (directory + "/folder", "is a directory")] {
+            let error = #expect(throws: FileWriteError.self) { try OutputTarget.resolve(path) }
+            #expect(error?.reason.contains(words) == true, "\(error.map(String.init(describing:)) ?? "")")
+        }
+    }
+
+    @Test func aFailedEditLeavesTheOutputAsItWasAndNoCopyBehind() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let source = try FileByteSource(path: try TemporaryFile.write([UInt8](repeating: 7, count: 5000), name: "source.mp3"))
+        let output = directory + "/output.mp3"
+        try Data("the user's file".utf8).write(to: URL(fileURLWithPath: output))
+        struct Refused: Error {}
+        #expect(throws: Refused.self) {
+            try FileReplacement.create(output, editing: source) { copy in
+                #expect(try TemporaryFile.read(copy) == [UInt8](repeating: 7, count: 5000))
+                throw Refused()
+            }
+        }
+        #expect(try TemporaryFile.read(output) == Array("the user's file".utf8))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["output.mp3"])
+        // And when the edit works, the edited copy is what the output holds.
+        try FileReplacement.create(output, editing: source) { copy in
+            try FileReplacement.patch(copy, ranges: [(0, [1, 2, 3])])
+        }
+        #expect(try TemporaryFile.read(output).prefix(4) == [1, 2, 3, 7])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["output.mp3"])
+    }
+}

@@ -32,9 +32,7 @@ extension AtomInspect {
                 header = min(header + 8, node.size)
             }
             do {
-                var sink = try FileByteSink(path: output)
-                try file.source.copy(from: node.offset + header, count: node.size - header, to: &sink)
-                try sink.close()
+                try FileReplacement.create(output, copying: node.size - header, from: file.source, at: node.offset + header)
             } catch let error as FileWriteError {
                 fail(error.reason, path: output, code: ExitStatus.unreadable)
             } catch {

@@ -21,9 +21,7 @@ extension AtomInspect {
             }
             let page = InspectionHTML.page(file, title: options.file)
             do {
-                var sink = try FileByteSink(path: output)
-                try sink.write(Array(page.utf8))
-                try sink.close()
+                try FileReplacement.create(output, bytes: Array(page.utf8))
             } catch let error as FileWriteError {
                 fail(error.reason, path: output, code: ExitStatus.unreadable)
             } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaBytes
 import MediaMetadata
 import MediaToolSupport
 
@@ -271,8 +272,8 @@ extension TagEdit {
                         if !force && FileManager.default.fileExists(atPath: path) {
                             throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
                         }
-                        guard FileManager.default.createFile(atPath: path, contents: Data(picture.data)) else {
-                            throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture")
+                        do { try FileReplacement.create(path, bytes: Array(picture.data)) } catch {
+                            throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture: \(FileRun.reason(error))")
                         }
                         written += path + "\n"
                     }
@@ -311,12 +312,27 @@ extension TagEdit {
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive)
             guard paths.count == 1 && !recursive else {
-                // Several documents: an array, streamed; with --output into a temporary file
-                // beside it, renamed over it at the end, so a reader never sees half of it.
-                let partial = output.map { PathNames.appending(".\(PathNames.lastComponent($0)).partial", to: PathNames.deletingLastComponent($0)) }
-                func cannotWrite(_ output: String) -> ExitCode {
-                    FileRun.standardError("tagedit: \(output): cannot write the document: \(String(cString: strerror(errno)))")
+                // Several documents: an array, streamed; with --output naming a file, into a
+                // temporary file beside it, renamed over it at the end, so a reader never sees
+                // half of it; a device or a FIFO is written through (OutputTarget).
+                func cannotWrite(_ output: String, _ reason: String = String(cString: strerror(errno))) -> ExitCode {
+                    FileRun.standardError("tagedit: \(output): cannot write the document: \(reason)")
                     return ExitCode(TagEditExitCode.permissionDenied)
+                }
+                var partial: String?
+                var renamedOver: String?
+                if let output {
+                    let target: OutputTarget
+                    do { target = try OutputTarget.resolve(output) } catch { throw cannotWrite(output, FileRun.reason(error)) }
+                    switch target {
+                    case .file(let file, _):
+                        partial = PathNames.appending(".\(PathNames.lastComponent(file)).partial", to: PathNames.deletingLastComponent(file))
+                        renamedOver = file
+                    case .stream(let device):
+                        partial = device
+                    case .descriptor(let descriptor):
+                        partial = descriptor == 1 ? nil : "/dev/fd/\(descriptor)"
+                    }
                 }
                 if let output, let partial, !StandardOutput.redirect(to: partial) { throw cannotWrite(output) }
                 let result = Result {
@@ -324,8 +340,9 @@ extension TagEdit {
                         try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, to: &writer) }
                     }
                 }
-                if let output, let partial {
-                    guard StandardOutput.flush(), rename(partial, output) == 0 else {
+                if let output {
+                    guard StandardOutput.flush() else { throw cannotWrite(output) }
+                    if let partial, let renamedOver, rename(partial, renamedOver) != 0 {
                         let failure = cannotWrite(output)
                         unlink(partial)
                         throw failure

@@ -89,6 +89,11 @@ struct FileRun {
         showProgress = total > 1 && isatty(2) == 1
     }
 
+    /// What went wrong with a write, without the path (which the message names already).
+    static func reason(_ error: any Error) -> String {
+        (error as? FileWriteError)?.reason ?? "\(error)"
+    }
+
     static func standardError(_ text: String) {
         StandardError.write(text + "\n")
     }
@@ -188,8 +193,8 @@ struct FileRun {
     /// Writes a document `tagedit` produced to `output`, or to standard output without one.
     static func emit(_ text: String, to output: String?, what: String) throws(MetadataError) {
         guard let output else { return print(text, terminator: "") }
-        guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else {
-            throw MetadataError(.permissionDenied, path: output, message: "cannot write the \(what)")
+        do { try FileReplacement.create(output, bytes: Array(text.utf8)) } catch {
+            throw MetadataError(.permissionDenied, path: output, message: "cannot write the \(what): \(Self.reason(error))")
         }
     }
 

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What an output path names, and so how a new file is written there: every output of both
+/// tools (`--output`, `-o`, extracted pictures) and `FileReplacement.create` go through this
+/// one decision, so nothing is ever renamed over what the save did not create.
+///
+/// | the path names | written |
+/// |---|---|
+/// | nothing, or a regular file | as a temporary file beside it, flushed and verified, renamed over it (atomic; an existing file's permission bits are kept) |
+/// | a symbolic link to one of those | the same, at the link's target; the link stays |
+/// | a character device or a FIFO (`/dev/null`, a named pipe, a terminal) | through: opened for writing and written in order; nothing is created, renamed or verified |
+/// | `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` | through the process's own descriptor (an output redirected with `>>` is appended to, not replaced) |
+/// | a symbolic link to nothing | refused: a new file is not created through it |
+/// | a directory, a socket, a block device (a disk) | refused |
+public enum OutputTarget: Equatable, Sendable {
+    /// A regular file or nothing: the file to create or replace (links resolved), with the
+    /// existing file's status when there is one.
+    case file(String, existing: Bool)
+    /// A character device or a FIFO, written through.
+    case stream(String)
+    /// One of this process's open descriptors, written through.
+    case descriptor(Int32)
+
+    /// Where writing to `path` goes.
+    ///
+    /// - Throws: `FileWriteError` for a dangling link, a directory, a socket or a block device.
+    public static func resolve(_ path: String) throws(FileWriteError) -> OutputTarget {
+        if let descriptor = ownDescriptor(path) { return .descriptor(descriptor) }
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .file(path, existing: false) }
+        var target = path
+        if info.st_mode & S_IFMT == S_IFLNK {
+            let destination = linkDestination(path)
+            if let descriptor = destination.flatMap(ownDescriptor) { return .descriptor(descriptor) }
+            guard stat(path, &info) == 0 else {
+                throw FileWriteError(
+                    path: path,
+                    reason: "is a symbolic link to \(destination.map { "'\($0)'" } ?? "a missing file"), which does not exist; a new file is not created through a link (name the target, or remove the link)")
+            }
+            target = FileReplacement.resolvedPath(path)
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return .file(target, existing: true)
+        case S_IFCHR, S_IFIFO: return .stream(target)
+        case S_IFDIR: throw FileWriteError(path: path, reason: "is a directory; name a file in it")
+        case S_IFBLK: throw FileWriteError(path: path, reason: "is a block device (a disk); not written")
+        case S_IFSOCK: throw FileWriteError(path: path, reason: "is a socket; not written")
+        default: throw FileWriteError(path: path, reason: "is not a regular file, a device or a FIFO; not written")
+        }
+    }
+
+    /// The descriptor `path` names without a file system look-up: `-`, the standard streams
+    /// and `/dev/fd/N` or `/proc/self/fd/N`.
+    static func ownDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "-", "/dev/stdout": return 1
+        case "/dev/stderr": return 2
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                if let number = Int32(path.dropFirst(prefix.count)), number >= 0 { return number }
+            }
+            return nil
+        }
+    }
+
+    /// Where the link at `path` points, made absolute against its folder.
+    private static func linkDestination(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard !destination.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return destination }
+        return String(path[...slash]) + destination
+    }
+}
