@@ -124,9 +124,10 @@ extension IFFChunkFile {
         let newSize = 8 + formSize + UInt64(trailing.count)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")]) }
         let replacedIDs: Set<FourCC> = [id]
+        var notKept: [String] = []  // what of the file's owner and attributes the rewrite could not keep
         do {
             var checked = CheckedCopies()
-            try FileReplacement.replace(path, write: { sink in
+            notKept = try FileReplacement.replace(path, write: { sink in
                 try sink.write(header)
                 for piece in pieces {
                     switch piece {
@@ -162,7 +163,7 @@ extension IFFChunkFile {
         } catch {
             throw CarrierError(.io, message: "\(error)")
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")])
+        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes + notKept, ranges: [(0..<newSize, "whole file")])
     }
 
     private static func size(_ value: UInt32, littleEndian: Bool) -> [UInt8] {

@@ -148,7 +148,7 @@ extension MPEGStreamFile {
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             var checked = CheckedCopies()
-            try FileReplacement.replace(path, write: { sink in
+            notes += try FileReplacement.replace(path, write: { sink in
                 try sink.write(newTag)
                 for (index, range) in kept.enumerated() {
                     if index == 1, let apeBytes { try sink.write(apeBytes) }

@@ -59,7 +59,7 @@ public struct FileByteSink: ByteSink {
             replacedFile = nil
             return
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
+        let fd = SystemPath.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw .errno(path, "cannot create") }
         descriptor = fd
         ownsDescriptor = true
@@ -398,7 +398,7 @@ public struct FileByteSink: ByteSink {
     public static func isSameFile(_ a: String, _ b: String) -> Bool {
         var first = stat()
         var second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        guard SystemPath.stat(a, &first) == 0, SystemPath.stat(b, &second) == 0 else { return false }
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 }

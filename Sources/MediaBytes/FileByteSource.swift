@@ -35,7 +35,7 @@ public final class FileByteSource: ByteSource {
     public init(path: String) throws(ByteSourceError) {
         self.path = path
         try SaveJournal.recover(path)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error(errno: errno, path: path, action: "cannot open") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
@@ -97,7 +97,7 @@ public final class FileByteSource: ByteSource {
             throw ByteSourceError(.io, path: path, reason: "the file changed since it was read; read it again")
         }
         var current = stat()
-        guard stat(path, &current) == 0, isFile(current) else {
+        guard SystemPath.stat(path, &current) == 0, isFile(current) else {
             throw ByteSourceError(.io, path: path, reason: "the file was replaced or removed since it was read; read it again")
         }
     }

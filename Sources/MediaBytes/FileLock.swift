@@ -63,7 +63,7 @@ public struct FileLock: ~Copyable {
     ///   (its PID where the system tells), or why the file could not be opened.
     public init(_ path: String) throws(FileLockError) {
         for _ in 0..<8 {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
                 throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot open to lock it: \(String(cString: strerror(errno)))")
             }
@@ -103,7 +103,7 @@ public struct FileLock: ~Copyable {
             }
             // Still the file the path names (not replaced by a save that finished meanwhile)?
             var current = stat()
-            if stat(path, &current) == 0, FileKey(current) == key {
+            if SystemPath.stat(path, &current) == 0, FileKey(current) == key {
                 Self.held.withLock { $0[key] = (fd, thread, 1) }
                 self.key = key
                 return

@@ -20,13 +20,19 @@ public enum FileReplacement {
     /// replaced. On any failure the temporary file is removed and the original is untouched.
     /// What `write` copies in the kernel from the file being replaced is dropped from the page
     /// cache as it is read back (see `FileByteSink`).
+    ///
+    /// The new file keeps the original's owner and group (where the process may set them:
+    /// root, or a group of its own), permission bits, and extended attributes (`user.*` desktop
+    /// tags, security labels, ACLs, as far as the process may set each). Returns what it could
+    /// not keep, in words for a save's notes (empty when it kept everything).
+    @discardableResult
     public static func replace(
         _ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void
-    ) throws {
+    ) throws -> [String] {
         let target = resolvedPath(path)
         var info = stat()
-        guard stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
-        try writeBeside(target, reportedAs: path, permissions: info, replacing: true, write: write, verify: verify)
+        guard SystemPath.stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
+        return try writeBeside(target, reportedAs: path, permissions: info, replacing: true, write: write, verify: verify)
     }
 
     /// Writes what `write` produces to the output `path`, as `OutputTarget` says: a regular
@@ -41,10 +47,10 @@ public enum FileReplacement {
         switch try OutputTarget.resolve(path) {
         case .file(let target, let existing):
             var info = stat()
-            let permissions = existing && stat(target, &info) == 0 ? info : nil
+            let permissions = existing && SystemPath.stat(target, &info) == 0 ? info : nil
             try writeBeside(target, reportedAs: path, permissions: permissions, replacing: false, write: write, verify: verify)
         case .stream(let device):
-            let fd = open(device, O_WRONLY | O_CLOEXEC)
+            let fd = SystemPath.open(device, O_WRONLY | O_CLOEXEC)
             guard fd >= 0 else { throw FileWriteError.errno(path, "cannot open for writing") }
             var sink = FileByteSink(path: path, writingThrough: fd, owned: true)
             do { try write(&sink) } catch {
@@ -103,7 +109,7 @@ public enum FileReplacement {
         let target = try OutputTarget.resolve(path)
         if case .file(let file, let existing) = target {
             var info = stat()
-            let permissions = existing && stat(file, &info) == 0 ? info : nil
+            let permissions = existing && SystemPath.stat(file, &info) == 0 ? info : nil
             try writeBeside(file, reportedAs: path, permissions: permissions, replacing: false, write: copy, verify: { temporary in
                 try verifyCopy(temporary)
                 try edit(temporary)
@@ -119,32 +125,44 @@ public enum FileReplacement {
             try edit(temporary)
             scratch = temporary
         }, keep: true)
-        defer { unlink(scratch) }
+        defer { SystemPath.unlink(scratch) }
         let edited = try FileByteSource(path: scratch)
         try create(path, write: { try edited.copy(from: 0, count: edited.size, to: &$0) }, verify: { _ in })
     }
 
     /// Writes `target` as a temporary file beside it, verified, then renamed over it; with
     /// `keep`, the verified temporary file is left where it is instead (the caller removes it).
+    /// Returns what of the replaced file's owner, group and attributes could not be kept.
+    @discardableResult
     private static func writeBeside(
         _ target: String, reportedAs path: String, permissions info: stat?, replacing: Bool, write: (inout FileByteSink) throws -> Void,
         verify: (String) throws -> Void, keep: Bool = false
-    ) throws {
+    ) throws -> [String] {
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[..<$0]) } ?? "."
         let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = Array("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial".utf8CString)
+        var template = PathBytes.bytes("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial").map { CChar(bitPattern: $0) } + [0]
         let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let temporary = PathBytes.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         var sink = FileByteSink(path: temporary, readableDescriptor: fd, replacing: replacing ? info : nil)
         var closed = false  // set once `close` owns the descriptor (it closes it, failing or not)
+        var notLost: [String] = []  // what of the original's ownership and attributes was not kept
         do {
             try write(&sink)
             if let info {
                 // Owner first: changing it clears set-user-ID and set-group-ID bits.
-                _ = fchown(fd, info.st_uid, info.st_gid)  // only root may; a failure keeps our ownership
+                if fchown(fd, info.st_uid, info.st_gid) != 0 {
+                    // Only root may give a file away; a group of our own may still be kept.
+                    _ = fchown(fd, UInt32.max, info.st_gid)
+                    var own = stat()
+                    if fstat(fd, &own) == 0 {
+                        if own.st_uid != info.st_uid { notLost.append("its owner (user \(info.st_uid); now user \(own.st_uid): only root may keep another user's file theirs)") }
+                        if own.st_gid != info.st_gid { notLost.append("its group (group \(info.st_gid); now group \(own.st_gid))") }
+                    }
+                }
                 _ = fchmod(fd, info.st_mode & 0o7777)
+                if replacing { notLost += ExtendedAttributes.copy(from: target, to: fd) }
             } else {
                 let mask = umask(0)
                 umask(mask)
@@ -153,19 +171,20 @@ public enum FileReplacement {
             closed = true
             // The verification reads the new file while it is flushed to disk.
             try sink.close(flushingWhile: { try verify(temporary) })
-            if keep { return }
-            guard !injectedFailure(.rename), rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
+            if keep { return [] }
+            guard !injectedFailure(.rename), SystemPath.rename(temporary, target) == 0 else { throw FileWriteError.errno(path, "cannot rename the new file over it") }
         } catch {
             if !closed { _ = systemClose(fd) }
-            unlink(temporary)
+            SystemPath.unlink(temporary)
             throw error
         }
         // Make the rename itself durable.
-        let directoryFD = open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        let directoryFD = SystemPath.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             _ = systemClose(directoryFD)
         }
+        return notLost.isEmpty ? [] : ["the rewrite could not keep " + notLost.joined(separator: "; ")]
     }
 
     /// Ranges closer together than this are written as one span (the bytes between them
@@ -195,7 +214,7 @@ public enum FileReplacement {
     ) throws {
         // The journal goes beside the file a link names, where `FileByteSource` looks for it.
         let target = resolvedPath(path)
-        let fd = injectedFailure(.openForPatch) ? -1 : open(target, O_RDWR | O_CLOEXEC)
+        let fd = injectedFailure(.openForPatch) ? -1 : SystemPath.open(target, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot open for writing") }
         defer { _ = systemClose(fd) }
         var info = stat()
@@ -297,8 +316,6 @@ public enum FileReplacement {
 
     /// `path` with symbolic links resolved, or `path` itself when that fails.
     public static func resolvedPath(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        SystemPath.realpath(path) ?? path
     }
 }

@@ -33,12 +33,12 @@ public enum OutputTarget: Equatable, Sendable {
     public static func resolve(_ path: String) throws(FileWriteError) -> OutputTarget {
         if let descriptor = ownDescriptor(path) { return .descriptor(descriptor) }
         var info = stat()
-        guard lstat(path, &info) == 0 else { return .file(path, existing: false) }
+        guard SystemPath.lstat(path, &info) == 0 else { return .file(path, existing: false) }
         var target = path
         if info.st_mode & S_IFMT == S_IFLNK {
             let destination = linkDestination(path)
             if let descriptor = destination.flatMap(ownDescriptor) { return .descriptor(descriptor) }
-            guard stat(path, &info) == 0 else {
+            guard SystemPath.stat(path, &info) == 0 else {
                 throw FileWriteError(
                     path: path,
                     reason: "is a symbolic link to \(destination.map { "'\($0)'" } ?? "a missing file"), which does not exist; a new file is not created through a link (name the target, or remove the link)")
@@ -71,10 +71,7 @@ public enum OutputTarget: Equatable, Sendable {
 
     /// Where the link at `path` points, made absolute against its folder.
     private static func linkDestination(_ path: String) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let count = readlink(path, &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let destination = SystemPath.readlink(path) else { return nil }
         guard !destination.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return destination }
         return String(path[...slash]) + destination
     }

@@ -120,7 +120,7 @@ struct SaveJournal: Equatable {
     /// alone). A journal already there is refused: another save of the file is under way, or
     /// one was cut short and the file has not been opened since.
     func write(to journalPath: String, reportedAs path: String) throws(FileWriteError) {
-        let fd = injectedFailure(.createJournal) ? -1 : open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = injectedFailure(.createJournal) ? -1 : SystemPath.open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             if Glibc_errno() == EEXIST {
                 throw FileWriteError(path: path, reason: "a save journal is already beside it (\(journalPath)): another save is under way, or one was cut short; open the file again to settle it")
@@ -132,7 +132,7 @@ struct SaveJournal: Equatable {
             try FileByteSink.writeAll(fd, encoded()[...], path: journalPath, at: 0)
             guard !injectedFailure(.flush), fsync(fd) == 0 else { throw FileWriteError.errno(path, "cannot flush its save journal to disk") }
         } catch {
-            if !injectedFailure(.removeJournal) { unlink(journalPath) }
+            if !injectedFailure(.removeJournal) { SystemPath.unlink(journalPath) }
             throw error
         }
         Self.flushDirectory(of: journalPath)
@@ -148,13 +148,13 @@ struct SaveJournal: Equatable {
 
     private static func remove(_ journalPath: String) {
         guard !injectedFailure(.removeJournal) else { return }
-        unlink(journalPath)
+        SystemPath.unlink(journalPath)
     }
 
     static func flushDirectory(of path: String) {
         let slash = path.lastIndex(of: "/")
         let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let fd = open(directory, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.open(directory, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)
             _ = systemClose(fd)
@@ -182,12 +182,12 @@ struct SaveJournal: Equatable {
     @discardableResult
     static func recover(_ path: String) throws(ByteSourceError) -> Outcome {
         var journalPath = Self.path(for: path)
-        if access(journalPath, F_OK) != 0 {
+        if SystemPath.access(journalPath, F_OK) != 0 {
             // A journal is beside the file a link names, not beside the link.
             var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return .none }
+            guard SystemPath.lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return .none }
             journalPath = Self.path(for: FileReplacement.resolvedPath(path))
-            guard access(journalPath, F_OK) == 0 else { return .none }
+            guard SystemPath.access(journalPath, F_OK) == 0 else { return .none }
         }
         let lock: FileLock
         do { lock = try FileLock(path) } catch {
@@ -207,8 +207,8 @@ struct SaveJournal: Equatable {
 
     /// `recover` once the file is locked.
     private static func settle(_ path: String, journalPath: String) throws(ByteSourceError) -> Outcome {
-        guard access(journalPath, F_OK) == 0 else { return .none }  // settled meanwhile
-        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard SystemPath.access(journalPath, F_OK) == 0 else { return .none }  // settled meanwhile
+        let fd = SystemPath.open(path, O_RDWR | O_CLOEXEC)
         guard fd >= 0 else {
             throw ByteSourceError(.io, path: path, reason: "a save of it was cut short (\(journalPath)) and it cannot be opened to undo that: \(String(cString: strerror(errno)))")
         }
@@ -221,7 +221,7 @@ struct SaveJournal: Equatable {
         }
         guard let journal = SaveJournal(decoding: bytes) else {
             // Cut short while the journal was written: the file was not written yet.
-            unlink(journalPath)
+            SystemPath.unlink(journalPath)
             return .discardedIncomplete
         }
         let unmatched = ByteSourceError(
@@ -229,7 +229,7 @@ struct SaveJournal: Equatable {
             reason: "a save of it was cut short, and the file has changed since in a way its journal does not explain; the file was left as it is: compare it with \(journalPath), then remove that")
         guard journal.device == UInt64(info.st_dev), journal.inode == UInt64(info.st_ino) else {
             // The file it was written for is gone: another program replaced it since.
-            unlink(journalPath)
+            SystemPath.unlink(journalPath)
             return .discardedStale
         }
         let size = UInt64(info.st_size)
@@ -248,7 +248,7 @@ struct SaveJournal: Equatable {
             if current.count < range.new.count { complete = false }
         }
         if complete {
-            unlink(journalPath)
+            SystemPath.unlink(journalPath)
             return .keptComplete
         }
         do {
@@ -259,12 +259,12 @@ struct SaveJournal: Equatable {
         } catch {
             throw ByteSourceError(.io, path: path, reason: "a save of it was cut short, and putting the old bytes back failed (\(error)); the journal \(journalPath) is kept for the next try")
         }
-        unlink(journalPath)
+        SystemPath.unlink(journalPath)
         return .rolledBack
     }
 
     private static func readWhole(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { _ = systemClose(fd) }
         var info = stat()

@@ -458,7 +458,7 @@ public struct MediaFile: Sendable {
     /// True when both paths name the same file (after links).
     private static func sameFile(_ a: String, _ b: String) -> Bool {
         var first = stat(), second = stat()
-        guard stat(a, &first) == 0, stat(b, &second) == 0 else { return false }
+        guard SystemPath.stat(a, &first) == 0, SystemPath.stat(b, &second) == 0 else { return false }
         return first.st_dev == second.st_dev && first.st_ino == second.st_ino
     }
 
@@ -466,13 +466,13 @@ public struct MediaFile: Sendable {
     /// read-only file is one its owner protected), and, for a rewrite, a directory without one.
     static func checkWritable(_ path: String, needsDirectory: Bool) throws(MetadataError) {
         var info = stat()
-        guard stat(path, &info) == 0 else { return }
+        guard SystemPath.stat(path, &info) == 0 else { return }
         if info.st_mode & 0o222 == 0 {
             throw MetadataError(.permissionDenied, path: path, message: "the file is read-only (no write permission); nothing was written")
         }
         guard needsDirectory else { return }
         let directory = parentDirectory(of: FileReplacement.resolvedPath(path))
-        if stat(directory, &info) == 0, info.st_mode & 0o222 == 0 || access(directory, W_OK) != 0 {
+        if SystemPath.stat(directory, &info) == 0, info.st_mode & 0o222 == 0 || SystemPath.access(directory, W_OK) != 0 {
             throw MetadataError(.permissionDenied, path: path, message: "the directory \(directory) is read-only, and this change needs the file written anew beside the original; nothing was written")
         }
     }

@@ -131,6 +131,6 @@ struct MovieContainer: MetadataContainer {
             writes = plan.patches.map { SavePlan.Write(range: $0.offset..<$0.offset + UInt64($0.bytes.count), what: "metadata atoms") }
         }
         if let output { summary = (done ? "wrote " : "would write ") + output + ": " + summary }
-        return SavePlan(changed: plan.strategy != .unchanged || output != nil, method: output != nil ? .newFile : method, summary: summary, writes: writes)
+        return SavePlan(changed: plan.strategy != .unchanged || output != nil, method: output != nil ? .newFile : method, summary: summary, notes: plan.notes, writes: writes)
     }
 }

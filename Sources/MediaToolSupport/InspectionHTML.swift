@@ -15,7 +15,7 @@ public enum InspectionHTML {
         var nodes: [JSONValue] = []
         for node in file.nodes { nodes.append(json(node, file: file, diagnostics: &diagnostics)) }
         let data = JSONValue.object([
-            ("path", .string(title)), ("format", file.formatName.map(JSONValue.string) ?? .null), ("fileSize", .uint(file.source.size)),
+            ("path", .string(PathBytes.display(title))), ("format", file.formatName.map(JSONValue.string) ?? .null), ("fileSize", .uint(file.source.size)),
             ("nodes", .array(nodes)), ("diagnostics", .array(diagnostics.map(\.json))),
         ]).serialized(pretty: false)
         // Keep the data inert inside <script>: no "</" can close the element early.

@@ -1,3 +1,4 @@
+import MediaBytes
 /// The text and JSON views of `atominspect`, rendered from inspection nodes. Both walk the nodes
 /// they print and gather the problems met decoding them (children's before their parent's), so
 /// a view shows the diagnostics of what it decoded.
@@ -35,7 +36,7 @@ public enum InspectionRendering {
                                  diagnostics: [InspectionDiagnostic], to write: (String) -> Void) {
         var diagnostics = diagnostics
         let head: [(String, JSONValue)] = [
-            ("path", .string(path)), ("format", format.map { .string($0) } ?? .null), ("fileSize", .uint(fileSize)),
+            ("path", .string(PathBytes.display(path))), ("format", format.map { .string($0) } ?? .null), ("fileSize", .uint(fileSize)),
         ]
         write("{\n")
         for (key, value) in head { write("  \"\(key)\": " + value.serialized(indentLevel: 1) + ",\n") }
@@ -58,7 +59,7 @@ public enum InspectionRendering {
         var diagnostics = diagnostics
         let atoms = nodes.map { json($0, maxDepth: maxDepth, diagnostics: &diagnostics) }
         return .object([
-            ("path", .string(path)),
+            ("path", .string(PathBytes.display(path))),
             ("format", format.map { .string($0) } ?? .null),
             ("fileSize", .uint(fileSize)),
             ("atoms", .array(atoms)),

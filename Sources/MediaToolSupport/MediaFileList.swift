@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediaBytes
 
 /// The files a command works on: paths as given, folders walked with `--recursive` (both tools
 /// use this one walk).
@@ -36,13 +37,13 @@ public enum MediaFileList {
     /// True when `path` names a folder (following a symbolic link).
     public static func isDirectory(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+        return SystemPath.stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 
     /// True when something exists at `path`.
     public static func exists(_ path: String) -> Bool {
         var info = stat()
-        return stat(path, &info) == 0
+        return SystemPath.stat(path, &info) == 0
     }
 
     /// Each path as given, except that with `recursive` a folder becomes the media files under
@@ -63,12 +64,12 @@ public enum MediaFileList {
     }
 
     private static func walk(_ folder: String, extensions: Set<String>, into found: inout [String]) {
-        guard let directory = opendir(folder) else { return }
+        guard let directory = SystemPath.opendir(folder) else { return }
         defer { closedir(directory) }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                PathBytes.string(raw.prefix(while: { $0 != 0 }))
             }
             if name == "." || name == ".." { continue }
             let path = prefix + name
@@ -77,7 +78,7 @@ public enum MediaFileList {
             var kind = entry.pointee.d_type
             if kind == UInt8(DT_UNKNOWN) {
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
+                guard SystemPath.lstat(path, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFDIR: kind = UInt8(DT_DIR)
                 case S_IFREG: kind = UInt8(DT_REG)

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import MediaBytes
 
 /// File-name arithmetic on POSIX paths, as `NSString`'s path methods do it, without Foundation
 /// (which the tools do not link: it costs every run milliseconds of start-up).
@@ -35,7 +36,7 @@ public enum PathNames {
         guard !path.isEmpty, !MediaFileList.isDirectory(path) else { return nil }
         let parent = deletingLastComponent(path)
         if parent != path, let failure = createFolders(parent) { return failure }
-        if mkdir(path, 0o777) != 0 && !(errno == EEXIST && MediaFileList.isDirectory(path)) {
+        if SystemPath.mkdir(path, 0o777) != 0 && !(errno == EEXIST && MediaFileList.isDirectory(path)) {
             return String(cString: strerror(errno))
         }
         return nil

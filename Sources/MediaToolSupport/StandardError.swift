@@ -12,7 +12,8 @@ import MediaBytes
 /// Writes to standard error, unbuffered.
 public enum StandardError {
     public static func write(_ text: String) {
-        var bytes = Array(text.utf8)
+        // A path's bytes that are not UTF-8 are shown as \xHH (PathBytes).
+        var bytes = Array(PathBytes.display(text).utf8)
         bytes.withUnsafeMutableBytes { buffer in
             var done = 0
             while done < buffer.count {
@@ -29,6 +30,13 @@ public enum StandardError {
 public enum StandardOutput {
     public static func write(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
+    }
+
+    /// Prints `text` and `terminator` as `Swift.print` does, with a path's bytes that are not
+    /// UTF-8 (kept by `PathBytes` so that the file named is the file opened) shown as `\xHH`.
+    /// Both tools' `print` is this.
+    public static func print(_ text: String, terminator: String = "\n") {
+        Swift.print(PathBytes.display(text), terminator: terminator)
     }
 
     /// Writes a literal (no array made for it).
@@ -63,7 +71,7 @@ public enum StandardOutput {
     /// 64 KiB buffer (reopening the stream drops the one it had); false when it cannot be
     /// opened.
     public static func redirect(to path: String) -> Bool {
-        guard freopen(path, "w", stdout) != nil else { return false }
+        guard SystemPath.freopen(path, "w", stdout) != nil else { return false }
         setLargeBuffer()
         return true
     }

@@ -28,14 +28,14 @@ public enum TagReport {
 
     /// `show --json` for a file that could not be read.
     public static func errorJSON(path: String, error: MetadataError) -> JSONValue {
-        .object([("path", .string(path)), ("error", .string(error.description))])
+        .object([("path", .string(PathBytes.display(path))), ("error", .string(PathBytes.display(error.description)))])
     }
 
     /// The members `show --json` and `export` share, with `pictures` as much of each picture
     /// as the document carries.
     private static func writeMembers(_ file: MediaFile, pictures: PictureDetail, to writer: inout JSONWriter) throws(MetadataError) {
         writer.key("path")
-        writer.string(file.path)
+        writer.string(PathBytes.display(file.path))
         writer.key("format")
         writer.string(file.format.rawValue)
         let properties = file.properties

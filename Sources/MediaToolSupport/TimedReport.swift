@@ -1,3 +1,4 @@
+import MediaBytes
 import MediaMetadata
 
 /// The output of `tagedit timed`: every timed metadata item of a file in time order.
@@ -16,7 +17,7 @@ public enum TimedReport {
     /// "source", "identifier", "key", "value", "offset"}], "diagnostics"}`.
     public static func json(_ report: TimedMetadataReport, from: Double? = nil, to: Double? = nil) -> JSONValue {
         .object([
-            ("path", .string(report.path)), ("format", .string(report.format)),
+            ("path", .string(PathBytes.display(report.path))), ("format", .string(report.format)),
             ("events", .array(events(report, from: from, to: to).map { event in
                 .object([
                     ("time", .double(event.time)), ("duration", event.duration.map(JSONValue.double) ?? .null),

@@ -238,3 +238,33 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["output.mp3"])
     }
 }
+
+/// Paths as the system has them: bytes, carried in a `String` without loss (`PathBytes`).
+@Suite struct PathBytesTests {
+    @Test func everyByteStringComesBackAsItWas() {
+        var generator = SystemRandomNumberGenerator()
+        // Random bytes, and bytes biased to the awkward ones: lead bytes, continuation bytes,
+        // and the UTF-8 of U+10FF80...U+10FFFF, which the escapes use.
+        let awkward: [UInt8] = [0x80, 0xBF, 0xC0, 0xC2, 0xE0, 0xED, 0xEF, 0xF0, 0xF4, 0x8F, 0xBE, 0xFF, 0x2F, 0x61]
+        for round in 0..<3000 {
+            let count = Int.random(in: 0...24, using: &generator)
+            let bytes: [UInt8] = (0..<count).map { _ in round % 2 == 0 ? UInt8.random(in: 0...255, using: &generator) : awkward.randomElement(using: &generator)! }
+            let path = PathBytes.string(bytes)
+            #expect(PathBytes.bytes(path) == bytes, "\(bytes)")
+            PathBytes.withCString(path) { #expect(Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) == bytes.prefix { $0 != 0 }) }
+        }
+        // The escapes' own code point, written as UTF-8 in a name, is kept as its bytes too.
+        let own: [UInt8] = [0x61, 0xF4, 0x8F, 0xBF, 0xBF, 0x62]
+        #expect(PathBytes.bytes(PathBytes.string(own)) == own)
+    }
+
+    @Test func utf8NamesAreThemselvesAndOtherBytesAreShownEscaped() {
+        for name in ["song.m4a", "Motörhead – Ace of Spades.mp3", "日本語.m4a", "song\u{FFFD}.m4a", ""] {
+            #expect(PathBytes.string(Array(name.utf8)) == name)
+            #expect(PathBytes.display(name) == name)
+        }
+        let latin1 = PathBytes.string(Array("Mot".utf8) + [0xF6] + Array("rhead.mp3".utf8))
+        #expect(PathBytes.display(latin1) == "Mot\\xf6rhead.mp3")
+        #expect(latin1 != PathBytes.string(Array("Mot\u{FFFD}rhead.mp3".utf8)))
+    }
+}

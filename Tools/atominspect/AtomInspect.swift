@@ -6,6 +6,7 @@ import Darwin
 
 import ArgumentParser
 import ISOBMFF
+import MediaBytes
 import MediaToolSupport
 
 @main
@@ -29,7 +30,8 @@ struct AtomInspect: ParsableCommand {
         HeapTrimming.keepFreedMemory()
         StandardOutput.bufferBulkOutput()
         do {
-            var command = try parseAsRoot()
+            // Paths are bytes: arguments that are not UTF-8 are kept (PathBytes), not replaced.
+            var command = try parseAsRoot(PathBytes.arguments())
             try command.run()
         } catch {
             exit(withError: error)
@@ -89,6 +91,12 @@ func requireNode(_ text: String, in file: FileInspection) -> InspectionNode {
         fail("no atom, chunk, tag or frame at path '\(text)'", path: file.path, code: ExitStatus.noSuchAtom)
     }
     return node
+}
+
+/// `print` for this tool: a path's bytes that are not UTF-8 shown as `\xHH`
+/// (`StandardOutput.print`). An unqualified `print` in this module is this one.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    StandardOutput.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
 }
 
 func fail(_ message: String, path: String?, code: ExitCode) -> Never {

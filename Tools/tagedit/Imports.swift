@@ -12,3 +12,11 @@
 #elseif canImport(Darwin)
 @_exported import Darwin
 #endif
+
+import MediaToolSupport
+
+/// `print` for this tool: a path's bytes that are not UTF-8 shown as `\xHH`
+/// (`StandardOutput.print`). An unqualified `print` in this module is this one.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    StandardOutput.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
+}

@@ -86,7 +86,7 @@ extension TagEdit {
             let absent = try FileRun.readEach(paths, json: json, strict: strict, jobs: jobs) { media throws(MetadataError) -> FileRun.Report in
                 let values = try Self.values(media, key) ?? []
                 var report = json
-                    ? FileRun.Report.json([.object([("path", .string(media.path)), ("key", .string(key)), ("values", values.isEmpty ? .null : .array(values.map(JSONValue.string)))])])
+                    ? FileRun.Report.json([.object([("path", .string(PathBytes.display(media.path))), ("key", .string(key)), ("values", values.isEmpty ? .null : .array(values.map(JSONValue.string)))])])
                     : .text(values.map { several ? "\(media.path): \($0)\n" : "\($0)\n" }.joined())
                 report.absent = values.isEmpty
                 return report
@@ -342,9 +342,9 @@ extension TagEdit {
                 }
                 if let output {
                     guard StandardOutput.flush() else { throw cannotWrite(output) }
-                    if let partial, let renamedOver, rename(partial, renamedOver) != 0 {
+                    if let partial, let renamedOver, SystemPath.rename(partial, renamedOver) != 0 {
                         let failure = cannotWrite(output)
-                        unlink(partial)
+                        SystemPath.unlink(partial)
                         throw failure
                     }
                 }

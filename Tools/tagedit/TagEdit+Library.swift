@@ -1,4 +1,5 @@
 import ArgumentParser
+import MediaBytes
 import MediaMetadata
 import MediaToolSupport
 
@@ -100,14 +101,14 @@ extension TagEdit {
 
         static func isSymbolicLink(_ path: String) -> Bool {
             var info = stat()
-            return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+            return SystemPath.lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
         }
 
         /// The same file (device and inode) at both paths: a case-only rename on a
         /// case-insensitive file system.
         static func sameFile(_ a: String, _ b: String) -> Bool {
             var first = stat(), second = stat()
-            return stat(a, &first) == 0 && stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
+            return SystemPath.stat(a, &first) == 0 && SystemPath.stat(b, &second) == 0 && first.st_dev == second.st_dev && first.st_ino == second.st_ino
         }
 
         /// Why the batch cannot move as planned (empty when it can): targets that collide (also
@@ -123,12 +124,12 @@ extension TagEdit {
                 var info = stat()
                 if sources.contains(folded(move.to)) {
                     if !sameFile(move.from, move.to) { problems.append("\(move.from): \(move.to) is another file of this batch") }
-                } else if lstat(move.to, &info) == 0 {
+                } else if SystemPath.lstat(move.to, &info) == 0 {
                     problems.append("\(move.from): \(move.to) exists")
                 }
                 var folder = PathNames.deletingLastComponent(move.to)
                 while !folder.isEmpty, folder != "/", folder != "." {
-                    if lstat(folder, &info) == 0 {
+                    if SystemPath.lstat(folder, &info) == 0 {
                         if info.st_mode & S_IFMT != S_IFDIR && !MediaFileList.isDirectory(folder) {
                             problems.append("\(move.from): \(folder) is a file, not a folder")
                         }
@@ -160,20 +161,20 @@ extension TagEdit {
             }
             // A case-only rename on a case-insensitive file system: the target is the file itself.
             if sameFile(from, to) {
-                return rename(from, to) == 0 ? nil : "cannot move to \(to): \(String(cString: strerror(errno)))"
+                return SystemPath.rename(from, to) == 0 ? nil : "cannot move to \(to): \(String(cString: strerror(errno)))"
             }
             // link(2) fails when the target exists, so nothing is replaced; on a file system
             // without hard links, rename(2) after a last check.
-            if link(from, to) == 0 {
-                guard unlink(from) == 0 else { return "moved to \(to) but the old name stays: \(String(cString: strerror(errno)))" }
+            if SystemPath.link(from, to) == 0 {
+                guard SystemPath.unlink(from) == 0 else { return "moved to \(to) but the old name stays: \(String(cString: strerror(errno)))" }
                 return nil
             }
             let linkError = errno
             if linkError == EEXIST { return "\(to) exists" }
             if linkError == EXDEV { return "cannot move to another file system (\(to))" }
             var info = stat()
-            guard lstat(to, &info) != 0 else { return "\(to) exists" }
-            guard rename(from, to) == 0 else { return "cannot move to \(to): \(String(cString: strerror(errno)))" }
+            guard SystemPath.lstat(to, &info) != 0 else { return "\(to) exists" }
+            guard SystemPath.rename(from, to) == 0 else { return "cannot move to \(to): \(String(cString: strerror(errno)))" }
             return nil
         }
     }

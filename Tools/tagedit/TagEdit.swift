@@ -32,7 +32,8 @@ struct TagEdit: ParsableCommand {
     static func main() {
         HeapTrimming.keepFreedMemory()
         StandardOutput.bufferBulkOutput()
-        main(nil)
+        // Paths are bytes: arguments that are not UTF-8 are kept (PathBytes), not replaced.
+        main(PathBytes.arguments())
     }
 }
 
@@ -116,7 +117,7 @@ struct FileRun {
         var seen: Set<[UInt64]> = []
         for path in paths {
             var info = stat()
-            guard stat(path, &info) == 0 else { continue }
+            guard SystemPath.stat(path, &info) == 0 else { continue }
             if !seen.insert([UInt64(info.st_dev), UInt64(info.st_ino)]).inserted { return 1 }
         }
         return requested

@@ -50,7 +50,7 @@ public struct MovieFile: Sendable {
         guard let path else {
             throw AtomError(.notWritable, message: "the file was not read from a path; use write(to:)")
         }
-        let plan = try self.plan(options)
+        var plan = try self.plan(options)
         switch plan.strategy {
         case .unchanged:
             return plan
@@ -68,7 +68,7 @@ public struct MovieFile: Sendable {
         case .rewrite:
             try tree.source.checkUnchanged()
             var checked = CheckedCopies()
-            try FileReplacement.replace(path, write: { sink in
+            plan.notes = try FileReplacement.replace(path, write: { sink in
                 for node in plan.nodes { try node.write(to: &sink, from: tree) }
                 checked = sink.checkedCopies
             }, verify: { temporary in

@@ -69,6 +69,9 @@ public struct MovieSavePlan: Sendable {
     public let padding: UInt64
     /// The chapter tracks removed (by ID and by index among the movie's tracks).
     public internal(set) var removedTrackIDs: Set<UInt32> = []
+    /// What the save could not keep of the file it replaced (its owner, an extended
+    /// attribute), in words; empty before the save and when it kept everything.
+    public internal(set) var notes: [String] = []
     var removedTrackIndexes: Set<Int> = []
     /// The chapter track added: its ID, where its one chunk is in the new file, its samples'
     /// bytes, and the edit it came from.
