@@ -74,14 +74,16 @@ extension ChapterFileFormat {
         var chapters: [Chapter] = []
         // Lines end at LF, CR LF (one Character) or CR.
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
-            let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            let time = trimmed.prefix { $0 != " " && $0 != "\t" }
+            // Scalar by scalar: a title that starts with a combining mark must not join the
+            // space before it (as one Character it would, and the time would not end there).
+            let trimmed = line.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+            if trimmed.isEmpty || trimmed.first == "#" { continue }
+            let time = Substring(trimmed.prefix { $0 != " " && $0 != "\t" })
             guard let start = parseTime(time) else {
                 throw ChapterFileError(line: index + 1, "\"\(time)\" is not a time (HH:MM:SS.mmm)")
             }
-            let title = trimmed.dropFirst(time.count).drop { $0 == " " || $0 == "\t" }
-            chapters.append(Chapter(start: start, title: String(title)))
+            let title = trimmed.dropFirst(time.unicodeScalars.count).drop { $0 == " " || $0 == "\t" }
+            chapters.append(Chapter(start: start, title: String(Substring(title))))
         }
         return chapters
     }
@@ -89,41 +91,47 @@ extension ChapterFileFormat {
     /// ffmpeg's metadata file: `;FFMETADATA1`, then `[CHAPTER]` sections with `TIMEBASE`,
     /// `START`, `END` and `title`; backslash escapes, a backslash at a line's end continuing it.
     static func parseFFMetadata(_ text: String) throws(ChapterFileError) -> [Chapter] {
-        // Logical lines: an escaped line break joins two physical ones.
+        // Logical lines: an escaped line break joins two physical ones. Scalar by scalar, as
+        // ffmpeg reads bytes: a combining mark after '=' or '\\' must not hide either (as one
+        // Character it would), and CR LF ends a line like LF.
         var lines: [(number: Int, text: String)] = []
-        var current = ""
+        var current = String.UnicodeScalarView()
         var startLine = 1
         var lineNumber = 1
         var escaped = false
-        for character in text {
+        var scalars = text.unicodeScalars.makeIterator()
+        var next = scalars.next()
+        while let scalar = next {
+            next = scalars.next()
             if escaped {
                 current.append("\\")
-                current.append(character)
+                current.append(scalar)
                 escaped = false
-                if character == "\n" { lineNumber += 1 }
+                if scalar == "\n" { lineNumber += 1 }
                 continue
             }
-            if character == "\\" { escaped = true; continue }
-            if character == "\n" || character == "\r\n" {
-                lines.append((startLine, current))
-                current = ""
+            if scalar == "\\" { escaped = true; continue }
+            if scalar == "\r" && next == "\n" { continue }
+            if scalar == "\n" {
+                lines.append((startLine, String(current)))
+                current = String.UnicodeScalarView()
                 lineNumber += 1
                 startLine = lineNumber
                 continue
             }
-            current.append(character)
+            current.append(scalar)
         }
-        if !current.isEmpty { lines.append((startLine, current)) }
+        if !current.isEmpty { lines.append((startLine, String(current))) }
         guard let header = lines.first, header.text.hasPrefix(";FFMETADATA") else {
             throw ChapterFileError(line: 1, "an ffmetadata file starts with \";FFMETADATA1\"")
         }
-        func unescaped(_ value: Substring) -> String {
-            var out = ""
+        func unescaped(_ value: Substring.UnicodeScalarView) -> String {
+            var out = String.UnicodeScalarView()
             var pending = false
-            for character in value {
-                if pending { out.append(character); pending = false } else if character == "\\" { pending = true } else { out.append(character) }
+            for scalar in value {
+                if pending { out.append(scalar); pending = false } else if scalar == "\\" { pending = true } else { out.append(scalar) }
             }
-            return out
+            return String(out)
         }
         struct Section { var line: Int; var timebase: (UInt64, UInt64) = (1, 1_000_000_000); var start: UInt64?; var end: UInt64?; var title = "" }
         var sections: [Section] = []
@@ -137,16 +145,17 @@ extension ChapterFileFormat {
             }
             guard inChapter else { continue }
             // The key ends at the first '=' that is not escaped.
-            var key = ""
-            var rest = Substring(line)
+            var keyScalars = String.UnicodeScalarView()
+            var rest = Substring(line).unicodeScalars
             var pending = false
             var found = false
-            for (offset, character) in line.enumerated() {
-                if pending { key.append(character); pending = false; continue }
-                if character == "\\" { pending = true; continue }
-                if character == "=" { rest = line.dropFirst(offset + 1); found = true; break }
-                key.append(character)
+            for (offset, scalar) in line.unicodeScalars.enumerated() {
+                if pending { keyScalars.append(scalar); pending = false; continue }
+                if scalar == "\\" { pending = true; continue }
+                if scalar == "=" { rest = Substring(line).unicodeScalars.dropFirst(offset + 1); found = true; break }
+                keyScalars.append(scalar)
             }
+            let key = String(keyScalars)
             guard found else { throw ChapterFileError(line: number, "\"\(line)\" is not KEY=VALUE") }
             let value = unescaped(rest)
             switch key.uppercased() {

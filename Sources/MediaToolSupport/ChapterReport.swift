@@ -25,7 +25,7 @@ public enum ChapterReport {
     /// read each, and the notes.
     public static func listJSON(path: String, lists: [ChapterList], shown: ChapterList?) -> JSONValue {
         .object([
-            ("path", .string(path)),
+            ("path", .string(PathBytes.display(path))),
             ("form", shown.map { .string($0.form.rawValue) } ?? .null),
             ("chapters", .array((shown?.chapters ?? []).map(json))),
             ("forms", .array(lists.map { list in
@@ -81,8 +81,7 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
     public func render(_ chapters: [Chapter], path: String, lists: [ChapterList]) -> String {
         switch self {
         case .mp4chaps:
-            // A line-based format without escapes: a line break in a title becomes a space.
-            return chapters.map { "\($0.start) " + String($0.title.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 }) + "\n" }.joined()
+            return chapters.map { "\($0.start) " + Self.mp4chapsTitle($0.title) + "\n" }.joined()
         case .ffmetadata:
             var text = ";FFMETADATA1\n"
             for chapter in chapters {
@@ -117,18 +116,60 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
         }
     }
 
-    /// ffmetadata escapes `=`, `;`, `#`, `\` and newlines with a backslash.
-    static func ffmetadataEscaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            if "=;#\\\n".contains(character) { out.append("\\") }
-            out.append(character)
-        }
-        return out
+    /// A title as an mp4chaps line can hold it. The format has no escapes, and its reader (this
+    /// package's, and mp4v2's) ends a line at every character Unicode calls a line break (LF,
+    /// CR, VT, FF, NEL, U+2028, U+2029): each becomes a space, so a title can never start a
+    /// line of its own (a chapter at a time the title's author chose). (The reader also drops
+    /// the spaces and tabs between the time and the title, so leading ones do not come back.)
+    static func mp4chapsTitle(_ title: String) -> String {
+        String(String.UnicodeScalarView(title.unicodeScalars.map { Character($0).isNewline ? " " : $0 }))
     }
 
-    /// Attribute text: the page escaper's entities, and a line break kept as `&#10;`.
+    /// ffmetadata escapes `=`, `;`, `#`, `\` and line breaks with a backslash. Scalar by
+    /// scalar: CR LF is one `Character`, and both of its halves need the escape (ffmpeg's
+    /// reader and this package's end a line at either).
+    static func ffmetadataEscaped(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if "=;#\\\n\r".unicodeScalars.contains(scalar) { out.append("\\") }
+            out.append(scalar)
+        }
+        return String(out)
+    }
+
+    /// Attribute text: the page escaper's entities (matched on bytes), line breaks and tabs as
+    /// character references (an XML reader turns them into spaces otherwise), control
+    /// characters XML 1.0 cannot hold as U+FFFD, and a scalar that would join the markup
+    /// next to it into one Character (a combining mark after the opening quote or an entity,
+    /// a prepended mark before the closing quote or an entity) as a character reference, so a
+    /// reader going Character by Character sees the markup too.
     static func xmlEscaped(_ text: String) -> String {
-        InspectionHTML.escape(text).replacing("\n", with: "&#10;")
+        var out = ""
+        var afterMarkup = true  // the opening quote
+        let scalars = Array(text.unicodeScalars)
+        for (index, scalar) in scalars.enumerated() {
+            let beforeMarkup = index + 1 == scalars.count || "&<>\"\n\r\t".unicodeScalars.contains(scalars[index + 1])
+            var reference = false
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "\n", "\r", "\t": reference = true
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    out += "\u{FFFD}"
+                } else if (afterMarkup && ("a" + String(scalar)).count == 1) || (beforeMarkup && (String(scalar) + "a").count == 1) {
+                    reference = true
+                } else {
+                    out.unicodeScalars.append(scalar)
+                    afterMarkup = false
+                    continue
+                }
+            }
+            if reference { out += "&#\(scalar.value);" }
+            afterMarkup = true
+        }
+        return out
     }
 }

@@ -19,7 +19,7 @@ public enum InspectionHTML {
             ("nodes", .array(nodes)), ("diagnostics", .array(diagnostics.map(\.json))),
         ]).serialized(pretty: false)
         // Keep the data inert inside <script>: no "</" can close the element early.
-        let safe = data.replacing("</", with: "<\\/").replacing("<!--", with: "<\\!--")
+        let safe = Self.replacingBytes(data, [("</", "<\\/"), ("<!--", "<\\!--")])
         return template.replacing("@TITLE@", with: escape(title)).replacing("@DATA@", with: safe)
     }
 
@@ -50,7 +50,30 @@ public enum InspectionHTML {
     }
 
     static func escape(_ text: String) -> String {
-        text.replacing("&", with: "&amp;").replacing("<", with: "&lt;").replacing(">", with: "&gt;").replacing("\"", with: "&quot;")
+        replacingBytes(text, [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;")])
+    }
+
+    /// `text` with each ASCII pattern replaced, matched on the UTF-8 bytes as a browser or an
+    /// XML reader reads them. String's own `replacing` matches whole Characters, and a markup
+    /// character can sit inside one (a combining mark after `"`, a prepended mark such as
+    /// U+0600 before `<`): it was then left raw, and a tag's value could close an attribute or
+    /// the page's `<script>`.
+    static func replacingBytes(_ text: String, _ patterns: [(String, String)]) -> String {
+        let patterns = patterns.map { (Array($0.0.utf8), Array($0.1.utf8)) }
+        var bytes: [UInt8] = []
+        let source = Array(text.utf8)
+        bytes.reserveCapacity(source.count)
+        var index = 0
+        outer: while index < source.count {
+            for (pattern, replacement) in patterns where source[index] == pattern[0] && source[index...].starts(with: pattern) {
+                bytes += replacement
+                index += pattern.count
+                continue outer
+            }
+            bytes.append(source[index])
+            index += 1
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static let template = #"""
