@@ -28,8 +28,6 @@ public struct CarriedTags: Sendable {
 /// `IFFChunkFile` are the carriers; a new one (FLAC, Ogg) conforms here and the metadata layer
 /// opens and saves it through the same seam.
 public protocol TagCarrierFile: Sendable {
-    /// The formats this carrier is, as the metadata layer names them (`mp3`, `aac`, `wav`).
-    static var formatNames: [String] { get }
     /// Reads the layout of the file and the tags it carries (never the audio).
     init(source: any ByteSource) throws(CarrierError)
     /// The tags the file holds.
@@ -44,13 +42,10 @@ public protocol TagCarrierFile: Sendable {
 }
 
 extension MPEGStreamFile: TagCarrierFile {
-    public static let formatNames = ["mp3", "aac"]
     public var carriedTags: CarriedTags { CarriedTags(id3v2: primaryTag, id3v1: id3v1, ape: apeTag) }
 }
 
 extension IFFChunkFile: TagCarrierFile {
-    public static let formatNames = ["aiff", "wav"]
-
     /// AIFF: the sample frames of `COMM` over the rate; WAV: the `data` chunk's bytes over the
     /// PCM byte rate.
     public var duration: Double? {

@@ -37,17 +37,9 @@ public struct MediaFile: Sendable {
     /// throws the first, so that a property assignment never fails silently.
     var deferredErrors: [String: MetadataError] = [:]
 
-    /// The file layouts this layer opens, one row per container type; a format is opened by
-    /// the first row that lists it.
-    static let containerTypes: [any MetadataContainer.Type] = [
-        MovieContainer.self,
-        TagCarrierContainer<MPEGStreamFile>.self,
-        TagCarrierContainer<IFFChunkFile>.self,
-    ]
-
     /// The family of a format's native items, or nil for a format this layer does not edit.
     public static func family(of format: MediaFormat) -> MetadataFamily? {
-        containerTypes.first { $0.formats.contains(format) }?.family
+        format.definition?.family
     }
 
     /// The family of this file's native items: items move byte for byte between files of one family.
@@ -84,10 +76,10 @@ public struct MediaFile: Sendable {
         do {
             let source = try FileByteSource(path: path)
             guard let format = MediaFormat.detect(source) else {
-                throw MetadataError(.unsupportedFormat, path: path, message: "not a format this package reads (MP4, M4A, MOV, 3GP, MP3, AAC, AIFF, WAV)")
+                throw MetadataError(.unsupportedFormat, path: path, message: "not a format this package reads (\(MediaFormat.names(where: \.hasMetadata)))")
             }
             self.format = format
-            guard let type = Self.containerTypes.first(where: { $0.formats.contains(format) }) else {
+            guard let type = format.definition?.container else {
                 throw MetadataError(.unsupportedFormat, path: path, message: "\(format) files have no tags this package edits")
             }
             container = try type.init(source: source, format: format, path: path)

@@ -69,13 +69,12 @@ public struct SavePlan: Sendable {
 }
 
 /// One kind of file layout the metadata layer opens, edits and saves. A conforming type reads
-/// the file into its metadata store, plans a save and writes it; `MediaFile` finds it by format
-/// in `MediaFile.containerTypes`. Adding a format (a carrier such as FLAC, with its tag format)
-/// means one conforming type and its row there, and table rows in `MetadataKeyTable`.
+/// the file into its metadata store, plans a save and writes it; `MediaFile` finds it through
+/// the format's row in `MediaFormat.definitions`. Adding a format (a carrier such as FLAC, with
+/// its tag format) means one conforming type and its row there, and table rows in
+/// `MetadataKeyTable`.
 protocol MetadataContainer: Sendable {
     associatedtype Store: MetadataStore
-    /// The formats this container opens.
-    static var formats: [MediaFormat] { get }
     /// The family of its native items.
     static var family: MetadataFamily { get }
 

@@ -4,7 +4,6 @@ import MediaBytes
 /// MP4, M4A/M4B/M4V, QuickTime and 3GPP files: the movie's metadata atoms, saved by the movie
 /// rewrite planner (in place, movie at the end, or a rewrite).
 struct MovieContainer: MetadataContainer {
-    static let formats: [MediaFormat] = [.mp4, .mov, .threeGP]
     static let family = MetadataFamily.mp4
 
     private let movie: MovieFile

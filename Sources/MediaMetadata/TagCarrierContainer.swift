@@ -11,9 +11,8 @@ import MediaBytes
 
 /// Files whose metadata is the tags a carrier holds (an MPEG audio or ADTS stream, AIFF or WAV
 /// chunks): edited through the ID3 store, saved by the carrier. One generic container serves
-/// every `TagCarrierFile`; `MediaFile.containerTypes` lists one row per carrier.
+/// every `TagCarrierFile`; `MediaFormat.definitions` names it in the rows of the carrier's formats.
 struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: MetadataContainer {
-    static var formats: [MediaFormat] { Carrier.formatNames.map(MediaFormat.init(rawValue:)) }
     static var family: MetadataFamily { .id3 }
 
     /// The file as read (kept to notice a change by another program before saving).

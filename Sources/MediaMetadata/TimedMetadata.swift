@@ -64,11 +64,12 @@ public enum TimedMetadata {
             if TransportStreamFile.isTransportStream(source) {
                 report = try transportStream(source, path: path)
             } else {
-                switch MediaFormat.detect(source) {
-                case let format? where MovieContainer.formats.contains(format):
-                    report = try movie(source, path: path, format: format)
-                case let format? where format == .mp3 || format == .aac:
-                    report = try packedAudio(source, path: path, format: format)
+                let format = MediaFormat.detect(source)
+                switch format?.definition {
+                case let definition? where definition.structure == .atoms && definition.hasMetadata:
+                    report = try movie(source, path: path, format: definition.format)
+                case let definition? where definition.structure == .mpegStream:
+                    report = try packedAudio(source, path: path, format: definition.format)
                 default:
                     throw MetadataError(.unsupportedFormat, path: path, message: "no timed metadata this package reads: not an MPEG transport stream, MP4/QuickTime, ADTS or MP3 file")
                 }

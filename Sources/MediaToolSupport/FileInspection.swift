@@ -50,13 +50,15 @@ public struct FileInspection: Sendable {
         if TransportStreamFile.isTransportStream(source) {
             return try openTransportStream(path, source: source, strict: strict)
         }
+        // The reader of the format's structure (`MediaFormat.definitions`); atoms, which say
+        // best what a file that is none of these looks like, otherwise.
         let format = MediaFormat.detect(source)
-        switch format {
-        case .mp3?, .aac?:
+        switch format?.definition?.structure {
+        case .mpegStream?:
             return try openStream(path, source: source, format: format, strict: strict)
-        case .aiff?, .wav?:
+        case .iffChunks?:
             return try openChunks(path, source: source, format: format, strict: strict)
-        default:
+        case .atoms?, nil:
             return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)
         }
     }

@@ -6,17 +6,17 @@ import Musl
 import Darwin
 #endif
 import MediaBytes
+import MediaMetadata
 
 /// The files a command works on: paths as given, folders walked with `--recursive` (both tools
 /// use this one walk).
 public enum MediaFileList {
     /// The extensions of the files that have tags to edit (`tagedit`'s walks), compared
-    /// without regard to case.
-    public static let mediaExtensions: Set<String> = [
-        "mp4", "m4a", "m4b", "m4v", "m4p", "m4r", "mov", "qt", "3gp", "3g2", "mp3", "aac", "aif", "aiff", "aifc", "wav",
-    ]
-    /// The extensions `atominspect` walks: the media files and HEIF images (structure only).
-    public static let inspectableExtensions = mediaExtensions.union(["heic", "heif", "avif"])
+    /// without regard to case: those of the formats with metadata (`MediaFormat.definitions`).
+    public static let mediaExtensions: Set<String> = MediaFormat.extensions(where: \.hasMetadata)
+    /// The extensions `atominspect` walks: every format it shows, HEIF images (structure only)
+    /// included.
+    public static let inspectableExtensions: Set<String> = MediaFormat.extensions()
 
     /// True when `path` has one of `extensions`.
     public static func hasMediaExtension(_ path: String, among extensions: Set<String> = mediaExtensions) -> Bool {

@@ -1,11 +1,12 @@
 import ArgumentParser
+import MediaMetadata
 import MediaToolSupport
 
 extension AtomInspect {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of MP3, AAC, AIFF, WAV.",
+            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of \(MediaFormat.names { $0.structure != .atoms }).",
             discussion: "Prints 'FILE: ok' or the findings, one per line, and with several files a summary on standard error. Exit 0 when every file is sound, 1 when one has findings, 2-4 when one cannot be read (the worst code wins)."
         )
 

@@ -7,13 +7,14 @@ import Darwin
 import ArgumentParser
 import ISOBMFF
 import MediaBytes
+import MediaMetadata
 import MediaToolSupport
 
 @main
 struct AtomInspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atominspect",
-        abstract: "Show the structure of MP4, M4A, M4B, M4V, MOV, 3GP and HEIF files (atoms), MP3 and AAC files (ID3 tags, stream header), AIFF and WAV files (chunks).",
+        abstract: "Show the structure of \(MediaFormat.names { $0.structure == .atoms }) files (atoms), \(MediaFormat.names { $0.structure == .mpegStream }) files (ID3 tags, stream header), \(MediaFormat.names { $0.structure == .iffChunks }) files (chunks).",
         discussion: """
             Exit codes: 0 success; 1 'check' found problems, or 'diff' found differences; 2 the file cannot be read (missing, \
             a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \

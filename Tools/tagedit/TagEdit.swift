@@ -3,13 +3,13 @@ import MediaBytes
 import MediaMetadata
 import MediaToolSupport
 
-/// `tagedit`: reads and edits the tags of MP4/M4A/MOV/3GP, MP3, AAC, AIFF and WAV files through
+/// `tagedit`: reads and edits the tags of the formats with metadata (`MediaFormat.definitions`) through
 /// one key space. The interface is pinned (see the README); scripts depend on it.
 @main
 struct TagEdit: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tagedit",
-        abstract: "Read and edit the tags of MP4/M4A/MOV/3GP, MP3, AAC, AIFF and WAV files through one key space.",
+        abstract: "Read and edit the tags of \(MediaFormat.names(where: \.hasMetadata)) files through one key space.",
         discussion: """
             Keys are TagLib's property names (TITLE, ARTIST, TRACKNUMBER...), matched without regard \
             to case; AV Foundation common keys (common/title) are aliases; every native item is also \

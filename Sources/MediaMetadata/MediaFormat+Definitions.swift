@@ -1,0 +1,61 @@
+import Carriers
+
+extension MediaFormat {
+    /// How a format's files are laid out, and so which reader shows their structure.
+    public enum Structure: Sendable, Hashable {
+        /// ISO-BMFF / QuickTime atoms.
+        case atoms
+        /// MPEG audio or ADTS frames, with tags at either end.
+        case mpegStream
+        /// IFF chunks (AIFF, RIFF WAVE).
+        case iffChunks
+    }
+
+    /// Everything this package knows about one format, in one row: its names, its file name
+    /// extensions, how its files are laid out, and the container that reads and writes its
+    /// metadata (nil for a format shown but not edited). `MediaFile`, the folder walks, the
+    /// structure inspector and the tools' messages read this table; a new format is a row here
+    /// (and its detection in `detect`).
+    public struct Definition: Sendable {
+        public let format: MediaFormat
+        /// The names it goes by in lists for people, first the main one (`MP4`, `M4A`).
+        public let names: [String]
+        /// File name extensions, lower case, without the dot.
+        public let extensions: [String]
+        public let structure: Structure
+        /// The container that reads and writes its metadata; nil when it has none to edit.
+        let container: (any MetadataContainer.Type)?
+
+        /// The family of its native items; nil for a format without metadata to edit.
+        public var family: MetadataFamily? { container?.family }
+        /// True when its metadata can be read and written (`MediaFile` opens it).
+        public var hasMetadata: Bool { container != nil }
+    }
+
+    /// Every format, in the order lists name them.
+    public static let definitions: [Definition] = [
+        Definition(format: .mp4, names: ["MP4", "M4A", "M4B", "M4V"], extensions: ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r"], structure: .atoms, container: MovieContainer.self),
+        Definition(format: .mov, names: ["MOV"], extensions: ["mov", "qt"], structure: .atoms, container: MovieContainer.self),
+        Definition(format: .threeGP, names: ["3GP"], extensions: ["3gp", "3g2"], structure: .atoms, container: MovieContainer.self),
+        Definition(format: .heif, names: ["HEIF"], extensions: ["heic", "heif", "avif"], structure: .atoms, container: nil),
+        Definition(format: .mp3, names: ["MP3"], extensions: ["mp3"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self),
+        Definition(format: .aac, names: ["AAC"], extensions: ["aac"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self),
+        Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
+        Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
+    ]
+
+    /// This format's row; nil for a format the table does not list.
+    public var definition: Definition? { Self.definitions.first { $0.format == self } }
+
+    /// The names of the formats `include` selects, as a list for people (`MP4, M4A and MOV`).
+    public static func names(where include: (Definition) -> Bool = { _ in true }) -> String {
+        let names = definitions.filter(include).flatMap(\.names)
+        guard names.count > 1 else { return names.first ?? "" }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// The extensions of the formats `include` selects.
+    public static func extensions(where include: (Definition) -> Bool = { _ in true }) -> Set<String> {
+        Set(definitions.filter(include).flatMap(\.extensions))
+    }
+}

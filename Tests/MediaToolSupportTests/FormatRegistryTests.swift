@@ -1,0 +1,73 @@
+import Foundation
+import MediaBytes
+import MediaMetadata
+import MediaToolSupport
+import TestSupport
+import Testing
+
+/// The format table (`MediaFormat.definitions`) is what everything reads: detection of a file
+/// of each row finds that row, `MediaFile` opens exactly the rows with metadata (and says which
+/// in its refusal), the folder walks take each row's extensions, and both tools' help names
+/// every row it serves.
+@Suite struct FormatRegistryTests {
+    /// A fixture of each format in the table.
+    static let fixtures: [MediaFormat: String] = [
+        .mp4: "aac-itunes-tags-cover.m4a", .mov: "quicktime-udta-text.mov", .threeGP: "mobile.3gp", .heif: "heif-image.heic",
+        .mp3: "id3v24-full.mp3", .aac: "hls-timestamp.aac", .aiff: "aiff-id3.aiff", .wav: "wav-id3-info.wav",
+    ]
+
+    @Test func everyRowIsDetectedOpenedAndWalkedAsTheTableSays() throws {
+        #expect(Set(MediaFormat.definitions.map(\.format)) == Set(Self.fixtures.keys), "a row without a fixture here, or the other way round")
+        for definition in MediaFormat.definitions {
+            let path = TestFixtures.path(try #require(Self.fixtures[definition.format]))
+            #expect(MediaFormat.detect(try FileByteSource(path: path)) == definition.format, "\(path)")
+            #expect(definition.extensions.contains((path as NSString).pathExtension.lowercased()), "\(path)")
+            #expect(definition.format.definition?.format == definition.format)
+            #expect(MediaFile.family(of: definition.format) == definition.family)
+            if definition.hasMetadata {
+                #expect(try MediaFile(path: path).format == definition.format)
+            } else {
+                #expect(throws: MetadataError.self) { try MediaFile(path: path) }
+            }
+            // The walks: tagedit's takes the rows with metadata, atominspect's every row.
+            for ext in definition.extensions {
+                #expect(MediaFileList.inspectableExtensions.contains(ext))
+                #expect(MediaFileList.mediaExtensions.contains(ext) == definition.hasMetadata, "\(ext)")
+                #expect(MediaFileList.hasMediaExtension("song." + ext.uppercased()) == definition.hasMetadata, "\(ext)")
+            }
+        }
+        #expect(MediaFileList.inspectableExtensions == MediaFormat.extensions())
+    }
+
+    @Test func theRefusalNamesEveryFormatWithMetadata() throws {
+        let path = try TemporaryFile.write(Array("not a media file at all".utf8), name: "notes.txt")
+        let error = #expect(throws: MetadataError.self) { try MediaFile(path: path) }
+        for definition in MediaFormat.definitions where definition.hasMetadata {
+            for name in definition.names { #expect(error?.description.contains(name) == true, "\(name): \(error.map(String.init(describing:)) ?? "")") }
+        }
+        #expect(error?.description.contains("HEIF") == false)
+    }
+
+    @Test func bothToolsHelpNamesTheFormatsTheyServe() async throws {
+        let tagedit = try await ToolRunner.run("tagedit", ["--help"])
+        let atominspect = try await ToolRunner.run("atominspect", ["--help"])
+        let check = try await ToolRunner.run("atominspect", ["check", "--help"])
+        for definition in MediaFormat.definitions {
+            for name in definition.names {
+                #expect(atominspect.standardOutput.contains(name), "atominspect --help: \(name)")
+                #expect(tagedit.standardOutput.contains(name) == definition.hasMetadata, "tagedit --help: \(name)")
+                if definition.structure != .atoms { #expect(check.standardOutput.contains(name), "atominspect check --help: \(name)") }
+            }
+        }
+    }
+
+    @Test func theKeySpaceReferenceHasAColumnForEveryFamily() throws {
+        let reference = try String(contentsOfFile: TestFixtures.packageRoot + "/Documentation/KeySpace.md", encoding: .utf8)
+        let header = try #require(reference.split(separator: "\n").first { $0.hasPrefix("| Key |") })
+        let columns: [MetadataFamily: [String]] = [.mp4: ["iTunes", "QuickTime udta", "QuickTime mdta", "3GPP"], .id3: ["ID3v2.4", "ID3v2.3", "RIFF INFO", "APE"]]
+        for family in Set(MediaFormat.definitions.compactMap(\.family)) {
+            let expected = try #require(columns[family], "a family without columns listed here: \(family)")
+            for column in expected { #expect(header.contains(column), "\(family): \(column)") }
+        }
+    }
+}
