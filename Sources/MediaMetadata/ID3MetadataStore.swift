@@ -574,8 +574,6 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    static let picturesNeedDistinctDescriptions = true
-
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool {
         switch target {
         case .uniform(let row) where row.id3 == nil && row.riffInfo == nil:
@@ -650,16 +648,34 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
+    /// Adds `picture` beside the tag's others (ID3v2.4 4.14, v2.3 4.15): a tag holds one
+    /// picture of each description, and one of each file-icon type (1 and 2). A file icon
+    /// replaces the one there; a description another picture has gets a number (`Cover 2`, or
+    /// `2` for none), said in the notes, so that adding never drops a picture silently.
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
         seedIfNeeded()
-        // ID3 allows one picture per type and description.
-        tag.frames.removeAll { frame in
-            if case (_, _, let type, let description, _)? = frame.content.picture { return type == picture.type.rawValue && description == picture.description }
-            return false
+        var notes: [String] = []
+        if picture.type.rawValue == 1 || picture.type.rawValue == 2 {
+            let count = tag.frames.count
+            tag.frames.removeAll { frame in
+                if case (_, _, let type, _, _)? = frame.content.picture { return type == picture.type.rawValue }
+                return false
+            }
+            if tag.frames.count < count { notes.append("the new \(picture.type) replaces the one the tag had (ID3 holds one)") }
         }
-        tag.frames.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [picture.description]), mimeType: picture.mimeType,
-                                                                  pictureType: picture.type.rawValue, description: picture.description, data: ID3Payload(picture.data))))
-        return []
+        var description = picture.description
+        let taken = Set(tag.frames.compactMap { $0.content.picture?.description })
+        var number = 1
+        while taken.contains(description) {
+            number += 1
+            description = picture.description.isEmpty ? "\(number)" : "\(picture.description) \(number)"
+        }
+        if description != picture.description {
+            notes.append("ID3 needs distinct picture descriptions: this \(picture.type) is described \"\(description)\"")
+        }
+        tag.frames.append(ID3Frame(id: "APIC", content: .picture(encoding: encoding(for: [description]), mimeType: picture.mimeType,
+                                                                  pictureType: picture.type.rawValue, description: description, data: ID3Payload(picture.data))))
+        return notes
     }
 
     mutating func removePictures(type: PictureType?) -> Int {

@@ -144,19 +144,10 @@ extension MediaFile {
 
     private mutating func applyPictures(_ pictures: [MediaPicture], to report: inout MigrationReport) {
         removePictures()
-        var seen: Set<String> = []
-        for var picture in pictures {
+        for picture in pictures {
             let before = notes.count
-            // ID3 holds one picture per type and description: later ones get a numbered description.
-            if type(of: store).picturesNeedDistinctDescriptions {
-                var number = 1
-                let base = picture.description
-                while !seen.insert("\(picture.type)/\(picture.description)").inserted {
-                    number += 1
-                    picture.description = base.isEmpty ? "\(number)" : "\(base) \(number)"
-                }
-                if picture.description != base { appendNotes(["ID3 needs distinct picture descriptions: this one is \"\(picture.description)\""]) }
-            }
+            // A store that holds one picture of each description numbers the later ones itself,
+            // in its notes (ID3).
             do {
                 try addPicture(picture)
                 let newNotes = notes.dropFirst(before)

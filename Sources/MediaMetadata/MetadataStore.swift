@@ -12,9 +12,6 @@ enum KeyTarget: Sendable {
 /// The native metadata of one file as the uniform layer edits it. One implementation per
 /// family: atoms (`MovieMetadataStore`) and ID3 carriers (`ID3MetadataStore`).
 protocol MetadataStore: Sendable {
-    /// True when the format keeps one picture per type and description, so that pictures
-    /// copied in need distinct descriptions (ID3 `APIC`).
-    static var picturesNeedDistinctDescriptions: Bool { get }
     /// Every native item, in file order, each with its precedence rank (lower wins).
     var rankedItems: RankedItems { get }
     /// True when `tags` takes each key from the best-ranked area that has it; false when the

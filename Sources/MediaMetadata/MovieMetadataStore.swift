@@ -435,8 +435,6 @@ struct MovieMetadataStore: MetadataStore {
         }
     }
 
-    static let picturesNeedDistinctDescriptions = false
-
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool {
         switch target {
         case .uniform(let row) where row.iTunes.isEmpty && row.quickTimeKey == nil && row.userData == nil && row.threeGPP == nil:

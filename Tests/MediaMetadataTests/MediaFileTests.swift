@@ -153,6 +153,8 @@ func copyOfFixture(_ name: String) throws -> String {
         for fixture in ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3", "no-tags.mp3", "aiff-id3.aiff"] {
             let path = try copyOfFixture(fixture)
             var file = try MediaFile(path: path)
+            // ID3 holds one picture of each description: one added beside a "Back" is "Back 2".
+            let taken = try file.pictures.contains { $0.description == "Back" }
             try file.addPicture(MediaPicture(type: 4, mimeType: "image/png", description: "Back", data: png))
             try file.save()
             let reread = try MediaFile(path: path)
@@ -161,7 +163,7 @@ func copyOfFixture(_ name: String) throws -> String {
             #expect(try reread.pictureSummaries == pictures.map(\.summary), "\(fixture)")
             // MP4 cover art has neither a picture type nor a description: a front cover.
             let mp4 = fixture.hasSuffix(".m4a")
-            #expect(pictures.last?.summary == PictureSummary(type: mp4 ? 3 : 4, mimeType: "image/png", description: mp4 ? "" : "Back", size: png.count), "\(fixture)")
+            #expect(pictures.last?.summary == PictureSummary(type: mp4 ? 3 : 4, mimeType: "image/png", description: mp4 ? "" : taken ? "Back 2" : "Back", size: png.count), "\(fixture)")
         }
     }
 
