@@ -138,10 +138,8 @@ public enum FileReplacement {
         _ target: String, reportedAs path: String, permissions info: stat?, replacing: Bool, write: (inout FileByteSink) throws -> Void,
         verify: (String) throws -> Void, keep: Bool = false
     ) throws -> [String] {
-        let slash = target.lastIndex(of: "/")
-        let directory = slash.map { String(target[..<$0]) } ?? "."
-        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = PathBytes.bytes("\(directory.isEmpty ? "" : directory)/.\(name).XXXXXX.partial").map { CChar(bitPattern: $0) } + [0]
+        let (folder, name) = PathBytes.split(target)
+        var template = PathBytes.bytes("\(folder).\(name).XXXXXX.partial").map { CChar(bitPattern: $0) } + [0]
         let fd = injectedFailure(.createTemporary) ? -1 : template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 8) }
         guard fd >= 0 else { throw FileWriteError.errno(path, "cannot create a temporary file beside it") }
         let temporary = PathBytes.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
@@ -179,7 +177,7 @@ public enum FileReplacement {
             throw error
         }
         // Make the rename itself durable.
-        let directoryFD = SystemPath.open(directory.isEmpty ? "/" : directory, O_RDONLY | O_CLOEXEC)
+        let directoryFD = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
         if directoryFD >= 0 {
             _ = fsync(directoryFD)
             _ = systemClose(directoryFD)
@@ -227,7 +225,13 @@ public enum FileReplacement {
         }
         // The lock of the editor (shared when this thread holds it already): a reader that
         // finds the journal while this save runs leaves it alone.
-        let lock = try? FileLock(target)
+        let lock: FileLock?
+        do { lock = try FileLock(target) } catch {
+            // Another process editing it: its reads would take this save's journal for one cut
+            // short. Unopenable: the write below says why.
+            if error.isHeldElsewhere { throw FileWriteError(path: path, reason: error.reason) }
+            lock = nil
+        }
         do {
             try patchLocked(fd, info: info, path: path, target: target, ranges: ranges, newSize: newSize, verify: verify)
         } catch {
@@ -253,8 +257,13 @@ public enum FileReplacement {
             }
             journal.ranges.append(SaveJournal.Range(offset: span.lowerBound, old: old, new: bytes))
         }
+        // A file cut shorter loses its tail: the journal keeps it, to be put back.
+        if let newSize, newSize < oldSize {
+            let tail = try readExisting(fd, path: path, range: newSize..<oldSize, size: oldSize)
+            journal.ranges.append(SaveJournal.Range(offset: newSize, old: tail, new: []))
+        }
         let journalPath = SaveJournal.path(for: target)
-        try journal.write(to: journalPath, reportedAs: path)
+        try journal.write(to: journalPath, reportedAs: path, mode: info.st_mode)
         var undone = true
         defer { journal.finish(at: journalPath, keep: !undone) }
         do {

@@ -62,6 +62,15 @@ public enum PathBytes {
         }
     }
 
+    /// `path` split after its last `/`: the folder part with its slash (`/music/`, `/`, or ""
+    /// for a name alone) and the name. By byte, not by Character: a combining mark after the
+    /// slash would hide it from `lastIndex(of: "/")`.
+    public static func split(_ path: String) -> (folder: String, name: String) {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return ("", path) }
+        let after = path.utf8.index(after: slash)
+        return (String(path[..<after]), String(path[after...]))
+    }
+
     /// `path` for people: each byte that is not UTF-8 shown as `\xHH`.
     public static func display(_ path: String) -> String {
         guard path.utf8.contains(0xF4) else { return path }

@@ -30,12 +30,14 @@ import Synchronization
 ///   touched and opening it fails, naming the journal to look at.
 ///
 /// Layout: `MMSAVEJ1`, the file's device and inode, old and new length (64-bit, big-endian),
-/// the number of ranges (32-bit), then per range its offset, its length, how many of its bytes
-/// existed before (64-bit each), those old bytes and the new bytes; last the CRC-32 of all that.
+/// the number of ranges (32-bit), then per range its offset, its new length, its old length
+/// (64-bit each), the old bytes and the new bytes; last the CRC-32 of all that. A file cut
+/// shorter keeps its cut tail as a range with no new bytes.
 struct SaveJournal: Equatable {
     struct Range: Equatable {
         var offset: UInt64
-        /// The bytes before the save (shorter than `new` where the range passed the old end).
+        /// The bytes before the save (shorter than `new` where the range passed the old end;
+        /// the whole cut tail, with `new` empty, when the file was cut shorter).
         var old: [UInt8]
         var new: [UInt8]
     }
@@ -50,10 +52,8 @@ struct SaveJournal: Equatable {
 
     /// Where the journal of a save of `path` is: beside it, named after it.
     static func path(for path: String) -> String {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { String(path[...$0]) } ?? ""
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        return directory + "." + name + ".save-journal"
+        let (folder, name) = PathBytes.split(path)
+        return folder + "." + name + ".save-journal"
     }
 
     func encoded() -> [UInt8] {
@@ -91,7 +91,7 @@ struct SaveJournal: Equatable {
                 let offset = try reader.readUInt64()
                 let length = try reader.readUInt64()
                 let existing = try reader.readUInt64()
-                guard existing <= length, length <= UInt64(reader.count) else { return nil }
+                guard existing <= UInt64(reader.remaining), length <= UInt64(reader.remaining) - existing else { return nil }
                 let old = try reader.readBytes(Int(existing))
                 ranges.append(Range(offset: offset, old: old, new: try reader.readBytes(Int(length))))
             }
@@ -119,8 +119,10 @@ struct SaveJournal: Equatable {
     /// `finish` the save is live (an open of the file by this process leaves the journal
     /// alone). A journal already there is refused: another save of the file is under way, or
     /// one was cut short and the file has not been opened since.
-    func write(to journalPath: String, reportedAs path: String) throws(FileWriteError) {
-        let fd = injectedFailure(.createJournal) ? -1 : SystemPath.open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    /// The journal gets the file's permission bits (`mode`), so whoever may read the file may
+    /// read its journal and settle it.
+    func write(to journalPath: String, reportedAs path: String, mode: mode_t) throws(FileWriteError) {
+        let fd = injectedFailure(.createJournal) ? -1 : SystemPath.open(journalPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode & 0o666)
         guard fd >= 0 else {
             if Glibc_errno() == EEXIST {
                 throw FileWriteError(path: path, reason: "a save journal is already beside it (\(journalPath)): another save is under way, or one was cut short; open the file again to settle it")
@@ -152,9 +154,8 @@ struct SaveJournal: Equatable {
     }
 
     static func flushDirectory(of path: String) {
-        let slash = path.lastIndex(of: "/")
-        let directory = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
-        let fd = SystemPath.open(directory, O_RDONLY | O_CLOEXEC)
+        let folder = PathBytes.split(path).folder
+        let fd = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
             _ = fsync(fd)
             _ = systemClose(fd)
@@ -208,7 +209,14 @@ struct SaveJournal: Equatable {
     /// `recover` once the file is locked.
     private static func settle(_ path: String, journalPath: String) throws(ByteSourceError) -> Outcome {
         guard SystemPath.access(journalPath, F_OK) == 0 else { return .none }  // settled meanwhile
-        let fd = SystemPath.open(path, O_RDWR | O_CLOEXEC)
+        // A reader that may not write the file (another user, a read-only mount) cannot settle
+        // it: it reads the file as it is, and the next open by someone who may settles it.
+        var fd = SystemPath.open(path, O_RDWR | O_CLOEXEC)
+        var writable = true
+        if fd < 0, errno == EACCES || errno == EPERM || errno == EROFS {
+            fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
+            writable = false
+        }
         guard fd >= 0 else {
             throw ByteSourceError(.io, path: path, reason: "a save of it was cut short (\(journalPath)) and it cannot be opened to undo that: \(String(cString: strerror(errno)))")
         }
@@ -216,9 +224,7 @@ struct SaveJournal: Equatable {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ByteSourceError(.io, path: path, reason: "cannot inspect: \(String(cString: strerror(errno)))") }
         if live.withLock({ $0.contains([UInt64(info.st_dev), UInt64(info.st_ino)]) }) { return .none }
-        guard let bytes = readWhole(journalPath) else {
-            throw ByteSourceError(.io, path: path, reason: "a save of it was cut short and its journal (\(journalPath)) cannot be read")
-        }
+        guard let bytes = readWhole(journalPath) else { return .none }  // not ours to read
         guard let journal = SaveJournal(decoding: bytes) else {
             // Cut short while the journal was written: the file was not written yet.
             SystemPath.unlink(journalPath)
@@ -251,6 +257,7 @@ struct SaveJournal: Equatable {
             SystemPath.unlink(journalPath)
             return .keptComplete
         }
+        guard writable else { return .none }
         do {
             for range in journal.ranges where !range.old.isEmpty {
                 try FileByteSink.writeAll(fd, range.old[...], path: path, at: range.offset)

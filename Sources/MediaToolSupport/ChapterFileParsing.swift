@@ -281,27 +281,32 @@ extension ChapterFileFormat {
 
     /// XML character and entity references replaced.
     static func xmlUnescaped(_ text: Substring) -> String {
-        var out = ""
-        var rest = text
-        while let amp = rest.firstIndex(of: "&") {
-            out += rest[..<amp]
-            rest = rest[amp...]
-            guard let semi = rest.firstIndex(of: ";"), rest.distance(from: rest.startIndex, to: semi) <= 10 else {
-                out.append("&"); rest = rest.dropFirst(); continue
+        // Scalar by scalar: a mark before '&' or after ';' would hide either inside one Character.
+        let scalars = Array(text.unicodeScalars)
+        var out = String.UnicodeScalarView()
+        var index = 0
+        let named: [String: Unicode.Scalar] = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
+        while index < scalars.count {
+            let scalar = scalars[index]
+            index += 1
+            guard scalar == "&", let semi = scalars[index...].prefix(10).firstIndex(of: ";") else {
+                out.append(scalar)
+                continue
             }
-            let name = rest[rest.index(after: rest.startIndex)..<semi]
-            let named = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "apos": "'"]
-            if let value = named[String(name)] {
-                out += value
-            } else if name.hasPrefix("#"), let code = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst()),
-                let scalar = Unicode.Scalar(code) {
-                out.unicodeScalars.append(scalar)
-            } else {
-                out += rest[...semi]
+            let name = String(String.UnicodeScalarView(scalars[index..<semi]))
+            var value: Unicode.Scalar? = named[name]
+            if value == nil, name.hasPrefix("#") {
+                let code = name.hasPrefix("#x") || name.hasPrefix("#X") ? UInt32(name.dropFirst(2), radix: 16) : UInt32(name.dropFirst())
+                value = code.flatMap(Unicode.Scalar.init)
             }
-            rest = rest[rest.index(after: semi)...]
+            guard let value else {
+                out.append(scalar)
+                continue
+            }
+            out.append(value)
+            index = semi + 1
         }
-        return out + rest
+        return String(out)
     }
 
     private static func line(of index: String.Index, in text: String) -> Int {

@@ -144,31 +144,40 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
     /// a prepended mark before the closing quote or an entity) as a character reference, so a
     /// reader going Character by Character sees the markup too.
     static func xmlEscaped(_ text: String) -> String {
-        var out = ""
-        var afterMarkup = true  // the opening quote
-        let scalars = Array(text.unicodeScalars)
-        for (index, scalar) in scalars.enumerated() {
-            let beforeMarkup = index + 1 == scalars.count || "&<>\"\n\r\t".unicodeScalars.contains(scalars[index + 1])
-            var reference = false
+        enum Token { case text(Unicode.Scalar), markup(String) }
+        var tokens: [Token] = text.unicodeScalars.map { scalar in
             switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\r", "\t": reference = true
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    out += "\u{FFFD}"
-                } else if (afterMarkup && ("a" + String(scalar)).count == 1) || (beforeMarkup && (String(scalar) + "a").count == 1) {
-                    reference = true
-                } else {
-                    out.unicodeScalars.append(scalar)
-                    afterMarkup = false
-                    continue
+            case "&": .markup("&amp;")
+            case "<": .markup("&lt;")
+            case ">": .markup("&gt;")
+            case "\"": .markup("&quot;")
+            case "\n", "\r", "\t": .markup("&#\(scalar.value);")
+            default: scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF ? .text("\u{FFFD}") : .text(scalar)
+            }
+        }
+        // A scalar that would join markup beside it (the quotes around the value count) into one
+        // Character becomes a reference, which is markup too: repeat until none is left.
+        func isMarkup(_ index: Int) -> Bool {
+            guard tokens.indices.contains(index), case .text = tokens[index] else { return true }
+            return false
+        }
+        var changed = true
+        while changed {
+            changed = false
+            for index in tokens.indices {
+                guard case .text(let scalar) = tokens[index] else { continue }
+                if (isMarkup(index - 1) && ("a" + String(scalar)).count == 1) || (isMarkup(index + 1) && (String(scalar) + "a").count == 1) {
+                    tokens[index] = .markup("&#\(scalar.value);")
+                    changed = true
                 }
             }
-            if reference { out += "&#\(scalar.value);" }
-            afterMarkup = true
+        }
+        var out = ""
+        for token in tokens {
+            switch token {
+            case .text(let scalar): out.unicodeScalars.append(scalar)
+            case .markup(let text): out += text
+            }
         }
         return out
     }

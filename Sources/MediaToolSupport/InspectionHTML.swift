@@ -18,8 +18,9 @@ public enum InspectionHTML {
             ("path", .string(PathBytes.display(title))), ("format", file.formatName.map(JSONValue.string) ?? .null), ("fileSize", .uint(file.source.size)),
             ("nodes", .array(nodes)), ("diagnostics", .array(diagnostics.map(\.json))),
         ]).serialized(pretty: false)
-        // Keep the data inert inside <script>: no "</" can close the element early.
-        let safe = Self.replacingBytes(data, [("</", "<\\/"), ("<!--", "<\\!--")])
+        // Keep the data inert inside <script>: no '<' at all (no "</script" or "<!--"); in JSON
+        // a '<' only occurs inside strings, where \u003c is the same character.
+        let safe = Self.replacingBytes(data, [("<", "\\u003c")])
         return template.replacing("@TITLE@", with: escape(title)).replacing("@DATA@", with: safe)
     }
 

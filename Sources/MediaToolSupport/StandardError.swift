@@ -79,12 +79,21 @@ public enum StandardOutput {
 
 /// Reads standard input.
 public enum StandardInput {
-    /// Every byte until the end of standard input; nil when reading fails.
-    public static func readAll() -> [UInt8]? {
+    /// Every byte of the file at `path` (a pipe or `/dev/stdin` too), its name taken as bytes
+    /// (`SystemPath`); nil when it cannot be opened or read.
+    public static func readFile(_ path: String) -> [UInt8]? {
+        let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return readAll(from: fd)
+    }
+
+    /// Every byte until the end of standard input (or of `descriptor`); nil when reading fails.
+    public static func readAll(from descriptor: Int32 = 0) -> [UInt8]? {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
                 return nil

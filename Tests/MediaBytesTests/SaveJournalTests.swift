@@ -116,6 +116,30 @@ import Testing
         }
     }
 
+    /// A save that cuts the file shorter (an ID3v1 tag removed at the end) keeps the cut tail
+    /// in its journal: a crash at any step, or a verification that fails after the cut, puts
+    /// the tail back instead of zeros.
+    @Test func aFileCutShorterGetsItsTailBackAfterACrashAtAnyStep() throws {
+        let old = Self.pattern(5000)
+        let ranges: [(offset: UInt64, bytes: [UInt8])] = [(100, [UInt8](repeating: 0xAB, count: 50))]
+        let probe = try TemporaryFile.write(old, name: "probe.bin")
+        let recorder = FileFaultInjector()
+        try FileFaultInjector.$current.withValue(recorder) { try FileReplacement.patch(probe, ranges: ranges, newSize: 3000) }
+        let new = try TemporaryFile.read(probe)
+        #expect(new.count == 3000 && new != Array(old.prefix(3000)))
+        for index in recorder.operations.indices {
+            let path = try TemporaryFile.write(old, name: "cut.bin")
+            _ = try? FileFaultInjector.$current.withValue(FileFaultInjector(crashingAt: index)) { try FileReplacement.patch(path, ranges: ranges, newSize: 3000) }
+            _ = try FileByteSource(path: path)
+            let settled = try TemporaryFile.read(path)
+            #expect(settled == old || settled == new, "crash at step \(index) (\(recorder.operations[index].rawValue))")
+        }
+        struct Refused: Error {}
+        let path = try TemporaryFile.write(old, name: "refused.bin")
+        #expect(throws: Refused.self) { try FileReplacement.patch(path, ranges: ranges, newSize: 3000) { _ in throw Refused() } }
+        #expect(try TemporaryFile.read(path) == old, "the tail did not come back")
+    }
+
     @Test func aJournalCutShortMeansTheFileWasNotWrittenYet() throws {
         let (path, old, _, journal) = try Self.prepared(size: 4000, ranges: [(100, Self.pattern(50, seed: 7))], newSize: 4000)
         let bytes = journal.encoded()

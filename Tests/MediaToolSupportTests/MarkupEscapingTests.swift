@@ -14,7 +14,7 @@ import Testing
     }
 
     @Test func anXMLAttributeKeepsItsQuotesAndEntitiesApartFromTheTitle() throws {
-        for title in ["\u{301}start", "end\u{0600}", "a&\u{301}", "\u{0600}&b", "tab\there\r\nCR LF", "\u{200D}"] {
+        for title in ["\u{301}start", "end\u{0600}", "a&\u{301}", "\u{0600}&b", "tab\there\r\nCR LF", "\u{200D}", "\u{0600}\u{0600}<", "x\u{0600}\u{0600}"] {
             let attribute = ChapterFileFormat.xmlEscaped(title)
             // No Character of the attribute mixes markup with title text.
             for character in attribute where character.unicodeScalars.count > 1 {

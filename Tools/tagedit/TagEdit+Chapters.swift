@@ -127,7 +127,7 @@ extension TagEdit {
         /// The chapters of the chapter file at `path`; a file that does not read ends the run
         /// (exit 66 when missing, 65 when it does not parse, naming the line).
         static func readChapterFile(_ path: String, format: String) throws -> [Chapter] {
-            guard let data = FileManager.default.contents(atPath: path) else {
+            guard let data = StandardInput.readFile(path) else {
                 FileRun.standardError("tagedit: \(path): cannot read the chapter file")
                 throw ExitCode(TagEditExitCode.fileNotFound)
             }

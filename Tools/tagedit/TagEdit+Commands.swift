@@ -100,7 +100,7 @@ extension TagEdit {
         var files: [String] = []
         var values: [(key: String, values: [String])] = []
         for argument in arguments {
-            if let equals = argument.firstIndex(of: "="), !FileManager.default.fileExists(atPath: argument) {
+            if let equals = argument.firstIndex(of: "="), !MediaFileList.exists(argument) {
                 let key = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
                 guard !key.isEmpty else { throw ValidationError("\"\(argument)\": expected KEY=VALUE") }
                 if let index = values.firstIndex(where: { $0.key.uppercased() == key.uppercased() }) {
@@ -225,7 +225,7 @@ extension TagEdit {
                 var files = self.files
                 let image = self.image ?? files.removeLast()
                 let pictureType = try Picture.type(type) ?? .frontCover
-                guard let data = FileManager.default.contents(atPath: image) else {
+                guard let data = StandardInput.readFile(image) else {
                     FileRun.standardError("tagedit: \(image): cannot read the image")
                     throw ExitCode(TagEditExitCode.fileNotFound)
                 }
@@ -269,7 +269,7 @@ extension TagEdit {
                         if !writtenNow.insert(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
                         }
-                        if !force && FileManager.default.fileExists(atPath: path) {
+                        if !force && MediaFileList.exists(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
                         }
                         do { try FileReplacement.create(path, bytes: Array(picture.data)) } catch {
@@ -331,7 +331,9 @@ extension TagEdit {
                     case .stream(let device):
                         partial = device
                     case .descriptor(let descriptor):
-                        partial = descriptor == 1 ? nil : "/dev/fd/\(descriptor)"
+                        // The descriptor itself (reopening /dev/fd/N would truncate a file that
+                        // a shell opened for appending).
+                        if descriptor != 1 && (!StandardOutput.flush() || dup2(descriptor, 1) < 0) { throw cannotWrite(output) }
                     }
                 }
                 if let output, let partial, !StandardOutput.redirect(to: partial) { throw cannotWrite(output) }
@@ -371,7 +373,7 @@ extension TagEdit {
         @OptionGroup var options: WriteOptions
 
         func run() throws {
-            let data = document == "-" ? StandardInput.readAll() : FileManager.default.contents(atPath: document).map(Array.init)
+            let data = document == "-" ? StandardInput.readAll() : StandardInput.readFile(document)
             guard let data else {
                 FileRun.standardError("tagedit: \(document): cannot read the document")
                 throw ExitCode(TagEditExitCode.fileNotFound)
