@@ -18,6 +18,9 @@ public struct CarrierSaveOptions: Sendable {
     public var mirrorID3v1: Bool = false
     /// Remove an existing ID3v1 tag (the file becomes 128 bytes shorter).
     public var removeID3v1: Bool = false
+    /// Remove a Lyrics3v2 block (its fields are not edited here; left after the tags around it
+    /// are gone, a demuxer such as ffmpeg's takes it for one more audio packet). A rewrite.
+    public var removeLyrics3: Bool = false
     /// Decide how the tag would be written and return that, writing nothing.
     public var dryRun: Bool
     /// Write a tag that fits the old one's space in place (false: always write the file anew
@@ -100,11 +103,15 @@ extension MPEGStreamFile {
         let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: options.mirrorID3v1 ? nil : layout.id3v1).encoded : nil
         let dropV1 = options.removeID3v1 && layout.id3v1 != nil
         let v1Offset = layout.id3v1 != nil ? layout.fileSize - 128 : layout.fileSize
+        // What is kept of the file's tail ends before a Lyrics3 block that goes.
+        let dropLyrics3 = options.removeLyrics3 ? layout.lyrics3Block : nil
+        let keptEnd = dropLyrics3?.lowerBound ?? v1Offset
 
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
         var notes = serialization.notes
         if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
+        if let dropLyrics3 { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
 
         // The APE tag: replaced where it is (or, new, put before Lyrics3 and ID3v1) when it changes.
         let newAPE = options.ape.flatMap { ($0.items.isEmpty && layout.apeTag == nil) || Self.sameItems($0, layout.apeTag) ? nil : $0 }
@@ -120,7 +127,7 @@ extension MPEGStreamFile {
         }
 
         let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
-        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits {
+        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, dropLyrics3 == nil {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = [(0, serialization.bytes, "ID3v2 tag")]
             if let apeBytes { ranges.append((apeRange.lowerBound, apeBytes, "APE tag")) }
@@ -136,7 +143,7 @@ extension MPEGStreamFile {
         }
 
         // What is copied: everything between the tags, around the APE tag when it is replaced.
-        let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<v1Offset] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<v1Offset]
+        let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<keptEnd] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<keptEnd]
         // The padding grows so that the audio keeps its alignment (a large copy only); the
         // tag is its frames (`serialization`, without padding) and the padding.
         let asked = UInt64(max(options.padding, 0))

@@ -55,6 +55,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
         // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); clearing removes it.
         carrierOptions.mirrorID3v1 = true
         carrierOptions.removeID3v1 = store.cleared
+        carrierOptions.removeLyrics3 = store.cleared
         carrierOptions.allowInPlace = options.allowInPlace
         if store.info != store.originalInfo { carrierOptions.info = store.info ?? RIFFInfoList() }
         if store.ape != store.originalAPE { carrierOptions.ape = store.ape }
