@@ -35,7 +35,14 @@ enum MetadataValueConversion {
             guard let number = Int(value.trimmingCharacters(" ")) else { throw bad("expected a whole number") }
             return String(number)
         case .pair:
-            guard let pair = pair(value) else { throw bad("expected a number, or a number and a total as n/m") }
+            guard let pair = pair(value) else {
+                // Digits that only fail by size get the range, not a lesson in the form.
+                let numbers = value.split(separator: "/", omittingEmptySubsequences: false).map { String($0).trimmingCharacters(" ") }
+                if numbers.count <= 2, numbers.allSatisfy({ $0.allSatisfy { "0"..."9" ~= $0 } }), numbers.contains(where: { !$0.isEmpty }) {
+                    throw bad("a number and a total are each 0 to 65535 (MP4 stores them in 16 bits)")
+                }
+                throw bad("expected a number, or a number and a total as n/m")
+            }
             return render(pair)
         case .boolean:
             guard let flag = boolean(value) else { throw bad("expected 1 or 0 (or true/false, yes/no)") }

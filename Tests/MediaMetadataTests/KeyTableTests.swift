@@ -313,3 +313,19 @@ private extension String {
     /// A one-digit hex number with a leading zero.
     var leftPaddedHex: String { count == 1 ? "0" + self : self }
 }
+
+/// A track or disc number too large for the 16 bits MP4 stores it in is refused with the range,
+/// not with a description of the n/m form it already has (issue 35).
+@Suite struct PairRangeMessageTests {
+    @Test func aNumberTooLargeSaysTheRange() throws {
+        for value in ["70000", "3/70000", "70000/", "/99999"] {
+            let error = #expect(throws: MetadataError.self) { try MetadataValueConversion.canonical(value, kind: .pair, key: "TRACKNUMBER") }
+            #expect(error?.message.contains("0 to 65535") == true, "\(value): \(error.map(String.init(describing:)) ?? "")")
+        }
+        for value in ["abc", "1/2/3", "x/5"] {
+            let error = #expect(throws: MetadataError.self) { try MetadataValueConversion.canonical(value, kind: .pair, key: "TRACKNUMBER") }
+            #expect(error?.message.contains("expected a number, or a number and a total as n/m") == true, "\(value)")
+        }
+        #expect(try MetadataValueConversion.canonical("03/12", kind: .pair, key: "TRACKNUMBER") == "3/12")
+    }
+}
