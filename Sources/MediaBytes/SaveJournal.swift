@@ -29,6 +29,10 @@ import Synchronization
 /// - anything else (the file was changed in place by another program since): the file is not
 ///   touched and opening it fails, naming the journal to look at.
 ///
+/// A reader that may not write the file (another user, a read-only mount) or read the journal
+/// settles nothing: it reads the file as it is, and the journal waits for one who may. A
+/// process editing the file holds its lock, and an open meanwhile leaves its journal alone.
+///
 /// Layout: `MMSAVEJ1`, the file's device and inode, old and new length (64-bit, big-endian),
 /// the number of ranges (32-bit), then per range its offset, its new length, its old length
 /// (64-bit each), the old bytes and the new bytes; last the CRC-32 of all that. A file cut

@@ -27,8 +27,8 @@ public enum LongAudiobook: String, CaseIterable, Sendable, CustomStringConvertib
 
     public static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: OtherReaders.ffmpeg) }
 
-    /// The audiobook in this layout, made on first use; nil where ffmpeg is missing (or failed:
-    /// `failure` says why).
+    /// The audiobook in this layout, made on first use; throws where ffmpeg is missing (or failed:
+    /// the error says why).
     public var path: String {
         get throws {
             let made = Self.made
