@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ISOBMFF", targets: ["ISOBMFF"]),
         .library(name: "ID3", targets: ["ID3"]),
         .library(name: "APEv2", targets: ["APEv2"]),
+        .library(name: "VorbisComment", targets: ["VorbisComment"]),
         .library(name: "Carriers", targets: ["Carriers"]),
         .library(name: "MediaMetadata", targets: ["MediaMetadata"]),
         .executable(name: "atominspect", targets: ["atominspect"]),
@@ -31,11 +32,13 @@ let package = Package(
         .target(name: "ID3", dependencies: ["MediaBytes"]),
         // Layer 2': tag formats: APEv1/APEv2 tags.
         .target(name: "APEv2", dependencies: ["MediaBytes"]),
+        // Layer 2': tag formats: Vorbis comments and FLAC pictures (FLAC, Ogg Vorbis, Opus, Speex).
+        .target(name: "VorbisComment"),
         // Layer 2'': carriers, the file layouts that hold tags (MPEG audio / ADTS streams,
         // AIFF and WAV chunks); each holds tag formats of the layer below.
-        .target(name: "Carriers", dependencies: ["MediaBytes", "ID3", "APEv2"]),
+        .target(name: "Carriers", dependencies: ["MediaBytes", "ID3", "APEv2", "VorbisComment"]),
         // Layer 3: uniform metadata keys, format detection, file-level facade.
-        .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers"]),
+        .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "VorbisComment"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
         .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "MediaMetadata",
                                                          .product(name: "Crypto", package: "swift-crypto")]),

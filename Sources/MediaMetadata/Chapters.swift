@@ -84,7 +84,10 @@ public struct ChapterForm: RawRepresentable, Sendable, Hashable, CustomStringCon
     /// ID3v2 `CHAP` frames, ordered by `CTOC`.
     public static let id3 = ChapterForm(rawValue: "id3")
 
-    public static let all: [ChapterForm] = [.quickTime, .nero, .id3]
+    /// Vorbis comment fields `CHAPTERnnn=HH:MM:SS.mmm` and `CHAPTERnnnNAME` (FLAC, Ogg).
+    public static let vorbis = ChapterForm(rawValue: "vorbis")
+
+    public static let all: [ChapterForm] = [.quickTime, .nero, .id3, .vorbis]
 
     /// What people call it.
     public var name: String {
@@ -92,6 +95,7 @@ public struct ChapterForm: RawRepresentable, Sendable, Hashable, CustomStringCon
         case .quickTime: "QuickTime chapter track"
         case .nero: "Nero chapters (chpl)"
         case .id3: "ID3 chapters (CHAP/CTOC)"
+        case .vorbis: "Vorbis comment chapters (CHAPTERnnn)"
         default: rawValue
         }
     }
@@ -102,6 +106,7 @@ public struct ChapterForm: RawRepresentable, Sendable, Hashable, CustomStringCon
         case .quickTime: "Apple Books, Music, QuickTime Player and AV Foundation; ffmpeg and mpv"
         case .nero: "VLC (which prefers it), ffmpeg, mpv, foobar2000"
         case .id3: "podcast apps and MP3 players, ffmpeg; Apple only with a top-level CTOC"
+        case .vorbis: "foobar2000, VLC and mpv (Ogg), ffmpeg (Ogg)"
         default: ""
         }
     }

@@ -9,6 +9,8 @@ extension MediaFormat {
         case mpegStream
         /// IFF chunks (AIFF, RIFF WAVE).
         case iffChunks
+        /// FLAC metadata blocks before the audio frames.
+        case flacBlocks
     }
 
     /// Everything this package knows about one format, in one row: its names, its file name
@@ -42,6 +44,7 @@ extension MediaFormat {
         Definition(format: .aac, names: ["AAC"], extensions: ["aac"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self),
         Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
         Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
+        Definition(format: .flac, names: ["FLAC"], extensions: ["flac"], structure: .flacBlocks, container: FLACContainer.self),
     ]
 
     /// This format's row; nil for a format the table does not list.

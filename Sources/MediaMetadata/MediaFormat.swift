@@ -1,3 +1,4 @@
+import Carriers
 import ID3
 import ISOBMFF
 import MediaBytes
@@ -23,6 +24,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let aiff = MediaFormat(rawValue: "aiff")
     /// RIFF WAVE.
     public static let wav = MediaFormat(rawValue: "wav")
+    /// Native FLAC (`fLaC`), possibly behind an ID3v2 tag.
+    public static let flac = MediaFormat(rawValue: "flac")
 
     public var description: String { rawValue }
 
@@ -39,6 +42,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             if chunk == "RIFF" && form == "WAVE" { return .wav }
             if chunk == "FORM" && (form == "AIFF" || form == "AIFC") { return .aiff }
         }
+        if FLACFile.isFLAC(bytes[...]) { return .flac }
         if let format = atomFormat(bytes) { return format }
         if let frame = mpegFrameKind(bytes[...]) { return frame }
         return nil
@@ -50,6 +54,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
+            if FLACFile.isFLAC(after[...]) { return .flac }
             return mpegFrameKind(after[...]) ?? .mp3
         }
         return detect(prefix: head)

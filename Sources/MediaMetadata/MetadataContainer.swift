@@ -14,6 +14,8 @@ public struct MetadataFamily: RawRepresentable, Hashable, Sendable, CustomString
     public static let mp4 = MetadataFamily(rawValue: "MP4")
     /// ID3v2 frames, with the ID3v1 tag and RIFF INFO entries beside them.
     public static let id3 = MetadataFamily(rawValue: "ID3")
+    /// Vorbis comment fields and FLAC pictures (FLAC, Ogg Vorbis, Opus, Speex).
+    public static let vorbis = MetadataFamily(rawValue: "Vorbis")
 
     public var description: String { rawValue }
 }

@@ -20,7 +20,8 @@ import MediaBytes
 ///   `id3v1/FIELD` a field of an ID3v1 tag (read only: it mirrors the ID3v2 tag), `riff/ID` a
 ///   RIFF `INFO` entry, `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
 ///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only), `ape/KEY` an item of an APE
-///   tag (`ape/Cover Art (Front)`).
+///   tag (`ape/Cover Art (Front)`), `vorbis/NAME` the fields of a Vorbis comment named NAME
+///   (upper case), `flac/PICTURE[n]` a FLAC file's n-th `PICTURE` block.
 public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var keySpace: KeySpace
     /// The key, unescaped (`©nam` as the ISO-8859-1 reading of its bytes).
@@ -61,7 +62,12 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         /// Items of an APE tag (`ape/Title`, `ape/Cover Art (Front)`), keys as stored.
         public static let ape = KeySpace(rawValue: "ape")
 
-        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp, .ape]
+        /// Vorbis comment fields (`vorbis/TITLE`), by their upper-case name.
+        public static let vorbis = KeySpace(rawValue: "vorbis")
+        /// FLAC `PICTURE` blocks (`flac/PICTURE[0]`), in file order.
+        public static let flac = KeySpace(rawValue: "flac")
+
+        public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp, .ape, .vorbis, .flac]
 
         /// True for the spaces whose keys are four-character codes.
         var hasFourCharacterKeys: Bool { self == .iTunes || self == .quickTimeUserData || self == .threeGPP || self == .riffInfo }

@@ -27,6 +27,9 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
     /// The APE item key the key is written as in an APE tag (read without regard to case);
     /// nil where it is the uniform key itself, as TagLib writes it.
     public var ape: String?
+    /// Vorbis comment field names; the first is written, all are read (compared in upper case).
+    /// Empty for a key with no field (pictures are `PICTURE` blocks).
+    public var vorbisNames: [String]
     /// Why a mapping is as it is, where it is disputed or differs from TagLib.
     public var note: String?
 
@@ -104,7 +107,7 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
     init(
         _ key: String, _ kind: MetadataValueKind = .text, aliases: [String] = [], iTunes: [ITunesForm] = [], userData: FourCC? = nil,
         quickTime: String? = nil, threeGPP: FourCC? = nil, id3: ID3Form? = nil, id3v23: ID3Form? = nil, info: FourCC? = nil, ape: String? = nil,
-        note: String? = nil
+        vorbis: [String]? = nil, note: String? = nil
     ) {
         self.key = key
         self.kind = kind
@@ -117,6 +120,8 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
         self.id3v23 = id3v23
         riffInfo = info
         self.ape = ape
+        // TagLib's property names are Vorbis comment names: a key is its own field unless told.
+        vorbisNames = vorbis ?? (kind == .picture ? [] : [key])
         self.note = note
     }
 }

@@ -75,6 +75,13 @@ extension MetadataKeyTable {
         return byAPE[upper] ?? definition(upper).flatMap { $0.ape == nil || $0.key == upper ? $0 : nil }
     }
     private static let byAPE: [String: Row] = Dictionary(rows.compactMap { row in row.ape.map { ($0.uppercased(), row) } }, uniquingKeysWith: { a, _ in a })
+    /// The row of a Vorbis comment field name (compared in upper case).
+    static func definition(vorbisKey name: String) -> Row? { byVorbis[name.uppercased()] }
+    private static let byVorbis: [String: Row] = {
+        var map: [String: Row] = [:]
+        for row in rows { for name in row.vorbisNames where map[name] == nil { map[name] = row } }
+        return map
+    }()
     private static let byInfo: [FourCC: Row] = Dictionary(rows.compactMap { row in row.riffInfo.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
     /// The row of an ID3 form in either version (`TXXX` descriptions and `TIPL` roles matched

@@ -40,7 +40,7 @@ public enum MetadataKeyTable {
         Row("ALBUM", aliases: ["common/albumName"], iTunes: [.item("©alb")], userData: "©alb", quickTime: "com.apple.quicktime.album",
             threeGPP: "albm", id3: .frame("TALB"), info: "IPRD", ape: "Album"),
         Row("ALBUMARTIST", iTunes: [.item("aART")], id3: .frame("TPE2"),
-            ape: "Album Artist", note: "TPE2 is \"band/orchestra\" in the ID3 specification; TagLib, iTunes and most players use it for the album artist."),
+            ape: "Album Artist", vorbis: ["ALBUMARTIST", "ALBUM ARTIST"], note: "TPE2 is \"band/orchestra\" in the ID3 specification; TagLib, iTunes and most players use it for the album artist."),
         Row("DATE", .date, aliases: ["common/creationDate"], iTunes: [.item("©day")], userData: "©day",
             quickTime: "com.apple.quicktime.creationdate", threeGPP: "yrrc", id3: .frame("TDRC"), id3v23: .frame("TYER"), info: "ICRD",
             ape: "Year", note: "ID3v2.3 splits the date into TYER (year), TDAT (DDMM) and TIME (HHMM); they are joined and split again. 3GPP `yrrc` holds a year only. TagLib shows an ID3 date's `T` as a space and a RIFF `ICRD` as its year; this project keeps the text as stored."),

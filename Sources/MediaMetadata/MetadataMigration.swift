@@ -189,6 +189,7 @@ extension MetadataKeyTable {
         case .threeGPP: identifier.fourCC.flatMap { definition(threeGPP: $0) }
         case .riffInfo: identifier.fourCC.flatMap { definition(riffInfo: $0) }
         case .ape: definition(apeKey: identifier.key)
+        case .vorbis: definition(vorbisKey: identifier.key)
         case .id3, .id32:
             switch identifier.id3Parts {
             case ("TXXX", let description?): definition(id3: .userText(description))

@@ -58,6 +58,8 @@ public struct FileInspection: Sendable {
             return try openStream(path, source: source, format: format, strict: strict)
         case .iffChunks?:
             return try openChunks(path, source: source, format: format, strict: strict)
+        case .flacBlocks?:
+            return try openFLAC(path, source: source, format: format, strict: strict)
         case .atoms?, nil:
             return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)
         }
@@ -113,6 +115,18 @@ public struct FileInspection: Sendable {
         let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
         try checkStrict(path, diagnostics, strict)
         return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+    }
+
+    private static func openFLAC(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
+        let file: FLACFile
+        do {
+            file = try FLACFile(source: source)
+        } catch {
+            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
+        }
+        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
+        try checkStrict(path, diagnostics, strict)
+        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: FLACInspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
     }
 
     private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {

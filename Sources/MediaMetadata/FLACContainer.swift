@@ -1,0 +1,109 @@
+import Carriers
+import MediaBytes
+import VorbisComment
+
+/// Native FLAC files: their `VORBIS_COMMENT` and `PICTURE` blocks, edited through the Vorbis
+/// comment store and saved by `FLACFile.save` (in place within the padding, else a verified
+/// rewrite). `MediaFormat.definitions` names it in the FLAC row.
+struct FLACContainer: MetadataContainer {
+    static var family: MetadataFamily { .vorbis }
+    static var chapterForms: [ChapterForm] { [.vorbis] }
+
+    private let source: FileByteSource
+    private let path: String
+    private let file: FLACFile
+    let diagnostics: [MetadataDiagnostic]
+    var store: VorbisCommentStore
+    let duration: ChapterTime?
+    let properties: MediaProperties
+
+    init(source: FileByteSource, format: MediaFormat, path: String) throws {
+        let file = try FLACFile(source: source)
+        self.source = source
+        self.path = path
+        self.file = file
+        let blocks = file.pictures
+        store = VorbisCommentStore(
+            comment: file.comment,
+            pictures: blocks.indices.map { .kept(index: $0, header: blocks[$0].header) },
+            pictureSpace: .flac,
+            loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
+                do throws(CarrierError) { return try file.picture(blocks[index]) } catch {
+                    throw MetadataError(error.code == .io ? .io : .malformed, offset: error.offset, message: error.description)
+                }
+            })
+        duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
+        properties = MediaProperties(flac: file)
+        diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
+    }
+
+    mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] { store.setChapters(chapters) }
+    mutating func removeChapters(form: ChapterForm) -> Bool { form == .vorbis && store.removeChapters() }
+
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool {
+        store.hasChanges || (store.cleared && !file.leadingTags.isEmpty)
+    }
+
+    /// The edits in the carrier's terms.
+    private func edits() -> (comment: VorbisComment?, pictures: [FLACFile.PictureEdit]) {
+        let comment = store.hadComment || !store.comment.fields.isEmpty ? store.comment : nil
+        let pictures: [FLACFile.PictureEdit] = store.pictureList.map { picture in
+            switch picture {
+            case .kept(let index, _): .kept(file.pictures[index])
+            case .new(let picture): .new(picture)
+            }
+        }
+        return (comment, pictures)
+    }
+
+    private func save(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
+        let (comment, pictures) = edits()
+        var carrierOptions = CarrierSaveOptions(padding: 4096, dryRun: dryRun)
+        carrierOptions.allowInPlace = options.allowInPlace
+        return try FLACFile.save(comment: comment, pictures: pictures, removeLeadingTags: store.cleared, to: path, options: carrierOptions)
+    }
+
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        if let output = options.output {
+            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new metadata blocks)")
+        }
+        return savePlan(try save(to: path, options, dryRun: true), output: nil)
+    }
+
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        try source.checkUnchanged()
+        guard let output = options.output else {
+            let planned = try save(to: path, options, dryRun: true)
+            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
+            return savePlan(try save(to: path, options, dryRun: false), output: nil)
+        }
+        var outcome: CarrierSaveOutcome?
+        try FileReplacement.create(output, editing: source) { copy in
+            outcome = try save(to: copy, options, dryRun: false)
+        }
+        return savePlan(outcome!, output: output)
+    }
+
+    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
+        let inPlace = outcome.method == .inPlace
+        var summary = inPlace ? "the metadata blocks fit their old space (with its padding) and are written over it; the audio does not move"
+            : "the file is written anew with the new metadata blocks and 4096 bytes of padding, verified, then renamed over the original"
+        if let output { summary = "wrote \(output) (a copy of \(path) with the new metadata blocks)" }
+        let writes = outcome.ranges.map { SavePlan.Write(range: $0.range, what: $0.what) }
+        return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
+    }
+}
+
+extension MediaProperties {
+    /// A FLAC stream's properties from STREAMINFO; the bit rate from the audio frames' size.
+    init(flac file: FLACFile) {
+        guard let info = file.streamInfo else {
+            self.init(audio: AudioProperties(codec: "flac"))
+            return
+        }
+        let duration = info.duration
+        let bitrate = duration.map { Int((Double(file.audioSize) * 8 / $0).rounded()) }
+        self.init(audio: AudioProperties(codec: "flac", duration: duration, sampleRate: Int(info.sampleRate), channels: info.channels,
+                                         bitsPerSample: info.bitsPerSample, bitrate: bitrate))
+    }
+}
