@@ -43,7 +43,7 @@ mkdir -p "$OUT"
 # Start from nothing: drop every file this script makes.
 find "$OUT" -maxdepth 1 -type f \( -name '*.m4a' -o -name '*.m4b' -o -name '*.mp4' \
   -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name '*.mp3' -o -name '*.aac' \
-  -o -name '*.aiff' -o -name '*.aif' -o -name '*.wav' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
+  -o -name '*.aiff' -o -name '*.aif' -o -name '*.wav' -o -name '*.flac' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
 
 export TZ=UTC LC_ALL=C
 FF=(ffmpeg -nostdin -hide_banner -v error -y)
@@ -346,6 +346,29 @@ f.tags.add(TALB(encoding=3, text=["WAV ID3 Album"]))
 f.save(v2_version=4, padding=lambda info: 16)
 EOF
 
+# 13h. FLAC: Vorbis comment (number and total as two fields, `ALBUM ARTIST` spelled with a
+# space, CHAPTERnnn chapters, a custom field), a PICTURE block (ffmpeg attached picture) and
+# ffmpeg's 8192-byte padding; then a stream behind an ID3v2 tag (mutagen), as some taggers
+# leave it.
+"${FF[@]}" -f lavfi -i "$(sine 523 8000 1)" -i "$TMP/cover.png" \
+  "${BX[@]}" -map 0:a -map 1:v -c:a flac -ac 1 -c:v png -disposition:v attached_pic -metadata:s:v comment="Cover (front)" \
+  -metadata title="FLAC Title" -metadata artist="FLAC Artist" -metadata album="FLAC Album" \
+  -metadata "ALBUM ARTIST=FLAC Album Artist" -metadata date=2022-05-06 -metadata genre=Chamber \
+  -metadata TRACKNUMBER=3 -metadata TRACKTOTAL=12 -metadata DISCNUMBER=1 -metadata DISCTOTAL=2 \
+  -metadata CHAPTER001=00:00:00.000 -metadata CHAPTER001NAME="Opening" \
+  -metadata CHAPTER002=00:00:00.500 -metadata CHAPTER002NAME="Second half" \
+  -metadata "FIXTURE NOTE=kept as written" -f flac "$OUT/flac-tags-picture.flac"
+"${FF[@]}" -f lavfi -i "$(sine 660 8000 0.5)" "${BX[@]}" -c:a flac -ac 1 -metadata title="Vorbis Title" \
+  -f flac "$OUT/flac-id3-leading.flac"
+"$PYTHON" - "$OUT/flac-id3-leading.flac" <<'EOF'
+import sys
+from mutagen.id3 import ID3, TIT2, TPE1
+tag = ID3()
+tag.add(TIT2(encoding=3, text=["ID3 Title before fLaC"]))
+tag.add(TPE1(encoding=3, text=["ID3 Artist"]))
+tag.save(sys.argv[1], v2_version=4, padding=lambda info: 0)
+EOF
+
 # ---------------------------------------------------------------- checks
 fail=0
 check_decode() { # ffprobe + full decode must print nothing at -v error (but lines matching $2)
@@ -637,6 +660,12 @@ row co64-chunk-offsets.m4a \
 row alac.m4a \
   'ffmpeg `-c:a alac -f ipod`' \
   '`alac` sample entry (v0) containing the `alac` magic-cookie box (`stbl/stsd/alac/alac`)'
+row flac-tags-picture.flac \
+  'ffmpeg `-c:a flac` with an attached PNG picture and `-metadata` fields' \
+  'FLAC: STREAMINFO, VORBIS_COMMENT (`TRACKNUMBER`+`TRACKTOTAL` and `DISCNUMBER`+`DISCTOTAL` as separate fields, `ALBUM ARTIST` with a space, `CHAPTER001`/`CHAPTER001NAME` chapters, a custom `FIXTURE NOTE`), PICTURE (front cover, image/png 16×16), PADDING 8192'
+row flac-id3-leading.flac \
+  'ffmpeg `-c:a flac`, then mutagen `ID3.save` puts an ID3v2.4 tag (TIT2, TPE1, no padding) before `fLaC`' \
+  'an ID3v2 tag before the FLAC marker (not part of FLAC; some taggers write it): detected as FLAC, kept by edits, removed by `clear`'
 row mdat-size-zero.m4a \
   '`fixture_patch.py mdat-size0` on `moov-before-mdat.m4a`' \
   'last top-level `mdat` has size field 0 (= extends to end of file)'

@@ -89,7 +89,9 @@ extension FLACFile {
         if removeLeadingTags && !file.leadingTags.isEmpty { notes.append("the ID3v2 tag before fLaC is removed") }
 
         // The verification of a written file: the same blocks, in order, and the same audio.
-        func verify(_ written: FileByteSource, at markerOffset: UInt64, checked: CheckedCopies) throws {
+        // `against` is the original for a rewrite; nil in place, where the original's bytes are
+        // gone and the moved blocks are checked against the bytes planned for them instead.
+        func verify(_ written: FileByteSource, at markerOffset: UInt64, against original: FileByteSource?, checked: CheckedCopies) throws {
             let reread = try FLACFile(source: written)
             let blocks = reread.blocks.filter { $0.type != .padding }
             guard !reread.diagnostics.contains(where: \.isProblem), blocks.count == planned.count,
@@ -103,7 +105,9 @@ extension FLACFile {
                     guard block.type == old.type, block.length == old.length else {
                         throw CarrierError(.verificationFailed, offset: block.offset, message: "\(path): the \(old.type) block did not survive the write; the original is unchanged")
                     }
-                    try CarrierSaving.compare(source, old.bodyRange, written, at: block.bodyRange.lowerBound, checked: checked, path: path)
+                    if let original {
+                        try CarrierSaving.compare(original, old.bodyRange, written, at: block.bodyRange.lowerBound, checked: checked, path: path)
+                    }
                 case .new(let type, let body):
                     guard block.type == type, try written.read(at: block.bodyRange.lowerBound, count: Int(block.length)) == body else {
                         throw CarrierError(.verificationFailed, offset: block.offset, message: "\(path): the written \(type) block does not read back as intended; the original is unchanged")
@@ -145,7 +149,10 @@ extension FLACFile {
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             if !ranges.isEmpty {
                 try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
-                    try verify(written, at: file.markerOffset, checked: CheckedCopies())
+                    try verify(written, at: file.markerOffset, against: nil, checked: CheckedCopies())
+                    for range in ranges where try written.read(at: range.offset, count: range.bytes.count) != range.bytes {
+                        throw CarrierError(.verificationFailed, offset: range.offset, message: "\(path): the metadata blocks written in place do not read back as written; the old bytes were put back")
+                    }
                 }
             }
             return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
@@ -181,7 +188,7 @@ extension FLACFile {
                 checked = sink.checkedCopies
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
-                try verify(written, at: tagsSize, checked: checked)
+                try verify(written, at: tagsSize, against: source, checked: checked)
                 var at: UInt64 = 0
                 for tag in keptTags {
                     try CarrierSaving.compare(source, tag, written, at: at, checked: checked, path: path)

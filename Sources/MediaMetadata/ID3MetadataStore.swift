@@ -158,8 +158,8 @@ struct ID3MetadataStore: MetadataStore {
                 return NativeMetadataItem(identifier(frame, nil), key: "DATE", dataType: "text frame", values: values,
                                           contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }
-            if frame.id == "TDAT" || frame.id == "TIME" {
-                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values)
+            if frame.id == "TDAT" || frame.id == "TIME" || frame.id == "TRDA" {
+                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
             }
             let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
             return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
@@ -201,10 +201,10 @@ struct ID3MetadataStore: MetadataStore {
         case .chapter:
             let (element, start, end, _, _, subframes) = frame.content.chapter!
             let title = subframes.first { $0.id == "TIT2" }?.textValues?.first ?? ""
-            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"])
+            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"], travelsWith: .chapters)
         case .tableOfContents:
             let (element, _, _, children, _) = frame.content.tableOfContents!
-            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children)
+            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children, travelsWith: .chapters)
         case .object:
             let (_, mime, filename, description, data) = frame.content.object!
             return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])

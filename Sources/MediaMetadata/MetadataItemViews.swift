@@ -29,9 +29,19 @@ public struct NativeMetadataItem: Sendable, Hashable {
     /// The pictures a picture item holds (an `APIC` frame, a `covr` item), described without
     /// their bytes; `values` has none of them. Empty for other items.
     public var pictures: [PictureSummary]
+    /// How an item without a key of its own reaches a file of another format: with the tags
+    /// (a Vorbis `TRACKTOTAL` in `TRACKNUMBER`'s pair, the ID3v2.3 date parts in `DATE`), as
+    /// chapters (`CHAP`, `chpl`, `CHAPTERnnn`) or as pictures; nil for an item that travels only
+    /// as itself (byte for byte, between files of one family).
+    public internal(set) var travelsWith: Travel?
+
+    /// What an item travels with; see `travelsWith`.
+    public enum Travel: String, Sendable, Hashable {
+        case tags, chapters, pictures
+    }
 
     init(_ identifier: MetadataIdentifier, key: String?, dataType: String, values: [String], contributions: [TagContribution]? = nil,
-         isWritable: Bool = true, pictures: [PictureSummary] = []) {
+         isWritable: Bool = true, pictures: [PictureSummary] = [], travelsWith: Travel? = nil) {
         self.identifier = identifier
         self.key = key
         self.dataType = dataType
@@ -41,6 +51,7 @@ public struct NativeMetadataItem: Sendable, Hashable {
         otherContributions = []
         self.isWritable = isWritable
         self.pictures = pictures
+        self.travelsWith = travelsWith ?? (pictures.isEmpty ? nil : .pictures)
         if let contributions { self.contributions = contributions }
     }
 

@@ -36,16 +36,12 @@ extension MediaFile {
             (key: key, values: values, from: sourceItems.first { $0.contributes(to: key) }?.identifier)
         }
         applyTags(tags, sameFamily: sameFamily, to: &report)
-        // Items without a uniform key (the v2.3 date parts travel with DATE).
+        // Items without a uniform key, except those that travel with the tags or the pictures
+        // (and, between families, the chapters: below).
         // Native forms are only needed within a family (serialising them reads large pictures).
         let native = sameFamily ? try source.nativeItems() : []
-        let dateParts: Set<String> = ["id3/TDAT", "id3/TIME", "id3/TRDA"]
-        // Chapter items travel as chapters (below) when the families differ.
-        let chapterItem = { (identifier: MetadataIdentifier) in
-            (identifier.keySpace == .id3 && ["CHAP", "CTOC"].contains(identifier.id3Parts.frame)) || (identifier.keySpace == .quickTimeUserData && identifier.fourCC == "chpl")
-        }
         for item in sourceItems where !item.hasContributions && item.isWritable && MetadataKeyTable.definition(iTunesOrID3: item) == nil
-            && !dateParts.contains(item.identifier.description) && (sameFamily || !chapterItem(item.identifier))
+            && item.travelsWith != .tags && item.travelsWith != .pictures && (sameFamily || item.travelsWith != .chapters)
         {
             if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
                 do {

@@ -95,7 +95,7 @@ struct MovieMetadataStore: MetadataStore {
                                                     values: texts.map(\.text)))
             } else {
                 result.append(2, NativeMetadataItem(MetadataIdentifier(.quickTimeUserData, item.type), key: nil, dataType: "binary",
-                                                    values: [Base64.encode(item.payload)]))
+                                                    values: [Base64.encode(item.payload)], travelsWith: item.type == "chpl" ? .chapters : nil))
             }
         }
         // The ID3v2 tag of an `ID32` box, read through the ID3 layer, after every other area.

@@ -90,13 +90,13 @@ struct VorbisCommentStore: MetadataStore {
         for (name, values) in groups {
             let identifier = MetadataIdentifier(.vorbis, name)
             if Self.isChapterField(name) {
-                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis chapter", values: values))
+                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis chapter", values: values, travelsWith: .chapters))
                 continue
             }
             if let pair = Self.totalOf[name] {
                 // Read through its number (TRACKNUMBER=3/12), unless there is none.
                 let key: String? = present.contains(pair) ? nil : name
-                result.append(0, NativeMetadataItem(identifier, key: key, dataType: "Vorbis text", values: values))
+                result.append(0, NativeMetadataItem(identifier, key: key, dataType: "Vorbis text", values: values, travelsWith: key == nil ? .tags : nil))
                 continue
             }
             let row = MetadataKeyTable.definition(vorbisKey: name)

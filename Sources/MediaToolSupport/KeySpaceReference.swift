@@ -26,10 +26,13 @@ public enum KeySpaceReference {
             QuickTime metadata key, 3GPP asset, ID3v2.4 frame, ID3v2.3 frame where it differs, RIFF \
             INFO (written only where a WAV file already has an `INFO` list, kept in step with the \
             ID3 tag), APE item key where it is not the key itself (APE keys are read without regard \
-            to case; a key without an APE spelling is written as the key, as TagLib does).
+            to case; a key without an APE spelling is written as the key, as TagLib does), Vorbis \
+            comment field names (FLAC, Ogg; the first is written, all are read, without regard to \
+            case; `TRACKNUMBER` and `DISCNUMBER` are written as the number in their field and the \
+            total in `TRACKTOTAL`/`DISCTOTAL`, and read from `TOTALTRACKS`/`TOTALDISCS` too).
 
-            | Key | Kind | Aliases | iTunes | QuickTime udta | QuickTime mdta | 3GPP | ID3v2.4 | ID3v2.3 | RIFF INFO | APE |
-            |---|---|---|---|---|---|---|---|---|---|---|
+            | Key | Kind | Aliases | iTunes | QuickTime udta | QuickTime mdta | 3GPP | ID3v2.4 | ID3v2.3 | RIFF INFO | APE | Vorbis |
+            |---|---|---|---|---|---|---|---|---|---|---|---|
 
             """
         for row in rows {
@@ -37,7 +40,7 @@ public enum KeySpaceReference {
                 "`\(row.key)`", row.kind.rawValue, row.aliases.map { code($0) }.joined(separator: " "),
                 row.iTunes.map { code($0.description) }.joined(separator: " "), code(row.userData?.description),
                 code(row.quickTimeKey), code(row.threeGPP?.description), code(row.id3?.description), code(row.id3v23?.description),
-                code(row.riffInfo?.description), code(row.ape),
+                code(row.riffInfo?.description), code(row.ape), row.vorbisNames.map { code($0) }.joined(separator: " "),
             ]
             out += "| " + cells.joined(separator: " | ") + " |\n"
         }
@@ -59,6 +62,9 @@ public enum KeySpaceReference {
             `com.apple.quicktime.` before it (`title`, `artist`, `album`, `comment`, `genre`, \
             `composer`, `copyright`, `description`), and \(MetadataKeyTable.bareQuickTimeKeys.sorted { $0.key < $1.key }.map { "`\($0.key)` (\($0.value))" }.joined(separator: ", ")). \
             An edit keeps the name the file uses.
+            - A Vorbis comment field whose name is not in the table is the key of its name in upper \
+            case (`vorbis/FOO` is `FOO`); `CHAPTERnnn`, `CHAPTERnnnNAME` and `CHAPTERnnnURL` fields are \
+            chapters, not keys. FLAC pictures are `PICTURE` blocks (`flac/PICTURE[n]`).
             - Every other native item has no uniform key; it is listed, read and written by its \
             identifier, and kept by every write.
 

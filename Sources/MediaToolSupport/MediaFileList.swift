@@ -50,20 +50,50 @@ public enum MediaFileList {
     /// it, sorted by path (without `recursive`, the folder stays, for the command to report).
     /// Symbolic links to folders inside a walk are not followed, so a link loop ends.
     public static func expand(_ paths: [String], recursive: Bool, extensions: Set<String> = mediaExtensions) -> [String] {
-        var result: [String] = []
+        expansion(paths, recursive: recursive, extensions: extensions).paths
+    }
+
+    /// Extensions of audio formats people keep beside the ones this package reads (Ogg, Opus,
+    /// Speex, WMA, Monkey's Audio, WavPack, Musepack, DSD, Matroska audio): a walk that passes
+    /// one says so (`Expansion.skipped`), where other files (covers, cue sheets, logs) pass
+    /// unremarked.
+    public static let otherAudioExtensions: Set<String> = ["ogg", "oga", "opus", "spx", "wma", "ape", "wv", "mpc", "dsf", "dff", "mka", "tta"]
+
+    /// What a walk found: the files to work on, and the audio files of formats it does not take.
+    public struct Expansion: Sendable {
+        public var paths: [String] = []
+        /// Files under the walked folders with one of `otherAudioExtensions` (not in the walk's
+        /// extensions), sorted.
+        public var skipped: [String] = []
+    }
+
+    /// `expand`, and the audio files the walks passed over.
+    public static func expansion(_ paths: [String], recursive: Bool, extensions: Set<String> = mediaExtensions) -> Expansion {
+        var result = Expansion()
         for path in paths {
             if recursive, isDirectory(path) {
-                var found: [String] = []
-                walk(path, extensions: extensions, into: &found)
-                result += found.sorted()
+                var found: [String] = [], skipped: [String] = []
+                walk(path, extensions: extensions, into: &found, skipping: &skipped)
+                result.paths += found.sorted()
+                result.skipped += skipped.sorted()
             } else {
-                result.append(path)
+                result.paths.append(path)
             }
         }
         return result
     }
 
-    private static func walk(_ folder: String, extensions: Set<String>, into found: inout [String]) {
+    /// The skipped files in words: `2 .ogg, 1 .opus`.
+    public static func describe(skipped: [String]) -> String {
+        var counts: [String: Int] = [:]
+        for path in skipped {
+            let name = path.split(separator: "/").last.map(String.init) ?? path
+            counts[name.split(separator: ".").last.map { "." + $0.lowercased() } ?? "?", default: 0] += 1
+        }
+        return counts.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    }
+
+    private static func walk(_ folder: String, extensions: Set<String>, into found: inout [String], skipping skipped: inout [String]) {
         guard let directory = SystemPath.opendir(folder) else { return }
         defer { closedir(directory) }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
@@ -87,8 +117,13 @@ public enum MediaFileList {
                 }
             }
             switch kind {
-            case UInt8(DT_DIR): walk(path, extensions: extensions, into: &found)
-            case UInt8(DT_REG), UInt8(DT_LNK): if hasMediaExtension(name, among: extensions) { found.append(path) }
+            case UInt8(DT_DIR): walk(path, extensions: extensions, into: &found, skipping: &skipped)
+            case UInt8(DT_REG), UInt8(DT_LNK):
+                if hasMediaExtension(name, among: extensions) {
+                    found.append(path)
+                } else if hasMediaExtension(name, among: otherAudioExtensions) {
+                    skipped.append(path)
+                }
             default: continue
             }
         }

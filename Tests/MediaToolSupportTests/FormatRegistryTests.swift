@@ -14,6 +14,7 @@ import Testing
     static let fixtures: [MediaFormat: String] = [
         .mp4: "aac-itunes-tags-cover.m4a", .mov: "quicktime-udta-text.mov", .threeGP: "mobile.3gp", .heif: "heif-image.heic",
         .mp3: "id3v24-full.mp3", .aac: "hls-timestamp.aac", .aiff: "aiff-id3.aiff", .wav: "wav-id3-info.wav",
+        .flac: "flac-tags-picture.flac",
     ]
 
     @Test func everyRowIsDetectedOpenedAndWalkedAsTheTableSays() throws {
@@ -64,7 +65,7 @@ import Testing
     @Test func theKeySpaceReferenceHasAColumnForEveryFamily() throws {
         let reference = try String(contentsOfFile: TestFixtures.packageRoot + "/Documentation/KeySpace.md", encoding: .utf8)
         let header = try #require(reference.split(separator: "\n").first { $0.hasPrefix("| Key |") })
-        let columns: [MetadataFamily: [String]] = [.mp4: ["iTunes", "QuickTime udta", "QuickTime mdta", "3GPP"], .id3: ["ID3v2.4", "ID3v2.3", "RIFF INFO", "APE"]]
+        let columns: [MetadataFamily: [String]] = [.mp4: ["iTunes", "QuickTime udta", "QuickTime mdta", "3GPP"], .id3: ["ID3v2.4", "ID3v2.3", "RIFF INFO", "APE"], .vorbis: ["Vorbis"]]
         for family in Set(MediaFormat.definitions.compactMap(\.family)) {
             let expected = try #require(columns[family], "a family without columns listed here: \(family)")
             for column in expected { #expect(header.contains(column), "\(family): \(column)") }

@@ -86,7 +86,7 @@ struct ChaptersCommandTests {
         let none = try await listed(TestFixtures.path("aac-itunes-tags-cover.m4a"))
         #expect((none.first?["chapters"] as? [Any])?.isEmpty == true)
         #expect((none.first?["forms"] as? [Any])?.isEmpty == true)
-        #expect(try await tagedit("chapters", "list", "--form", "vorbis", TestFixtures.path("id3v24-full.mp3")).status == 64)
+        #expect(try await tagedit("chapters", "list", "--form", "matroska", TestFixtures.path("id3v24-full.mp3")).status == 64)
         #expect(try await tagedit("chapters", "export", "--format", "cue", TestFixtures.path("id3v24-full.mp3")).status == 64)
         #expect(try await tagedit("chapters", "list", "/nonexistent/x.m4b").status == 66)
     }

@@ -28,7 +28,9 @@ extension TagEdit {
         }
 
         func run() throws {
-            let paths = MediaFileList.expand(files, recursive: recursive)
+            let expansion = MediaFileList.expansion(files, recursive: recursive)
+            let paths = expansion.paths
+            defer { FileRun.reportSkipped(expansion.skipped) }
             if let format {
                 let template = try TagTemplate(format)
                 try FileRun.readEach(paths, json: false, strict: strict, jobs: jobs) { file throws(MetadataError) in

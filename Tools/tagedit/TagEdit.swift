@@ -76,6 +76,8 @@ struct FileRun {
     var changed = 0
     var unchanged = 0
     var failed = 0
+    /// Audio files the walks passed over (formats tagedit does not edit), for the summary.
+    var skipped: [String] = []
     var exitCode: Int32 = 0
     let total: Int
     let showProgress: Bool
@@ -93,6 +95,12 @@ struct FileRun {
     /// What went wrong with a write, without the path (which the message names already).
     static func reason(_ error: any Error) -> String {
         (error as? FileWriteError)?.reason ?? "\(error)"
+    }
+
+    /// Says on standard error which audio files a walk passed over (a read-only run has no summary).
+    static func reportSkipped(_ skipped: [String]) {
+        guard !skipped.isEmpty else { return }
+        standardError("tagedit: \(skipped.count) \(skipped.count == 1 ? "file" : "files") skipped (\(MediaFileList.describe(skipped: skipped))): formats tagedit does not read")
     }
 
     static func standardError(_ text: String) {
@@ -229,7 +237,8 @@ struct FileRun {
         clearProgress()
         if writing && (isBatch || failed > 0) {
             let verb = dryRun ? "would change" : "changed"
-            Self.standardError("\(changed) \(changed == 1 ? "file" : "files") \(verb), \(unchanged) unchanged, \(failed) failed")
+            let skippedText = skipped.isEmpty ? "" : ", \(skipped.count) skipped (\(MediaFileList.describe(skipped: skipped)): formats tagedit does not edit)"
+            Self.standardError("\(changed) \(changed == 1 ? "file" : "files") \(verb), \(unchanged) unchanged, \(failed) failed" + skippedText)
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
@@ -254,9 +263,14 @@ struct FileRun {
     /// printed, the summary and the exit code are a serial run's, in the same order.
     static func edit(_ paths: [String], recursive: Bool, options: WriteOptions,
                      edit: @escaping @Sendable (inout MediaFile) throws(MetadataError) -> Void) throws {
-        let files = MediaFileList.expand(paths, recursive: recursive)
+        let expansion = MediaFileList.expansion(paths, recursive: recursive)
+        let files = expansion.paths
         try options.validate(fileCount: files.count)
         var run = FileRun(total: files.count, batch: recursive)
+        run.skipped = expansion.skipped
+        if options.verbose {
+            for path in expansion.skipped { print("\(path): skipped: tagedit does not edit \(MediaFileList.describe(skipped: [path]).dropFirst(2)) files") }
+        }
         let saveOptions = options.saveOptions, version = options.id3v2Version
         OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<SavePlan, MetadataError> in
             do throws(MetadataError) {
