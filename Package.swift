@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "APEv2Tests", dependencies: ["APEv2", "MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
-        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "APEv2", "Carriers", "ISOBMFF", "TestSupport", "TagLibOracle"]),
+        .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "APEv2", "Carriers", "ISOBMFF", "VorbisComment", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
         .testTarget(name: "InspectionBrowserTests", dependencies: ["InspectionBrowser", "MediaToolSupport", "MediaBytes", "TestSupport"]),
         // Damaged and hostile input through every layer (truncation and corruption sweeps).

@@ -3,7 +3,7 @@
 #
 #   Tools/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
 #
-# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, write (Fuzz/Harness).
+# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ts, write (Fuzz/Harness).
 # Builds Fuzz/mediafuzz in release mode with `-sanitize=fuzzer,address` (every module of the
 # package is instrumented for coverage and checked by AddressSanitizer; linked with lld) into
 # .build-fuzz, seeds each target from the fixtures and its past findings, and runs it with:
@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-ts write)
+[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-flac read-ts write)
 
 swift build -c release --scratch-path .build-fuzz --product mediafuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \

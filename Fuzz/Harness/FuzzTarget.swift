@@ -37,6 +37,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case readMPEG = "read-mpeg"
     /// The metadata reader for AIFF and WAV.
     case readIFF = "read-iff"
+    /// The metadata reader for FLAC (metadata blocks, Vorbis comment, picture headers), and
+    /// its inspection nodes.
+    case readFLAC = "read-flac"
     /// The transport stream reader (PAT, PMT, PES reassembly, timed ID3 events) and its
     /// inspection nodes.
     case readTS = "read-ts"
@@ -51,8 +54,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .atoms, .readMP4: ["m4a", "m4b", "mp4", "mov", "3gp", "heic", "heif"]
         case .id3Tag, .id3Frame, .readMPEG: ["mp3", "aac"]
         case .readIFF: ["aif", "aiff", "aifc", "wav"]
+        case .readFLAC: ["flac"]
         case .readTS: ["ts"]
-        case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav"]
+        case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav", "flac"]
         }
     }
 
@@ -98,6 +102,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .readMP4: Self.read(bytes, formats: [.mp4, .mov, .threeGP, .heif])
         case .readMPEG: Self.read(bytes, formats: [.mp3, .aac])
         case .readIFF: Self.read(bytes, formats: [.aiff, .wav])
+        case .readFLAC: Self.read(bytes, formats: [.flac])
         case .readTS: Self.readTransportStream(bytes)
         case .write: try Self.writeAndReadBack(bytes)
         }

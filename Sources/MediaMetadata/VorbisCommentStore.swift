@@ -89,6 +89,12 @@ struct VorbisCommentStore: MetadataStore {
         let present = Set(groups.map(\.name))
         for (name, values) in groups {
             let identifier = MetadataIdentifier(.vorbis, name)
+            if name == "METADATA_BLOCK_PICTURE" || name == "COVERART" {
+                // Pictures kept in the comment (Ogg's way): listed and kept as they are, not tags.
+                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis picture field", values: values.map { "\($0.utf8.count) bytes of Base64" },
+                                                    travelsWith: .pictures))
+                continue
+            }
             if Self.isChapterField(name) {
                 result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis chapter", values: values, travelsWith: .chapters))
                 continue
@@ -100,6 +106,12 @@ struct VorbisCommentStore: MetadataStore {
                 continue
             }
             let row = MetadataKeyTable.definition(vorbisKey: name)
+            // An empty field gives no value (as in TagLib, and as `set` treats an empty value).
+            let values = values.filter { !$0.isEmpty }
+            guard !values.isEmpty else {
+                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis text (empty)", values: [""], travelsWith: .tags))
+                continue
+            }
             var shown = values
             if let totals = Self.totalFields[name], let total = totals.lazy.compactMap({ self.comment.values($0).first }).first,
                let first = values.first, !first.contains("/") {
