@@ -89,6 +89,40 @@ public enum OtherReaders {
 
     public static let ffmpeg = "/usr/bin/ffmpeg"
 
+    /// FLAC's own tools (Debian `flac`): `metaflac` lists blocks and tags, `flac -t` decodes
+    /// and checks every frame against STREAMINFO's MD5.
+    public static let metaflac = "/usr/bin/metaflac"
+    public static let flac = "/usr/bin/flac"
+    public static var hasFLACTools: Bool { FileManager.default.isExecutableFile(atPath: metaflac) && FileManager.default.isExecutableFile(atPath: flac) }
+
+    /// The values of `name` (every field of that name) as `metaflac --show-tag` prints them.
+    public static func metaflacTag(_ path: String, _ name: String) async throws -> [String] {
+        let result = try await ToolRunner.runProgram(metaflac, ["--show-tag=" + name, path])
+        guard result.status == 0 else { throw ReaderFailure(reader: "metaflac", message: result.standardError) }
+        return result.standardOutput.split(separator: "\n").compactMap { line in
+            line.firstIndex(of: "=").map { String(line[line.index(after: $0)...]) }
+        }
+    }
+
+    /// The block types `metaflac --list` reports, in order (`STREAMINFO`, `PADDING`...).
+    public static func metaflacBlocks(_ path: String) async throws -> [String] {
+        let result = try await ToolRunner.runProgram(metaflac, ["--list", path])
+        guard result.status == 0 else { throw ReaderFailure(reader: "metaflac", message: result.standardError) }
+        // Each block: "METADATA block #n", then "  type: N (NAME)" (a picture's own "type:" comes later).
+        let lines = result.standardOutput.split(separator: "\n")
+        return lines.indices.compactMap { index in
+            guard lines[index].hasPrefix("METADATA block #"), index + 1 < lines.count else { return nil }
+            let line = lines[index + 1]
+            guard let open = line.firstIndex(of: "("), let close = line.lastIndex(of: ")") else { return nil }
+            return String(line[line.index(after: open)..<close])
+        }
+    }
+
+    /// True when `flac -t` decodes every frame and the audio matches STREAMINFO's MD5.
+    public static func flacTestPasses(_ path: String) async throws -> Bool {
+        try await ToolRunner.runProgram(flac, ["-t", "-s", path]).status == 0
+    }
+
     /// The MD5 of the decoded streams `map` selects (`0`: every stream, `0:a`: the audio), from
     /// ffmpeg's `md5` muxer.
     public static func decodeChecksum(_ path: String, map: String = "0") async throws -> String {
