@@ -30,6 +30,19 @@ enum CarrierSaving {
         }
     }
 
+    /// Writes the file anew through `FileReplacement.replace` (beside it, verified by `verify`,
+    /// renamed over it); errors other than the carriers' own become `.io`. Returns what of the
+    /// file's owner and attributes the new file could not keep.
+    static func replace(_ path: String, write: (inout FileByteSink) throws -> Void, verify: (String) throws -> Void) throws(CarrierError) -> [String] {
+        do {
+            return try FileReplacement.replace(path, write: write, verify: verify)
+        } catch let error as CarrierError {
+            throw error
+        } catch {
+            throw CarrierError(.io, message: "\(error)")
+        }
+    }
+
     /// Checks that the bytes of `range` in `original` are those at `offset` in `written`,
     /// reporting the mebibyte where they first differ; what the save's sink copied and read
     /// back already (`checked`) is not read again.

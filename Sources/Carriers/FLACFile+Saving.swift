@@ -168,7 +168,7 @@ extension FLACFile {
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             var checked = CheckedCopies()
-            notes += try FileReplacement.replace(path, write: { sink in
+            notes += try CarrierSaving.replace(path, write: { sink in
                 for tag in keptTags { try source.copy(from: tag.lowerBound, count: UInt64(tag.count), to: &sink) }
                 try sink.write(Array("fLaC".utf8))
                 for plan in planned {
@@ -197,10 +197,6 @@ extension FLACFile {
                 try CarrierSaving.compare(source, file.audioOffset..<file.fileSize, written, at: newStart + padding, checked: checked, path: path)
                 try source.checkUnchanged()
             })
-        } catch let error as CarrierError {
-            throw error
-        } catch {
-            throw CarrierError(.io, message: "\(error)")
         }
         return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")])
     }

@@ -127,7 +127,7 @@ extension IFFChunkFile {
         var notKept: [String] = []  // what of the file's owner and attributes the rewrite could not keep
         do {
             var checked = CheckedCopies()
-            notKept = try FileReplacement.replace(path, write: { sink in
+            notKept = try CarrierSaving.replace(path, write: { sink in
                 try sink.write(header)
                 for piece in pieces {
                     switch piece {
@@ -158,10 +158,6 @@ extension IFFChunkFile {
                 }
                 try source.checkUnchanged()
             })
-        } catch let error as CarrierError {
-            throw error
-        } catch {
-            throw CarrierError(.io, message: "\(error)")
         }
         return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes + notKept, ranges: [(0..<newSize, "whole file")])
     }

@@ -155,7 +155,7 @@ extension MPEGStreamFile {
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             var checked = CheckedCopies()
-            notes += try FileReplacement.replace(path, write: { sink in
+            notes += try CarrierSaving.replace(path, write: { sink in
                 try sink.write(newTag)
                 for (index, range) in kept.enumerated() {
                     if index == 1, let apeBytes { try sink.write(apeBytes) }
@@ -176,10 +176,6 @@ extension MPEGStreamFile {
                 }
                 try source.checkUnchanged()
             })
-        } catch let error as CarrierError {
-            throw error
-        } catch {
-            throw CarrierError(.io, message: "\(error)")
         }
         return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")])
     }

@@ -58,7 +58,7 @@ struct FLACContainer: MetadataContainer {
 
     private func save(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
         let (comment, pictures) = edits()
-        var carrierOptions = CarrierSaveOptions(padding: 4096, dryRun: dryRun)
+        var carrierOptions = CarrierSaveOptions(padding: Self.padding, dryRun: dryRun)
         carrierOptions.allowInPlace = options.allowInPlace
         return try FLACFile.save(comment: comment, pictures: pictures, removeLeadingTags: store.cleared, to: path, options: carrierOptions)
     }
@@ -85,13 +85,15 @@ struct FLACContainer: MetadataContainer {
     }
 
     private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
-        let inPlace = outcome.method == .inPlace
-        var summary = inPlace ? "the metadata blocks fit their old space (with its padding) and are written over it; the audio does not move"
-            : "the file is written anew with the new metadata blocks and 4096 bytes of padding, verified, then renamed over the original"
-        if let output { summary = "wrote \(output) (a copy of \(path) with the new metadata blocks)" }
-        let writes = outcome.ranges.map { SavePlan.Write(range: $0.range, what: $0.what) }
-        return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
+        SavePlan(outcome, output: output, path: path,
+                 inPlace: "the metadata blocks fit their old space (with its padding) and are written over it; the audio does not move",
+                 rewrite: "the file is written anew with the new metadata blocks and \(Self.padding) bytes of padding, verified, then renamed over the original",
+                 what: "the new metadata blocks")
     }
+
+    /// The padding a rewrite leaves for the next edit (metaflac and libFLAC leave 8 KiB; 4 KiB
+    /// holds a few edits of every text field).
+    static let padding = 4096
 }
 
 extension MediaProperties {

@@ -68,6 +68,15 @@ public struct SavePlan: Sendable {
     }
 
     static let unchanged = SavePlan(changed: false, method: .unchanged, summary: "nothing to change")
+
+    /// The plan of a carrier's save (`CarrierSaveOutcome`): `inPlace` or `rewrite` says how in
+    /// words; with `output`, a new file holding `what`.
+    init(_ outcome: CarrierSaveOutcome, output: String?, path: String, inPlace: String, rewrite: String, what: String) {
+        let written = outcome.method == .inPlace
+        let summary = output.map { "wrote \($0) (a copy of \(path) with \(what))" } ?? (written ? inPlace : rewrite)
+        self.init(changed: true, method: output != nil ? .newFile : written ? .inPlace : .rewrite, summary: summary, notes: outcome.notes,
+                  writes: outcome.ranges.map { Write(range: $0.range, what: $0.what) })
+    }
 }
 
 /// One kind of file layout the metadata layer opens, edits and saves. A conforming type reads

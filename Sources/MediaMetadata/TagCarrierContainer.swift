@@ -97,11 +97,8 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
     }
 
     private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
-        let inPlace = outcome.method == .inPlace
-        var summary = inPlace ? "the tags fit their old space and are written over it; no other byte moves"
-            : "the file is written anew with the new tags and \(CarrierSaveOptions().padding) bytes of padding after the ID3v2 frames, verified, then renamed over the original"
-        if let output { summary = "wrote \(output) (a copy of \(path) with the new tags)" }
-        let writes = outcome.ranges.map { SavePlan.Write(range: $0.range, what: $0.what) }
-        return SavePlan(changed: true, method: output != nil ? .newFile : inPlace ? .inPlace : .rewrite, summary: summary, notes: outcome.notes, writes: writes)
+        SavePlan(outcome, output: output, path: path, inPlace: "the tags fit their old space and are written over it; no other byte moves",
+                 rewrite: "the file is written anew with the new tags and \(CarrierSaveOptions().padding) bytes of padding after the ID3v2 frames, verified, then renamed over the original",
+                 what: "the new tags")
     }
 }

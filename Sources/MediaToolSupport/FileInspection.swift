@@ -48,22 +48,35 @@ public struct FileInspection: Sendable {
             throw InspectionFailure(kind: .unreadable, message: error.description)
         }
         if TransportStreamFile.isTransportStream(source) {
-            return try openTransportStream(path, source: source, strict: strict)
+            return try openCarrier(path, source: source, format: nil, name: "ts", strict: strict, read: TransportStreamFile.init(source:),
+                                   diagnostics: \.diagnostics, nodes: TransportStreamInspection.nodes(for:))
         }
         // The reader of the format's structure (`MediaFormat.definitions`); atoms, which say
         // best what a file that is none of these looks like, otherwise.
         let format = MediaFormat.detect(source)
-        switch format?.definition?.structure {
-        case .mpegStream?:
-            return try openStream(path, source: source, format: format, strict: strict)
-        case .iffChunks?:
-            return try openChunks(path, source: source, format: format, strict: strict)
-        case .flacBlocks?:
-            return try openFLAC(path, source: source, format: format, strict: strict)
-        case .atoms?, nil:
+        guard let structure = format?.definition?.structure, let open = carrierOpeners[structure] else {
             return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)
         }
+        return try open(path, source, format, strict)
     }
+
+    typealias Opener = @Sendable (String, FileByteSource, MediaFormat?, Bool) throws(InspectionFailure) -> FileInspection
+
+    /// The reader and node builder of each structure other than atoms: a new structure is a row.
+    static let carrierOpeners: [MediaFormat.Structure: Opener] = [
+        .mpegStream: { path, source, format, strict throws(InspectionFailure) in
+            try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:), diagnostics: \.diagnostics,
+                            nodes: ID3Inspection.nodes(for:))
+        },
+        .iffChunks: { path, source, format, strict throws(InspectionFailure) in
+            try openCarrier(path, source: source, format: format, strict: strict, read: IFFChunkFile.init(source:), diagnostics: \.diagnostics,
+                            nodes: ID3Inspection.nodes(for:))
+        },
+        .flacBlocks: { path, source, format, strict throws(InspectionFailure) in
+            try openCarrier(path, source: source, format: format, strict: strict, read: FLACFile.init(source:), diagnostics: \.diagnostics,
+                            nodes: FLACInspection.nodes(for:))
+        },
+    ]
 
     private static func openAtoms(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool, fieldOptions: AtomFieldOptions) throws(InspectionFailure) -> FileInspection {
         let tree: AtomTree
@@ -80,53 +93,20 @@ public struct FileInspection: Sendable {
                               diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree)
     }
 
-    private static func openStream(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
-        let file: MPEGStreamFile
+    /// A file of a carrier layout: read with `read`, its diagnostics, its nodes.
+    private static func openCarrier<File>(
+        _ path: String, source: FileByteSource, format: MediaFormat?, name: String? = nil, strict: Bool,
+        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [CarrierDiagnostic], nodes: (File) -> [InspectionNode]
+    ) throws(InspectionFailure) -> FileInspection {
+        let file: File
         do {
-            file = try MPEGStreamFile(source: source)
+            file = try read(source)
         } catch {
             throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
         }
-        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
-        try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
-    }
-
-    private static func openTransportStream(_ path: String, source: FileByteSource, strict: Bool) throws(InspectionFailure) -> FileInspection {
-        let file: TransportStreamFile
-        do {
-            file = try TransportStreamFile(source: source)
-        } catch {
-            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
-        }
-        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
-        try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: nil, formatName: "ts", nodes: TransportStreamInspection.nodes(for: file),
-                              diagnostics: diagnostics, atomTree: nil)
-    }
-
-    private static func openChunks(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
-        let file: IFFChunkFile
-        do {
-            file = try IFFChunkFile(source: source)
-        } catch {
-            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
-        }
-        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
-        try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: ID3Inspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
-    }
-
-    private static func openFLAC(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool) throws(InspectionFailure) -> FileInspection {
-        let file: FLACFile
-        do {
-            file = try FLACFile(source: source)
-        } catch {
-            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
-        }
-        let diagnostics = file.diagnostics.map { InspectionDiagnostic($0) }
-        try checkStrict(path, diagnostics, strict)
-        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: FLACInspection.nodes(for: file), diagnostics: diagnostics, atomTree: nil)
+        let found = diagnostics(file).map { InspectionDiagnostic($0) }
+        try checkStrict(path, found, strict)
+        return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found, atomTree: nil)
     }
 
     private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {

@@ -34,6 +34,9 @@ import Testing
         Scenario(fixture: "aac-itunes-tags-cover.m4a", method: .rewrite, title: "Short", allowInPlace: false),
         Scenario(fixture: "id3v24-full.mp3", method: .rewrite, title: "Short", allowInPlace: false),
         Scenario(fixture: "wav-id3-info.wav", method: .rewrite, title: "Short", allowInPlace: false),
+        Scenario(fixture: "flac-tags-picture.flac", method: .inPlace, title: "Short"),
+        Scenario(fixture: "flac-tags-picture.flac", method: .rewrite, title: longTitle),
+        Scenario(fixture: "flac-id3-leading.flac", method: .rewrite, title: "Short", allowInPlace: false),
     ]
 
     /// A fresh copy of the fixture, alone in a new directory.
