@@ -145,6 +145,15 @@ extension FLACFile {
                     ranges.append((at, Self.header(.padding, length: padding, isLast: true) + [UInt8](repeating: 0, count: Int(padding))))
                 }
             }
+            // Only the bytes that change are written (padding that stays zero is not written
+            // again), so the write, and its journal, are as small as the change.
+            ranges = try ranges.compactMap { range in
+                let old = try MPEGStreamFile.read(source, at: range.offset, count: range.bytes.count)
+                guard old.count == range.bytes.count else { return range }
+                guard let first = range.bytes.indices.first(where: { old[$0] != range.bytes[$0] }),
+                      let last = range.bytes.indices.last(where: { old[$0] != range.bytes[$0] }) else { return nil }
+                return (range.offset + UInt64(first), Array(range.bytes[first...last]))
+            }
             let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), "metadata blocks") }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             if !ranges.isEmpty {
