@@ -83,7 +83,10 @@ extension IFFChunkFile {
             }
         }
         if !wroteInfo, let infoBytes, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
-        if !wroteTag {
+        // A file without an ID3 chunk gets none for a tag without frames (clearing a WAV that
+        // has only an INFO list adds nothing).
+        let addsTag = !wroteTag && !tag.frames.isEmpty
+        if addsTag {
             tagIndex = pieces.count
             pieces.append(.bytes(chunk))
         }
@@ -101,7 +104,7 @@ extension IFFChunkFile {
                 position += UInt64(bytes.count)
             }
         }
-        if let largest {
+        if let largest, wroteTag || addsTag {
             let asked = UInt64(max(options.padding, 0))
             let padding = CopyAlignment.padding(asked, shift: largest.shift, moving: largest.count)
             if padding != asked { pieces[tagIndex] = .bytes(try tagChunk(padding: Int(padding))) }
@@ -143,7 +146,7 @@ extension IFFChunkFile {
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
-                guard reread.id3Tag?.frames == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty else {
+                guard (reread.id3Tag?.frames ?? []) == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty else {
                     throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
                 }
                 // Every chunk carried over is there, in order, byte for byte.

@@ -9,6 +9,28 @@ import Testing
 
 /// Edge cases of editing and migrating, each found by a review of the first version.
 @Suite struct EditingEdgeCaseTests {
+    /// A WAV file whose only tags are a `LIST`/`INFO` chunk (as ffmpeg writes it).
+    static func infoOnlyWAV() -> [UInt8] {
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8((value >> ($0 * 8)) & 0xFF) } }
+        func chunk(_ id: String, _ body: [UInt8]) -> [UInt8] { Array(id.utf8) + le32(body.count) + body + (body.count % 2 == 1 ? [0] : []) }
+        let format = chunk("fmt ", [1, 0, 1, 0] + le32(8000) + le32(16000) + [2, 0, 16, 0])
+        let info = chunk("LIST", Array("INFO".utf8) + chunk("INAM", Array("Only INFO\0".utf8)))
+        let data = chunk("data", [UInt8](repeating: 0, count: 1600))
+        let body = Array("WAVE".utf8) + format + info + data
+        return Array("RIFF".utf8) + le32(body.count) + body
+    }
+
+    @Test func clearingAWAVWithOnlyAnINFOListAddsNoID3Chunk() throws {
+        let path = try TemporaryFile.write(Self.infoOnlyWAV(), name: "info-only.wav")
+        var file = try MediaFile(path: path)
+        #expect(file.tags["TITLE"] == ["Only INFO"])
+        file.removeAll()
+        try file.save()
+        let chunks = try IFFChunkFile(source: FileByteSource(path: path)).root.children.map(\.id.description)
+        #expect(chunks == ["fmt ", "data"])
+        #expect(try MediaFile(path: path).tags.isEmpty)
+    }
+
     @Test func copyingACustomKeyKeepsTheOtherFreeformItems() throws {
         let mp3 = try copyOfFixture("no-tags.mp3")
         var source = try MediaFile(path: mp3)
