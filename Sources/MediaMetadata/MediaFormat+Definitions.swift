@@ -2,7 +2,7 @@ import Carriers
 
 extension MediaFormat {
     /// How a format's files are laid out, and so which reader shows their structure.
-    public enum Structure: Sendable, Hashable {
+    public enum Structure: Sendable, Hashable, CaseIterable {
         /// ISO-BMFF / QuickTime atoms.
         case atoms
         /// MPEG audio or ADTS frames, with tags at either end.
@@ -11,6 +11,27 @@ extension MediaFormat {
         case iffChunks
         /// FLAC metadata blocks before the audio frames.
         case flacBlocks
+
+        /// What the structure inspector shows of such a file, for help texts.
+        public var shown: String {
+            switch self {
+            case .atoms: "atoms"
+            case .mpegStream: "ID3 tags, stream header"
+            case .iffChunks: "chunks"
+            case .flacBlocks: "metadata blocks"
+            }
+        }
+
+        /// `MP4, M4A... files (atoms), MP3 and AAC files (ID3 tags, stream header), ...`: every
+        /// structure with the formats that have it.
+        public static var summary: String {
+            let parts = allCases.compactMap { structure -> String? in
+                let names = MediaFormat.names { $0.structure == structure }
+                return names.isEmpty ? nil : "\(names) files (\(structure.shown))"
+            }
+            guard parts.count > 1 else { return parts.first ?? "" }
+            return parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+        }
     }
 
     /// Everything this package knows about one format, in one row: its names, its file name

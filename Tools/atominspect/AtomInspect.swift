@@ -14,7 +14,7 @@ import MediaToolSupport
 struct AtomInspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atominspect",
-        abstract: "Show the structure of \(MediaFormat.names { $0.structure == .atoms }) files (atoms), \(MediaFormat.names { $0.structure == .mpegStream }) files (ID3 tags, stream header), \(MediaFormat.names { $0.structure == .iffChunks }) files (chunks).",
+        abstract: "Show the structure of \(MediaFormat.Structure.summary).",
         discussion: """
             Exit codes: 0 success; 1 'check' found problems, or 'diff' found differences; 2 the file cannot be read (missing, \
             a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \
