@@ -45,6 +45,7 @@ for target in "${targets[@]}"; do
         atoms|read-mp4) dict=Fuzz/Dictionaries/atoms.dict ;;
         id3-tag|id3-frame|read-mpeg|read-iff) dict=Fuzz/Dictionaries/id3.dict ;;
         read-ts) dict=Fuzz/Dictionaries/ts.dict ;;
+        read-flac) dict=Fuzz/Dictionaries/flac.dict ;;
         write) dict=.build-fuzz/all.dict; cat Fuzz/Dictionaries/*.dict > "$dict" ;;
         *) echo "unknown target $target" >&2; exit 64 ;;
     esac
