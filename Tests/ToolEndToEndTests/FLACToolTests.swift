@@ -66,7 +66,7 @@ struct FLACToolTests {
         #expect(try await OtherReaders.flacTestPasses(path))
     }
 
-    @Test func anAddedPictureIsABlockMetaflacAndFFprobeRead() async throws {
+    @Test func anAddedPictureIsABlockMetaflacListsAndTageditExtracts() async throws {
         let path = try copy("flac-tags-picture.flac")
         let jpeg = try TemporaryFile.write([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [0] + [UInt8](repeating: 1, count: 200) + [0xFF, 0xD9], name: "back.jpg")
         #expect(try await tagedit("picture", "add", path, "--image", jpeg, "--type", "back-cover").status == 0)
