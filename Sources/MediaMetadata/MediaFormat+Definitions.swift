@@ -11,6 +11,8 @@ extension MediaFormat {
         case iffChunks
         /// FLAC metadata blocks before the audio frames.
         case flacBlocks
+        /// Ogg pages carrying a stream's packets.
+        case oggPages
 
         /// What the structure inspector shows of such a file, for help texts.
         public var shown: String {
@@ -19,6 +21,7 @@ extension MediaFormat {
             case .mpegStream: "ID3 tags, stream header"
             case .iffChunks: "chunks"
             case .flacBlocks: "metadata blocks"
+            case .oggPages: "pages and header packets"
             }
         }
 
@@ -66,6 +69,8 @@ extension MediaFormat {
         Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
         Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
         Definition(format: .flac, names: ["FLAC"], extensions: ["flac"], structure: .flacBlocks, container: FLACContainer.self),
+        Definition(format: .ogg, names: ["Ogg Vorbis", "Opus", "Ogg FLAC", "Speex"], extensions: ["ogg", "oga", "opus", "spx"], structure: .oggPages,
+                   container: OggContainer.self),
     ]
 
     /// This format's row; nil for a format the table does not list.

@@ -26,6 +26,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let wav = MediaFormat(rawValue: "wav")
     /// Native FLAC (`fLaC`), possibly behind an ID3v2 tag.
     public static let flac = MediaFormat(rawValue: "flac")
+    /// An Ogg file of Vorbis, Opus, FLAC or Speex (`OggS`).
+    public static let ogg = MediaFormat(rawValue: "ogg")
 
     public var description: String { rawValue }
 
@@ -43,6 +45,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             if chunk == "FORM" && (form == "AIFF" || form == "AIFC") { return .aiff }
         }
         if FLACFile.isFLAC(bytes[...]) { return .flac }
+        if OggFile.isOgg(bytes[...]) { return .ogg }
         if let format = atomFormat(bytes) { return format }
         if let frame = mpegFrameKind(bytes[...]) { return frame }
         return nil

@@ -76,6 +76,10 @@ public struct FileInspection: Sendable {
             try openCarrier(path, source: source, format: format, strict: strict, read: FLACFile.init(source:), diagnostics: \.diagnostics,
                             nodes: FLACInspection.nodes(for:))
         },
+        .oggPages: { path, source, format, strict throws(InspectionFailure) in
+            try openCarrier(path, source: source, format: format, strict: strict, read: OggFile.init(source:), diagnostics: \.diagnostics,
+                            nodes: OggInspection.nodes(for:))
+        },
     ]
 
     private static func openAtoms(_ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool, fieldOptions: AtomFieldOptions) throws(InspectionFailure) -> FileInspection {

@@ -19,6 +19,7 @@ public struct InspectionNode: Sendable {
         public static let item = Kind(rawValue: "item")
         public static let stream = Kind(rawValue: "stream")
         public static let block = Kind(rawValue: "block")
+        public static let page = Kind(rawValue: "page")
     }
 
     public var kind: Kind

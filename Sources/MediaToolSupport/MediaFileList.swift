@@ -53,11 +53,11 @@ public enum MediaFileList {
         expansion(paths, recursive: recursive, extensions: extensions).paths
     }
 
-    /// Extensions of audio formats people keep beside the ones this package reads (Ogg, Opus,
-    /// Speex, WMA, Monkey's Audio, WavPack, Musepack, DSD, Matroska audio): a walk that passes
+    /// Extensions of audio formats people keep beside the ones this package reads (WMA,
+    /// Monkey's Audio, WavPack, Musepack, DSD, Matroska audio, TTA): a walk that passes
     /// one says so (`Expansion.skipped`), where other files (covers, cue sheets, logs) pass
     /// unremarked.
-    public static let otherAudioExtensions: Set<String> = ["ogg", "oga", "opus", "spx", "wma", "ape", "wv", "mpc", "dsf", "dff", "mka", "tta"]
+    public static let otherAudioExtensions: Set<String> = ["wma", "ape", "wv", "mpc", "dsf", "dff", "mka", "tta"]
 
     /// What a walk found: the files to work on, and the audio files of formats it does not take.
     public struct Expansion: Sendable {

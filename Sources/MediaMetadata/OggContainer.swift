@@ -1,0 +1,160 @@
+import Carriers
+import MediaBytes
+import VorbisComment
+
+/// Ogg Vorbis, Opus, FLAC-in-Ogg and Speex files: the first such stream's comment header,
+/// edited through the Vorbis comment store and saved by `OggFile.save` (in place within the
+/// comment's padding, else a verified rewrite). Pictures are the comment's
+/// `METADATA_BLOCK_PICTURE` fields (FLAC picture structures in Base64), shown and edited as
+/// pictures. `MediaFormat.definitions` names it in the Ogg row.
+struct OggContainer: MetadataContainer {
+    static var family: MetadataFamily { .vorbis }
+    static var chapterForms: [ChapterForm] { [.vorbis] }
+
+    private let source: FileByteSource
+    private let path: String
+    private let file: OggFile
+    /// The comment's picture fields as read (kept byte for byte while the pictures are), and
+    /// the index among the fields of the first.
+    private let pictureFields: [VorbisComment.Field]
+    private let pictureAt: Int?
+    let diagnostics: [MetadataDiagnostic]
+    var store: VorbisCommentStore
+    let duration: ChapterTime?
+    let properties: MediaProperties
+
+    static let pictureField = "METADATA_BLOCK_PICTURE"
+
+    init(source: FileByteSource, format: MediaFormat, path: String) throws {
+        let file = try OggFile(source: source)
+        self.source = source
+        self.path = path
+        self.file = file
+        var diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
+        // Picture fields whose picture structure reads become pictures; others stay fields.
+        var comment = file.comment
+        var fields: [VorbisComment.Field] = [], headers: [FLACPicture.Header] = [], first: Int?
+        if var all = comment?.fields {
+            var index = 0
+            all.removeAll { field in
+                defer { index += 1 }
+                guard field.key == Self.pictureField else { return false }
+                guard let header = Self.header(of: field) else {
+                    diagnostics.append(MetadataDiagnostic(severity: "warning", offset: file.headerPackets[OggFile.commentPacketIndex].offset, place: Self.pictureField,
+                                                          message: "a picture field that is not a Base64 FLAC picture; kept as a field"))
+                    return false
+                }
+                first = first ?? index
+                fields.append(field)
+                headers.append(header)
+                return true
+            }
+            comment?.fields = all
+        }
+        pictureFields = fields
+        pictureAt = first
+        let kept = fields
+        store = VorbisCommentStore(
+            comment: comment,
+            pictures: headers.indices.map { .kept(index: $0, header: headers[$0]) },
+            pictureSpace: .flac,
+            loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
+                guard let bytes = Base64.decode(String(decoding: kept[index].valueBytes, as: UTF8.self)) else {
+                    throw MetadataError(.malformed, message: "\(Self.pictureField) \(index): not Base64")
+                }
+                do throws(VorbisCommentError) { return try FLACPicture(parsing: bytes[...]) } catch {
+                    throw MetadataError(.malformed, message: "\(Self.pictureField) \(index): \(error.message)")
+                }
+            })
+        duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
+        properties = MediaProperties(ogg: file)
+        self.diagnostics = diagnostics
+    }
+
+    /// The picture header of a `METADATA_BLOCK_PICTURE` field, decoding only the Base64 of its
+    /// first bytes.
+    static func header(of field: VorbisComment.Field) -> FLACPicture.Header? {
+        let text = field.valueBytes
+        let decodedLength = text.count / 4 * 3
+        let prefix = FLACPicture.Header.prefixLength(total: decodedLength)
+        let chars = min(text.count, (prefix + 2) / 3 * 4)
+        guard text.count % 4 == 0, let bytes = Base64.decode(String(decoding: text.prefix(chars), as: UTF8.self)) else { return nil }
+        let padding = text.suffix(2).filter { $0 == 0x3D }.count
+        return try? FLACPicture.Header(parsing: bytes[...], totalLength: decodedLength - padding)
+    }
+
+    mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] { store.setChapters(chapters) }
+    mutating func removeChapters(form: ChapterForm) -> Bool { form == .vorbis && store.removeChapters() }
+
+    func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { store.hasChanges }
+
+    /// The comment to write: the store's fields with the pictures as fields where the first was.
+    private func comment() -> VorbisComment {
+        var comment = store.comment
+        let pictures = store.pictureList.map { picture in
+            switch picture {
+            case .kept(let index, _): pictureFields[index]
+            case .new(let picture): VorbisComment.Field(name: Self.pictureField, value: Base64.encode(picture.serialized()))
+            }
+        }
+        comment.fields.insert(contentsOf: pictures, at: min(pictureAt ?? comment.fields.count, comment.fields.count))
+        return comment
+    }
+
+    private func save(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
+        var carrierOptions = CarrierSaveOptions(padding: Self.padding, dryRun: dryRun)
+        carrierOptions.allowInPlace = options.allowInPlace
+        return try OggFile.save(comment: comment(), to: path, options: carrierOptions)
+    }
+
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        if let output = options.output {
+            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new comment header)")
+        }
+        return savePlan(try save(to: path, options, dryRun: true), output: nil)
+    }
+
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        try source.checkUnchanged()
+        guard let output = options.output else {
+            let planned = try save(to: path, options, dryRun: true)
+            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
+            return savePlan(try save(to: path, options, dryRun: false), output: nil)
+        }
+        var outcome: CarrierSaveOutcome?
+        try FileReplacement.create(output, editing: source) { copy in
+            outcome = try save(to: copy, options, dryRun: false)
+        }
+        return savePlan(outcome!, output: output)
+    }
+
+    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
+        SavePlan(outcome, output: output, path: path,
+                 inPlace: "the new comment header fits the old header pages (with its padding) and is written over them; no other page changes",
+                 rewrite: "the file is written anew with the new comment header (and up to \(Self.padding) bytes of padding), verified, then renamed over the original",
+                 what: "the new comment header")
+    }
+
+    /// The padding after the comment a rewrite leaves for the next edit, as far as it fits
+    /// the header pages without another page (opusenc leaves 512 bytes).
+    static let padding = 1024
+}
+
+extension MediaProperties {
+    /// An Ogg stream's properties from its identification header and last granule position;
+    /// the bit rate from the size of the audio pages (Vorbis's nominal one when there is no
+    /// duration).
+    init(ogg file: OggFile) {
+        let id = file.identification
+        let duration = file.duration
+        let bitrate = duration.map { Int((Double(file.audioSize) * 8 / $0).rounded()) } ?? id.nominalBitrate
+        let codec = switch file.codec {
+        case .vorbis: "vorbis"
+        case .opus: "opus"
+        case .flac: "flac"
+        case .speex: "speex"
+        }
+        self.init(audio: AudioProperties(codec: codec, duration: duration, sampleRate: id.sampleRate > 0 ? id.sampleRate : nil,
+                                         channels: id.channels > 0 ? id.channels : nil, bitsPerSample: id.streamInfo?.bitsPerSample, bitrate: bitrate))
+    }
+}
