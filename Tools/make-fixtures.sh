@@ -43,7 +43,7 @@ mkdir -p "$OUT"
 # Start from nothing: drop every file this script makes.
 find "$OUT" -maxdepth 1 -type f \( -name '*.m4a' -o -name '*.m4b' -o -name '*.mp4' \
   -o -name '*.mov' -o -name '*.3gp' -o -name '*.heic' -o -name '*.heif' -o -name '*.mp3' -o -name '*.aac' \
-  -o -name '*.aiff' -o -name '*.aif' -o -name '*.wav' -o -name '*.flac' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
+  -o -name '*.aiff' -o -name '*.aif' -o -name '*.wav' -o -name '*.flac' -o -name '*.ogg' -o -name '*.opus' -o -name '*.oga' -o -name '*.spx' -o -name 'README.md' -o -name 'box-walk.txt' \) -delete
 
 export TZ=UTC LC_ALL=C
 FF=(ffmpeg -nostdin -hide_banner -v error -y)
@@ -369,6 +369,35 @@ tag.add(TPE1(encoding=3, text=["ID3 Artist"]))
 tag.save(sys.argv[1], v2_version=4, padding=lambda info: 0)
 EOF
 
+# 13i. Ogg: Vorbis (libvorbis) with number and total fields, `ALBUM ARTIST`, CHAPTERnnn chapters
+# and a METADATA_BLOCK_PICTURE field (mutagen, no padding); Opus (opusenc, fixed serial, its
+# zero padding after the comment and a picture); FLAC in Ogg and Speex (ffmpeg).
+"${FF[@]}" -f lavfi -i "$(sine 440 8000 1)" "${BX[@]}" -c:a libvorbis -ac 1 -q:a 0 \
+  -metadata title="Vorbis Title" -metadata artist="Vorbis Artist" -metadata album="Vorbis Album" \
+  -metadata "ALBUM ARTIST=Vorbis Album Artist" -metadata date=2021-03-04 -metadata TRACKNUMBER=2 -metadata TRACKTOTAL=10 \
+  -metadata CHAPTER001=00:00:00.000 -metadata CHAPTER001NAME="Start" \
+  -metadata CHAPTER002=00:00:00.600 -metadata CHAPTER002NAME="End" \
+  -metadata "FIXTURE NOTE=kept as written" -f ogg "$OUT/ogg-vorbis-tags.ogg"
+"$PYTHON" - "$OUT/ogg-vorbis-tags.ogg" "$TMP/cover.png" <<'EOF'
+import base64, sys
+from mutagen.oggvorbis import OggVorbis
+from mutagen.flac import Picture
+f = OggVorbis(sys.argv[1])
+pic = Picture()
+pic.type, pic.mime, pic.desc, pic.width, pic.height, pic.depth = 3, "image/png", "Cover (front)", 16, 16, 24
+pic.data = open(sys.argv[2], "rb").read()
+f["METADATA_BLOCK_PICTURE"] = [base64.b64encode(pic.write()).decode("ascii")]
+f.save(padding=lambda info: 0)
+EOF
+"${FF[@]}" -f lavfi -i "$(sine 330 48000 1)" "${BX[@]}" -ac 1 -f wav "$TMP/opus-in.wav"
+opusenc --quiet --serial 1234 --bitrate 12 --title "Opus Title" --artist "Opus Artist" --album "Opus Album" \
+  --comment TRACKNUMBER=5 --comment R128_TRACK_GAIN=-512 --picture "3||Cover (front)||$TMP/cover.png" \
+  "$TMP/opus-in.wav" "$OUT/opus-tags-picture.opus"
+"${FF[@]}" -f lavfi -i "$(sine 587 8000 0.5)" "${BX[@]}" -c:a flac -ac 1 -metadata title="Ogg FLAC Title" \
+  -metadata artist="Ogg FLAC Artist" -f ogg "$OUT/ogg-flac.oga"
+"${FF[@]}" -f lavfi -i "$(sine 494 8000 0.5)" "${BX[@]}" -c:a libspeex -ac 1 -metadata title="Speex Title" \
+  -metadata artist="Speex Artist" -f ogg "$OUT/speex.spx"
+
 # ---------------------------------------------------------------- checks
 fail=0
 check_decode() { # ffprobe + full decode must print nothing at -v error (but lines matching $2)
@@ -666,6 +695,18 @@ row flac-tags-picture.flac \
 row flac-id3-leading.flac \
   'ffmpeg `-c:a flac`, then mutagen `ID3.save` puts an ID3v2.4 tag (TIT2, TPE1, no padding) before `fLaC`' \
   'an ID3v2 tag before the FLAC marker (not part of FLAC; some taggers write it): detected as FLAC, kept by edits, removed by `clear`'
+row ogg-vorbis-tags.ogg \
+  'ffmpeg `-c:a libvorbis -f ogg` with `-metadata` fields, then mutagen adds a `METADATA_BLOCK_PICTURE` field (no padding)' \
+  'Ogg Vorbis: identification, comment and setup headers; `TRACKNUMBER`+`TRACKTOTAL` as separate fields, `ALBUM ARTIST` with a space, `CHAPTER001`/`CHAPTER001NAME` chapters, a custom `FIXTURE NOTE`, a Base64 FLAC picture (front cover, image/png 16×16); no padding after the comment, so any growing edit is a rewrite'
+row opus-tags-picture.opus \
+  '`opusenc --serial 1234 --bitrate 12` with `--title`/`--artist`/`--album`/`--comment`/`--picture`' \
+  'Opus: `OpusHead` (mono, pre-skip 312, 48 kHz), `OpusTags` with `TRACKNUMBER`, `R128_TRACK_GAIN`, `ENCODER_OPTIONS`, a `METADATA_BLOCK_PICTURE` (front cover) and opusenc'"'"'s zero padding after the comment (688 bytes), so a small edit is written in place'
+row ogg-flac.oga \
+  'ffmpeg `-c:a flac -f ogg`' \
+  'FLAC in Ogg: the `0x7F FLAC` mapping header with STREAMINFO, then the VORBIS_COMMENT block as the second packet (title, artist, encoder)'
+row speex.spx \
+  'ffmpeg `-c:a libspeex -f ogg`' \
+  'Speex: the 80-byte `Speex   ` header (8 kHz, mono, narrowband), the comment packet (no framing bit), then audio'
 row mdat-size-zero.m4a \
   '`fixture_patch.py mdat-size0` on `moov-before-mdat.m4a`' \
   'last top-level `mdat` has size field 0 (= extends to end of file)'

@@ -126,6 +126,11 @@ public struct OggFile: Sendable {
             let next: (page: OggPage, body: ArraySlice<UInt8>)?
             do { next = try walker.next() } catch {
                 guard error.code != .io && !pages.isEmpty else { throw error }
+                if error.code == .malformed, let skipped = try walker.resync() {
+                    diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "OggS[\(pages.count)]",
+                                                         message: "\(skipped) bytes that are not an Ogg page (a hole in the stream) are passed over"))
+                    continue
+                }
                 diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "OggS[\(pages.count)]",
                                                      message: error.message + " (before the end of the header packets)"))
                 break
@@ -368,6 +373,11 @@ extension OggFile {
         while true {
             let next: (page: OggPage, body: ArraySlice<UInt8>)?
             do { next = try walker.next() } catch {
+                if error.code == .malformed, let skipped = try? walker.resync() {
+                    diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "page \(count)",
+                                                         message: "\(skipped) bytes that are not an Ogg page (a hole in the stream)"))
+                    continue
+                }
                 diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "page \(count)", message: error.message))
                 break
             }

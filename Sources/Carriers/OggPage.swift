@@ -252,6 +252,32 @@ public struct OggPageWalker {
         return buffer[start..<start + min(Int(wanted), buffer.count - start)]
     }
 
+    /// Moves to the next `OggS` after `offset` whose page header reads and whose CRC matches,
+    /// looking at most `limit` bytes ahead (a reader's way past damage, as libogg's); returns
+    /// how many bytes were passed over, or nil (and stays) when no page is found.
+    public mutating func resync(limit: UInt64 = 1 << 20) throws(CarrierError) -> UInt64? {
+        let start = offset
+        var at = start + 1
+        while at < end, at - start <= limit {
+            let window = try MPEGStreamFile.read(source, at: at, count: Int(min(UInt64(chunk), end - at)))
+            guard window.count >= 4 else { break }
+            var index = 0
+            while index + 4 <= window.count {
+                if window[index] == 0x4F, window[index + 1] == 0x67, window[index + 2] == 0x67, window[index + 3] == 0x53 {
+                    offset = at + UInt64(index)
+                    if let (page, body) = try? next(), page.computedCRC(body: body) == page.crc {
+                        offset = page.offset
+                        return page.offset - start
+                    }
+                }
+                index += 1
+            }
+            at += UInt64(max(window.count - 3, 1))
+        }
+        offset = start
+        return nil
+    }
+
     /// The next page and its body; nil at the end of the walk.
     ///
     /// - Throws: `CarrierError` `.malformed` when the bytes at `offset` are not a page (naming

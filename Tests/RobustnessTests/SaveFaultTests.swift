@@ -37,6 +37,11 @@ import Testing
         Scenario(fixture: "flac-tags-picture.flac", method: .inPlace, title: "Short"),
         Scenario(fixture: "flac-tags-picture.flac", method: .rewrite, title: longTitle),
         Scenario(fixture: "flac-id3-leading.flac", method: .rewrite, title: "Short", allowInPlace: false),
+        Scenario(fixture: "opus-tags-picture.opus", method: .inPlace, title: "Short"),
+        Scenario(fixture: "ogg-vorbis-tags.ogg", method: .rewrite, title: longTitle),
+        // A title past one page's 65,025 bytes: the header takes another page, and every later
+        // page of the stream is renumbered and sealed with a new CRC.
+        Scenario(fixture: "speex.spx", method: .rewrite, title: String(repeating: longTitle, count: 8)),
     ]
 
     /// A fresh copy of the fixture, alone in a new directory.
