@@ -174,11 +174,13 @@ public struct FLACFile: Sendable {
                     break
                 }
                 let body = try MPEGStreamFile.read(source, at: block.bodyRange.lowerBound, count: Int(length))
-                do {
-                    comment = try VorbisComment(parsing: body[...], offset: block.bodyRange.lowerBound)
-                    commentIndex = blocks.count
-                } catch {
-                    diagnostics.append(CarrierDiagnostic(.error, .tag, area: "VORBIS_COMMENT", offset: error.offset, message: error.message + "; the block is kept as it is"))
+                let (read, error) = VorbisComment.salvaging(body[...], offset: block.bodyRange.lowerBound)
+                comment = read
+                commentIndex = read == nil ? nil : blocks.count
+                if let error {
+                    // The fields before the damage are read (a save refuses the file).
+                    let kept = read.map { ", the \($0.fields.count) fields before it are read" } ?? ""
+                    diagnostics.append(CarrierDiagnostic(.error, .tag, area: "VORBIS_COMMENT", offset: error.offset, message: error.message + "; the block is kept as it is" + kept))
                 }
             case .picture:
                 do {

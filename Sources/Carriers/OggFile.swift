@@ -227,7 +227,11 @@ public struct OggFile: Sendable {
             do {
                 (comment, trailing) = try Self.readComment(codec, packet)
             } catch {
-                diagnostics.append(CarrierDiagnostic(.error, .tag, area: "comment header", offset: error.offset, message: error.message))
+                // The fields before the damage are read (a save refuses the file).
+                let body = Self.commentBody(codec, packet)
+                comment = body.isEmpty ? nil : VorbisComment.salvaging(body, offset: packet.offset).comment
+                let kept = comment.map { " (the \($0.fields.count) fields before it are read)" } ?? ""
+                diagnostics.append(CarrierDiagnostic(.error, .tag, area: "comment header", offset: error.offset, message: error.message + kept))
             }
         }
         self.comment = comment
@@ -306,6 +310,16 @@ public struct OggFile: Sendable {
         }
         let comment = try VorbisComment(parsing: body, offset: packet.offset + UInt64(packet.bytes.count - body.count), framingBit: codec == .vorbis)
         return (comment, codec == .flac ? [] : Array(packet.bytes.suffix(comment.trailing)))
+    }
+
+    /// The comment body of a comment header packet (after the codec's prefix).
+    static func commentBody(_ codec: Codec, _ packet: Packet) -> ArraySlice<UInt8> {
+        if codec == .flac {
+            let bytes = packet.bytes
+            guard bytes.count >= 4 else { return [] }
+            return bytes.dropFirst(4).prefix(Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3]))
+        }
+        return packet.bytes.starts(with: codec.commentPrefix) ? packet.bytes.dropFirst(codec.commentPrefix.count) : []
     }
 
     /// The granule position of the last page of stream `serial` that has one, looked for

@@ -252,7 +252,7 @@ public struct OggPageWalker {
         return buffer[start..<start + min(Int(wanted), buffer.count - start)]
     }
 
-    /// Moves to the next `OggS` after `offset` whose page header reads and whose CRC matches,
+    /// Moves to the next `OggS` after `offset` that starts a version-0 page within the file,
     /// looking at most `limit` bytes ahead (a reader's way past damage, as libogg's); returns
     /// how many bytes were passed over, or nil (and stays) when no page is found.
     public mutating func resync(limit: UInt64 = 1 << 20) throws(CarrierError) -> UInt64? {
@@ -265,7 +265,7 @@ public struct OggPageWalker {
             while index + 4 <= window.count {
                 if window[index] == 0x4F, window[index + 1] == 0x67, window[index + 2] == 0x67, window[index + 3] == 0x53 {
                     offset = at + UInt64(index)
-                    if let (page, body) = try? next(), page.computedCRC(body: body) == page.crc {
+                    if let (page, _) = try? next(), page.version == 0 {
                         offset = page.offset
                         return page.offset - start
                     }

@@ -32,6 +32,9 @@ public struct FileInspection: Sendable {
     public let diagnostics: [InspectionDiagnostic]
     /// The atom tree, for atom-based files.
     public let atomTree: AtomTree?
+    /// The problems a whole check finds beyond those met opening the file (an Ogg file's
+    /// audio pages, each read and checked); nil when opening meets them all.
+    let deepCheck: (@Sendable () -> [InspectionDiagnostic])?
     /// Bytes at the end of an atom-based file that form no atom.
     public var trailingBytes: UInt64 { atomTree?.trailingSize ?? 0 }
 
@@ -78,7 +81,7 @@ public struct FileInspection: Sendable {
         },
         .oggPages: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: OggFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: OggInspection.nodes(for:))
+                            nodes: OggInspection.nodes(for:), deepCheck: { file in file.walkPages(from: file.headerEnd).diagnostics })
         },
     ]
 
@@ -94,14 +97,15 @@ public struct FileInspection: Sendable {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
         }
         return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
-                              diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree)
+                              diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree, deepCheck: nil)
     }
 
     /// A file of a carrier layout: read with `read`, its diagnostics, its nodes.
     private static func openCarrier<File>(
         _ path: String, source: FileByteSource, format: MediaFormat?, name: String? = nil, strict: Bool,
-        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [CarrierDiagnostic], nodes: (File) -> [InspectionNode]
-    ) throws(InspectionFailure) -> FileInspection {
+        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [CarrierDiagnostic], nodes: (File) -> [InspectionNode],
+        deepCheck: (@Sendable (File) -> [CarrierDiagnostic])? = nil
+    ) throws(InspectionFailure) -> FileInspection where File: Sendable {
         let file: File
         do {
             file = try read(source)
@@ -110,7 +114,9 @@ public struct FileInspection: Sendable {
         }
         let found = diagnostics(file).map { InspectionDiagnostic($0) }
         try checkStrict(path, found, strict)
-        return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found, atomTree: nil)
+        let deep = deepCheck.map { check in { @Sendable in check(file).map { InspectionDiagnostic($0) } } }
+        return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found,
+                              atomTree: nil, deepCheck: deep)
     }
 
     private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {
@@ -158,6 +164,8 @@ public struct FileInspection: Sendable {
         if let atomTree {
             return AtomStructureCheck.findings(in: atomTree).map(InspectionDiagnostic.init).filter(\.isProblem)
         }
-        return diagnostics.filter(\.isProblem)
+        var found = diagnostics
+        found.appendNew(deepCheck?() ?? [])
+        return found.filter(\.isProblem)
     }
 }

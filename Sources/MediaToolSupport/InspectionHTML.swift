@@ -27,7 +27,7 @@ public enum InspectionHTML {
     static func json(_ node: InspectionNode, file: FileInspection, diagnostics: inout [InspectionDiagnostic]) -> JSONValue {
         let details = node.details
         let children = node.children.map { json($0, file: file, diagnostics: &diagnostics) }
-        diagnostics += details.diagnostics
+        diagnostics.appendNew(details.diagnostics)
         // Bytes: a container's header (its children carry the rest), a media node's header, a
         // leaf's bytes up to the cap.
         let end = min(node.range.upperBound, file.source.size)

@@ -228,6 +228,14 @@ public struct InspectionDiagnostic: Sendable, Hashable {
     }
 }
 
+extension [InspectionDiagnostic] {
+    /// Appends those of `more` not already here: a node repeats the file's diagnostics that
+    /// fall in its bytes, so that a view of it shows them, and a whole walk lists each once.
+    mutating func appendNew(_ more: [InspectionDiagnostic]) {
+        for diagnostic in more where !contains(diagnostic) { append(diagnostic) }
+    }
+}
+
 /// Paths of inspection nodes: `type[index]` components separated by `/`; `%XX` stands for a
 /// byte (so `%A9nam` is `©nam`), and a missing index means the first.
 public enum InspectionPath {

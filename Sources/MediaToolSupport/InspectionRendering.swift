@@ -15,7 +15,7 @@ public enum InspectionRendering {
                 if !details.summary.isEmpty { out += "  " + details.summary }
                 out += "\n"
                 if maxDepth.map({ depth + 1 < $0 }) ?? true { visit(node.children, depth: depth + 1) }
-                diagnostics += details.diagnostics
+                diagnostics.appendNew(details.diagnostics)
             }
         }
         visit(nodes, depth: 0)
@@ -81,7 +81,7 @@ public enum InspectionRendering {
             children = node.children.map { json($0, maxDepth: maxDepth.map { $0 - 1 }, diagnostics: &diagnostics) }
         }
         members.append(("children", .array(children)))
-        diagnostics += details.diagnostics
+        diagnostics.appendNew(details.diagnostics)
         return .object(members)
     }
 

@@ -91,6 +91,27 @@ public struct VorbisComment: Sendable, Hashable {
         trailing = reader.remaining
     }
 
+    /// Reads what `init(parsing:offset:framingBit:)` reads, and when that fails after the
+    /// vendor string, the fields before the damage too (as TagLib and libvorbis do): the
+    /// comment of the whole fields and the error; nil and the error when not even the vendor
+    /// string reads.
+    public static func salvaging(_ bytes: ArraySlice<UInt8>, offset: UInt64 = 0, framingBit: Bool = false) -> (comment: VorbisComment?, error: VorbisCommentError?) {
+        do {
+            return (try VorbisComment(parsing: bytes, offset: offset, framingBit: framingBit), nil)
+        } catch {
+            var reader = FieldReader(bytes, baseOffset: offset, what: "Vorbis comment")
+            guard let vendorLength = try? reader.uint32LE("vendor length"), let vendor = try? reader.take(Int(vendorLength), "vendor string"),
+                  let count = try? reader.uint32LE("field count") else { return (nil, error) }
+            var comment = VorbisComment()
+            comment.vendorBytes = Array(vendor)
+            for index in 0..<Int(min(count, UInt32(bytes.count / 4))) {
+                guard let length = try? reader.uint32LE("field \(index + 1) length"), let field = try? reader.take(Int(length), "field \(index + 1)") else { break }
+                comment.fields.append(Field(bytes: Array(field)))
+            }
+            return (comment, error)
+        }
+    }
+
     /// Bytes after the fields (and framing bit) in what was parsed; 0 for a new comment.
     public private(set) var trailing = 0
 

@@ -1,0 +1,252 @@
+import Carriers
+import Foundation
+import MediaBytes
+import MediaMetadata
+import TagLibOracle
+import TestSupport
+import Testing
+import VorbisComment
+
+/// Ogg Vorbis, Opus, FLAC in Ogg and Speex through the metadata layer: the comment header as
+/// uniform keys, `METADATA_BLOCK_PICTURE` fields as pictures, CHAPTERnnn fields as chapters;
+/// saves in place within the comment's padding or as a verified rewrite that keeps every audio
+/// page (renumbered, with new CRCs, when the header's page count changes).
+@Suite struct OggTests {
+    static let fixtures = ["ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "ogg-flac.oga", "speex.spx"]
+
+    func copy(_ fixture: String) throws -> String {
+        try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+    }
+
+    func ogg(_ path: String) throws -> OggFile { try OggFile(source: try FileByteSource(path: path)) }
+
+    /// Every page after the header packets, without its sequence number and CRC (which a
+    /// renumbering rewrite changes): the audio as the pages carry it.
+    func audioPages(_ path: String) throws -> [[UInt8]] {
+        let file = try ogg(path)
+        var walker = OggPageWalker(source: file.source, from: file.headerEnd)
+        var pages: [[UInt8]] = []
+        while let (page, body) = try walker.next() {
+            var fields = page
+            fields.sequence = 0
+            fields.crc = 0
+            fields.offset = 0
+            pages.append(fields.headerBytes + body)
+        }
+        return pages
+    }
+
+    @Test func theVorbisFixtureReadsAsUniformKeysPicturesAndChapters() throws {
+        let file = try MediaFile(path: TestFixtures.path("ogg-vorbis-tags.ogg"))
+        #expect(file.format == .ogg)
+        #expect(file.family == .vorbis)
+        #expect(file.tags["TITLE"] == ["Vorbis Title"])
+        #expect(file.tags["ALBUMARTIST"] == ["Vorbis Album Artist"])
+        #expect(file.tags["TRACKNUMBER"] == ["2/10"])
+        #expect(file.tags["FIXTURE NOTE"] == ["kept as written"])
+        #expect(file.tags["METADATA_BLOCK_PICTURE"] == nil)
+        let pictures = try file.pictures
+        #expect(pictures.map(\.type) == [.frontCover])
+        #expect(pictures.first?.description == "Cover (front)")
+        #expect(pictures.first?.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
+        #expect(file.chapters.map(\.title) == ["Start", "End"])
+        #expect(file.chapters.map { $0.start.converted(to: 1000) } == [0, 600])
+        #expect(file.audio?.codec == "vorbis")
+        #expect(file.audio?.sampleRate == 8000)
+        #expect(file.audio?.channels == 1)
+        #expect(file.audio?.duration == 1.0)
+        #expect(file.items.contains { $0.identifier.description == "vorbis/TITLE" })
+        #expect(file.items.contains { $0.identifier.description == "flac/PICTURE[0]" })
+    }
+
+    @Test func eachCodecReadsItsHeaderAndProperties() throws {
+        let opus = try MediaFile(path: TestFixtures.path("opus-tags-picture.opus"))
+        #expect(opus.tags["TITLE"] == ["Opus Title"])
+        #expect(opus.tags["R128_TRACK_GAIN"] == ["-512"])
+        #expect(try opus.pictures.count == 1)
+        #expect(opus.audio?.codec == "opus")
+        #expect(opus.audio?.sampleRate == 48000)
+        // Opus: the last granule less the pre-skip, at 48 kHz.
+        let file = try ogg(TestFixtures.path("opus-tags-picture.opus"))
+        #expect(file.identification.preSkip == 312)
+        #expect(file.duration == Double(Int64(file.lastGranule!) - 312) / 48000)
+        #expect(file.commentTrailing.count == 688 && file.commentTrailing.allSatisfy { $0 == 0 })
+
+        let flac = try MediaFile(path: TestFixtures.path("ogg-flac.oga"))
+        #expect(flac.tags["TITLE"] == ["Ogg FLAC Title"])
+        #expect(flac.audio?.codec == "flac")
+        #expect(flac.audio?.bitsPerSample == 16)
+        #expect(flac.audio?.duration == 0.5)
+
+        let speex = try MediaFile(path: TestFixtures.path("speex.spx"))
+        #expect(speex.tags["ARTIST"] == ["Speex Artist"])
+        #expect(speex.audio?.codec == "speex")
+        #expect(speex.audio?.sampleRate == 8000)
+        #expect(try ogg(TestFixtures.path("speex.spx")).identification.speexMode == 0)
+    }
+
+    @Test func anEditWithinTheOpusPaddingIsWrittenInPlaceAndNoOtherPageChanges() throws {
+        let path = try copy("opus-tags-picture.opus")
+        let before = try TemporaryFile.read(path)
+        let original = try ogg(path)
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["A longer Opus title, written over the padding"])
+        try file.set("GENRE", ["Ambient"])
+        #expect(try file.save().method == .inPlace)
+        let after = try TemporaryFile.read(path)
+        #expect(after.count == before.count)
+        let region = Int(original.pages[1].offset)..<Int(original.headerEnd)
+        #expect(after[..<region.lowerBound] == before[..<region.lowerBound])
+        #expect(after[region.upperBound...] == before[region.upperBound...])
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TITLE"] == ["A longer Opus title, written over the padding"])
+        #expect(reread.tags["GENRE"] == ["Ambient"])
+        #expect(try reread.pictures.count == 1)
+        #expect(try ogg(path).walkPages().diagnostics.isEmpty)
+    }
+
+    @Test(arguments: fixtures)
+    func growingTheCommentRewritesAndKeepsEveryAudioPage(fixture: String) throws {
+        let path = try copy(fixture)
+        let original = try ogg(path)
+        let audio = try audioPages(path)
+        let setup = original.headerPackets.dropFirst(2).map(\.bytes)
+        var file = try MediaFile(path: path)
+        try file.set("COMMENT", [String(repeating: "a comment longer than any padding ", count: 100)])
+        #expect(try file.save().method == .rewrite)
+        let written = try ogg(path)
+        #expect(written.diagnostics.filter(\.isProblem).isEmpty)
+        #expect(written.headerPackets[0].bytes == original.headerPackets[0].bytes)
+        #expect(written.headerPackets.dropFirst(2).map(\.bytes) == setup)
+        #expect(try audioPages(path) == audio)
+        // The same number of header pages: every page after them is the original's, byte for byte.
+        let before = try TemporaryFile.read(TestFixtures.path(fixture)), after = try TemporaryFile.read(path)
+        #expect(after[Int(written.headerEnd)...] == before[Int(original.headerEnd)...])
+        let walked = written.walkPages()
+        #expect(walked.diagnostics.isEmpty)
+        // A second edit fits the padding the rewrite left (FLAC in Ogg has none).
+        var again = try MediaFile(path: path)
+        try again.set("TITLE", ["Second"])
+        #expect(try again.save().method == (fixture == "ogg-flac.oga" ? .rewrite : .inPlace))
+        #expect(try MediaFile(path: path).tags["TITLE"] == ["Second"])
+    }
+
+    @Test func aCommentPastOnePageRenumbersTheLaterPagesWithNewCRCs() throws {
+        let path = try copy("ogg-vorbis-tags.ogg")
+        let original = try ogg(path)
+        let audio = try audioPages(path)
+        let oldSequences = original.walkPages(from: original.headerEnd).pages.map(\.sequence)
+        var file = try MediaFile(path: path)
+        try file.set("LYRICS", [String(repeating: "x", count: 150_000)])
+        let plan = try file.save()
+        #expect(plan.method == .rewrite)
+        #expect(plan.notes.contains { $0.contains("renumbered") }, "\(plan.notes)")
+        let written = try ogg(path)
+        #expect(written.pages.count == original.pages.count + 2)
+        let walk = written.walkPages()
+        #expect(walk.diagnostics.isEmpty, "\(walk.diagnostics)")
+        #expect(walk.pages.allSatisfy { $0.crcMatches })
+        #expect(walk.pages.map(\.sequence) == Array(0..<UInt32(walk.count)))
+        #expect(written.walkPages(from: written.headerEnd).pages.map(\.sequence) == oldSequences.map { $0 + 2 })
+        #expect(try audioPages(path) == audio)
+        #expect(try MediaFile(path: path).tags["LYRICS"]?.first?.count == 150_000)
+        // And back: the pages return to their numbers.
+        var back = try MediaFile(path: path)
+        _ = try back.remove("LYRICS")
+        #expect(try back.save().method == .rewrite)
+        #expect(try ogg(path).walkPages(from: try ogg(path).headerEnd).pages.map(\.sequence) == oldSequences)
+        #expect(try audioPages(path) == audio)
+    }
+
+    @Test func picturesAreFieldsAddedRemovedAndKeptByteForByte() throws {
+        let path = try copy("ogg-vorbis-tags.ogg")
+        let pictureField = try #require(try ogg(path).comment?.fields.first { $0.key == "METADATA_BLOCK_PICTURE" })
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["Only the title changes"])
+        try file.save()
+        // The picture field not edited is written back as it was.
+        #expect(try ogg(path).comment?.fields.first { $0.key == "METADATA_BLOCK_PICTURE" } == pictureField)
+        var adding = try MediaFile(path: path)
+        try adding.addPicture(MediaPicture(type: .backCover, mimeType: "image/png", description: "Back", data: try TemporaryFile.read(TestFixtures.path("ogg-vorbis-tags.ogg")).prefix(100).map { $0 }))
+        try adding.save()
+        let two = try MediaFile(path: path)
+        #expect(try two.pictures.map(\.type) == [.frontCover, .backCover])
+        #expect(try ogg(path).comment?.fields.filter { $0.key == "METADATA_BLOCK_PICTURE" }.count == 2)
+        var removing = try MediaFile(path: path)
+        #expect(removing.removePictures(type: .frontCover) == 1)
+        try removing.save()
+        #expect(try MediaFile(path: path).pictures.map(\.description) == ["Back"])
+    }
+
+    @Test func chaptersAreWrittenAsChapterFields() throws {
+        let path = try copy("opus-tags-picture.opus")
+        var file = try MediaFile(path: path)
+        _ = try file.setChapters([Chapter(start: .milliseconds(0), title: "One"), Chapter(start: .milliseconds(400), title: "Two")])
+        try file.save()
+        let comment = try #require(try ogg(path).comment)
+        #expect(comment.values("CHAPTER002") == ["00:00:00.400"])
+        #expect(comment.values("CHAPTER002NAME") == ["Two"])
+        #expect(try MediaFile(path: path).chapters.map(\.title) == ["One", "Two"])
+    }
+
+    @Test func clearLeavesAnEmptyCommentWithItsVendor() throws {
+        let path = try copy("ogg-vorbis-tags.ogg")
+        let vendor = try ogg(path).comment?.vendor
+        var file = try MediaFile(path: path)
+        file.removeAll()
+        try file.save()
+        let written = try ogg(path)
+        #expect(written.comment?.fields == [])
+        #expect(written.comment?.vendor == vendor)
+        #expect(try MediaFile(path: path).tags.isEmpty)
+        #expect(TagLibReading.read(path)?.properties.isEmpty == true)
+    }
+
+    @Test func taglibAgreesOnTheFixturesBeforeAndAfterAnEdit() throws {
+        for fixture in Self.fixtures {
+            let path = try copy(fixture)
+            for checked in ["before", "after"] {
+                if checked == "after" {
+                    var file = try MediaFile(path: path)
+                    try file.set("TITLE", ["Edited ✓"])
+                    try file.set("TRACKNUMBER", ["4/9"])
+                    try file.save()
+                }
+                let taglib = try #require(TagLibReading.read(path), "\(fixture)")
+                let ours = try MediaFile(path: path).tags
+                #expect(FLACCrossCheck.differences(taglib.properties, ours).isEmpty, "\(fixture) \(checked): \(FLACCrossCheck.differences(taglib.properties, ours))")
+            }
+        }
+    }
+
+    @Test func taglibAgreesOnEveryOggFileOfTheCorpus() throws {
+        let corpus = TestFixtures.corpusDirectory
+        guard let names = FileManager.default.enumerator(atPath: corpus)?.allObjects as? [String] else { return }
+        var compared = 0, refused = 0
+        for name in names.sorted() where ["ogg", "oga", "opus", "spx"].contains((name as NSString).pathExtension.lowercased()) {
+            let path = corpus + "/" + name
+            guard let file = try? MediaFile(path: path) else {
+                // Refused only with a reason: the reader names the damage.
+                #expect(throws: (any Error).self, "\(name)") { try OggFile(source: try FileByteSource(path: path)) }
+                refused += 1
+                continue
+            }
+            let ogg = try OggFile(source: try FileByteSource(path: path))
+            guard let taglib = TagLibReading.read(path) else {
+                // TagLib opens an Ogg file only when its first stream is the audio (here a
+                // Theora video comes first), or gives up on damage this reader names.
+                #expect(file.diagnostics.contains { $0.isProblem } || ogg.pages.first?.serial != ogg.serial, "\(name): TagLib cannot open it, and nothing here says why")
+                continue
+            }
+            var differences = FLACCrossCheck.differences(taglib.properties, file.tags)
+            if ogg.diagnostics.contains(where: { $0.area == "comment header" && $0.isProblem }) {
+                // A damaged comment: the fields before the damage are read, and agree with TagLib's.
+                #expect(!file.tags.isEmpty, "\(name)")
+                differences.removeAll { $0.hasSuffix("here []") }
+            }
+            #expect(differences.isEmpty, "\(name): \(differences)")
+            compared += 1
+        }
+        if FileManager.default.fileExists(atPath: corpus) { #expect(compared >= 60, "compared \(compared), refused \(refused)") }
+    }
+}
