@@ -123,6 +123,42 @@ public enum OtherReaders {
         try await ToolRunner.runProgram(flac, ["-t", "-s", path]).status == 0
     }
 
+    /// The Ogg tools (Debian `vorbis-tools`, `opus-tools`): `vorbiscomment -l` lists an Ogg
+    /// Vorbis file's comment, `opusinfo` an Opus file's, `ogginfo` checks every page.
+    public static let vorbiscomment = "/usr/bin/vorbiscomment"
+    public static let opusinfo = "/usr/bin/opusinfo"
+    public static let ogginfo = "/usr/bin/ogginfo"
+    public static var hasOggTools: Bool { [vorbiscomment, opusinfo, ogginfo].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) } }
+
+    /// The `NAME=value` fields `vorbiscomment -l` prints, in order.
+    public static func vorbiscommentFields(_ path: String) async throws -> [String] {
+        let result = try await ToolRunner.runProgram(vorbiscomment, ["-l", path])
+        guard result.status == 0 else { throw ReaderFailure(reader: "vorbiscomment", message: result.standardError) }
+        return result.standardOutput.split(separator: "\n").map(String.init)
+    }
+
+    /// The `NAME=value` fields `opusinfo` lists under "User comments section follows...".
+    public static func opusinfoFields(_ path: String) async throws -> [String] {
+        let result = try await ToolRunner.runProgram(opusinfo, [path])
+        guard result.status == 0 else { throw ReaderFailure(reader: "opusinfo", message: result.standardError) }
+        return result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("\t") && $0.contains("=") }.map { String($0.dropFirst()) }
+    }
+
+    /// The warnings and errors `ogginfo` reports (holes, bad CRCs, sequence gaps); empty for a
+    /// sound file.
+    public static func ogginfoProblems(_ path: String) async throws -> [String] {
+        let result = try await ToolRunner.runProgram(ogginfo, [path])
+        return (result.standardOutput + result.standardError).split(separator: "\n").filter { $0.hasPrefix("WARNING") || $0.hasPrefix("ERROR") }.map(String.init)
+    }
+
+    /// The tags ffprobe reports on the first audio stream (where an Ogg file's comment goes),
+    /// keys lowercased.
+    public static func ffprobeStreamTags(_ path: String) async throws -> [String: String] {
+        let streams = try await ffprobeStreams(path)
+        let tags = streams.first { $0["codec_type"] as? String == "audio" }?["tags"] as? [String: String] ?? [:]
+        return Dictionary(tags.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// The MD5 of the decoded streams `map` selects (`0`: every stream, `0:a`: the audio), from
     /// ffmpeg's `md5` muxer.
     public static func decodeChecksum(_ path: String, map: String = "0") async throws -> String {

@@ -1,0 +1,144 @@
+import Foundation
+import MediaMetadata
+import TagLibOracle
+import TestSupport
+import Testing
+
+/// Ogg Vorbis, Opus, FLAC-in-Ogg and Speex files edited with `tagedit` and read back by the
+/// readers people use: vorbiscomment and opusinfo (the formats' own tools), ogginfo (every
+/// page), ffprobe, mutagen and TagLib; the decoded audio is unchanged. `atominspect` shows
+/// and checks the pages.
+@Suite(.enabled(if: (OtherReaders.areAvailable && OtherReaders.hasOggTools) || OtherReaders.isRequired,
+                "vorbiscomment, opusinfo, ogginfo, ffprobe and mutagen read the files back (.ci/run installs them)"))
+struct OggToolTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result { try await ToolRunner.run("tagedit", arguments) }
+    func atominspect(_ arguments: String...) async throws -> ToolRunner.Result { try await ToolRunner.run("atominspect", arguments) }
+
+    func copy(_ fixture: String) throws -> String {
+        try TemporaryFile.write(TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+    }
+
+    static let fixtures = ["ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "ogg-flac.oga", "speex.spx"]
+    /// A value that takes the comment header past one page (65,025 bytes), so the later pages
+    /// are renumbered.
+    static let pagesLong = String(repeating: "a lyric line that goes on ", count: 2700)
+
+    @Test(arguments: fixtures, ["small", "rewrite", "more pages"])
+    func afterASetEveryReaderSeesTheNewValues(fixture: String, size: String) async throws {
+        let path = try copy(fixture)
+        let audio = try await OtherReaders.decodeChecksum(path, map: "0:a")
+        var arguments = ["set", path, "TITLE=Zürich ✓", "ARTIST=One", "TRACKNUMBER=7/9"]
+        if size == "rewrite" { arguments.append("COMMENT=" + String(repeating: "long comment ", count: 300)) }
+        if size == "more pages" { arguments.append("LYRICS=" + Self.pagesLong) }
+        let result = try await ToolRunner.run("tagedit", arguments + ["--verbose"])
+        #expect(result.status == 0, "\(result.standardError)")
+        if size != "small" { #expect(result.standardOutput.contains("rewrite"), "\(result.standardOutput)") }
+        if size == "more pages" { #expect(result.standardError.contains("renumbered"), "\(result.standardError)") }
+        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+        #expect(try await OtherReaders.ogginfoProblems(path).filter { !$0.contains("zero size packet") } == [], "\(fixture)")
+        let ffprobe = try await OtherReaders.ffprobeStreamTags(path)
+        #expect(ffprobe["title"] == "Zürich ✓", "\(ffprobe)")
+        #expect(ffprobe["artist"] == "One")
+        let mutagen = try await OtherReaders.mutagenTags(path)
+        #expect(mutagen["title"] == ["Zürich ✓"] || mutagen["TITLE"] == ["Zürich ✓"], "\(mutagen)")
+        #expect(mutagen["tracknumber"] == ["7"] || mutagen["TRACKNUMBER"] == ["7"], "\(mutagen)")
+        let taglib = try #require(TagLibReading.read(path))
+        #expect(taglib.properties["TITLE"] == ["Zürich ✓"])
+        #expect(taglib.properties["TRACKNUMBER"] == ["7"])
+        #expect(taglib.properties["TRACKTOTAL"] == ["9"])
+        if size == "more pages" { #expect(taglib.properties["LYRICS"] == [Self.pagesLong]) }
+        switch fixture {
+        case "ogg-vorbis-tags.ogg":
+            let fields = try await OtherReaders.vorbiscommentFields(path)
+            #expect(fields.contains("title=Zürich ✓") || fields.contains("TITLE=Zürich ✓"), "\(fields)")
+            #expect(fields.contains("TRACKTOTAL=9"), "\(fields)")
+        case "opus-tags-picture.opus":
+            let fields = try await OtherReaders.opusinfoFields(path)
+            #expect(fields.contains("title=Zürich ✓") || fields.contains("TITLE=Zürich ✓"), "\(fields)")
+        default: break
+        }
+    }
+
+    @Test(arguments: fixtures)
+    func removeAndClearLeaveNothingAnyReaderShows(fixture: String) async throws {
+        let path = try copy(fixture)
+        let audio = try await OtherReaders.decodeChecksum(path, map: "0:a")
+        #expect(try await tagedit("remove", path, "TITLE").status == 0)
+        #expect(try await OtherReaders.ffprobeStreamTags(path)["title"] == nil)
+        #expect(try await tagedit("clear", path).status == 0)
+        #expect(try await OtherReaders.mutagenTags(path).isEmpty)
+        #expect(TagLibReading.read(path)?.properties.isEmpty == true)
+        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+        #expect(try await OtherReaders.ogginfoProblems(path).filter { !$0.contains("zero size packet") } == [])
+    }
+
+    @Test func anAddedPictureIsAFieldMutagenReadsAndTageditExtracts() async throws {
+        let path = try copy("speex.spx")
+        let jpeg = try TemporaryFile.write([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8) + [0] + [UInt8](repeating: 1, count: 200) + [0xFF, 0xD9], name: "back.jpg")
+        #expect(try await tagedit("picture", "add", path, "--image", jpeg, "--type", "back-cover").status == 0)
+        let script = """
+            import sys, base64, mutagen
+            from mutagen.flac import Picture
+            f = mutagen.File(sys.argv[1])
+            for value in f.tags.get('metadata_block_picture', []):
+                p = Picture(base64.b64decode(value))
+                print(p.type, p.mime, len(p.data))
+            """
+        let listed = try await ToolRunner.runProgram(OtherReaders.python, ["-c", script, path])
+        #expect(listed.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "4 image/jpeg 213", "\(listed.standardOutput)\(listed.standardError)")
+        let extracted = try TemporaryFile.makeDirectory()
+        #expect(try await tagedit("picture", "extract", path, "--output", extracted).status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: extracted)
+        #expect(names.count == 1, "\(names)")
+        #expect(try TemporaryFile.read(extracted + "/" + names[0]) == TemporaryFile.read(jpeg))
+    }
+
+    @Test func atominspectShowsAndChecksThePages() async throws {
+        let fixture = TestFixtures.path("ogg-vorbis-tags.ogg")
+        let tree = try await atominspect(fixture)
+        #expect(tree.status == 0)
+        for name in ["OggS", "Vorbis identification header", "comment header", "Vorbis setup header", "pages", "\"Vorbis Title\""] {
+            #expect(tree.standardOutput.contains(name), "\(name): \(tree.standardOutput)")
+        }
+        let json = try await atominspect("--json", fixture)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let top = try #require(document["atoms"] as? [[String: Any]])
+        #expect(top.compactMap { $0["type"] as? String } == ["OggS", "OggS", "pages"])
+        #expect(try await atominspect("check", fixture).status == 0)
+        // An audio page whose CRC does not match its bytes is named with its offset.
+        var bytes = try TemporaryFile.read(fixture)
+        let lastPage = try #require((0..<bytes.count - 4).last { bytes[$0..<$0 + 4].elementsEqual("OggS".utf8) })
+        bytes[bytes.count - 1] ^= 0xFF
+        let damaged = try TemporaryFile.write(bytes, name: "damaged.ogg")
+        let check = try await atominspect("check", damaged)
+        #expect(check.status != 0)
+        #expect((check.standardOutput + check.standardError).contains("offset \(lastPage)") && (check.standardOutput + check.standardError).contains("CRC"),
+                "\(check.standardOutput)\(check.standardError)")
+        // A damaged header page: tagedit reads what it can, refuses to write, and leaves the file.
+        var header = try TemporaryFile.read(fixture)
+        header[60 + 30] ^= 0x01  // a byte of the comment header page's body
+        let broken = try TemporaryFile.write(header, name: "broken.ogg")
+        let edit = try await tagedit("set", broken, "TITLE=x")
+        #expect(edit.status != 0)
+        #expect(edit.standardError.contains("offset 58"), "\(edit.standardError)")
+        #expect(try TemporaryFile.read(broken) == header)
+    }
+
+    @Test func copyFromOpusToM4AAndFLACToOggCarryTagsPicturesAndChapters() async throws {
+        let m4a = try copy("moov-before-mdat.m4a")
+        let result = try await tagedit("copy", TestFixtures.path("opus-tags-picture.opus"), m4a)
+        #expect(result.status == 0, "\(result.standardError)")
+        let tags = try await OtherReaders.ffprobeTags(m4a)
+        #expect(tags["title"] == "Opus Title")
+        #expect(tags["album"] == "Opus Album")
+        #expect(try MediaFile(path: m4a).pictures.count == 1)
+        let ogg = try copy("ogg-flac.oga")
+        #expect(try await tagedit("copy", TestFixtures.path("flac-tags-picture.flac"), ogg).status == 0)
+        let copied = try MediaFile(path: ogg)
+        #expect(copied.tags["TITLE"] == ["FLAC Title"])
+        #expect(copied.tags["TRACKNUMBER"] == ["3/12"])
+        #expect(try copied.pictures.map(\.type) == [.frontCover])
+        #expect(copied.chapters.map(\.title) == ["Opening", "Second half"])
+        #expect(TagLibReading.read(ogg)?.properties["ALBUMARTIST"] == ["FLAC Album Artist"])
+    }
+}
