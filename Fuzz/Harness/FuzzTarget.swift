@@ -40,6 +40,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The metadata reader for FLAC (metadata blocks, Vorbis comment, picture headers), and
     /// its inspection nodes.
     case readFLAC = "read-flac"
+    /// The metadata reader for Ogg Vorbis, Opus, FLAC in Ogg and Speex (pages, header
+    /// packets, the comment and its picture fields), and `check`'s walk over every page.
+    case readOgg = "read-ogg"
     /// The transport stream reader (PAT, PMT, PES reassembly, timed ID3 events) and its
     /// inspection nodes.
     case readTS = "read-ts"
@@ -55,8 +58,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .id3Tag, .id3Frame, .readMPEG: ["mp3", "aac"]
         case .readIFF: ["aif", "aiff", "aifc", "wav"]
         case .readFLAC: ["flac"]
+        case .readOgg: ["ogg", "oga", "opus", "spx"]
         case .readTS: ["ts"]
-        case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav", "flac"]
+        case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav", "flac", "ogg", "oga", "opus", "spx"]
         }
     }
 
@@ -103,6 +107,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .readMPEG: Self.read(bytes, formats: [.mp3, .aac])
         case .readIFF: Self.read(bytes, formats: [.aiff, .wav])
         case .readFLAC: Self.read(bytes, formats: [.flac])
+        case .readOgg: Self.read(bytes, formats: [.ogg])
         case .readTS: Self.readTransportStream(bytes)
         case .write: try Self.writeAndReadBack(bytes)
         }

@@ -250,3 +250,98 @@ import VorbisComment
         if FileManager.default.fileExists(atPath: corpus) { #expect(compared >= 60, "compared \(compared), refused \(refused)") }
     }
 }
+
+/// Hostile Ogg input: each is refused or read within bounded time and memory.
+@Suite struct HostileOggTests {
+    /// The fixture's pages, each with its body.
+    func pages(_ fixture: String) throws -> [(page: OggPage, body: [UInt8])] {
+        var walker = OggPageWalker(source: try FileByteSource(path: TestFixtures.path(fixture)))
+        var pages: [(OggPage, [UInt8])] = []
+        while let (page, body) = try walker.next() { pages.append((page, Array(body))) }
+        return pages
+    }
+
+    @Test func aPageClaiming255SegmentsOf255BytesPastTheEndIsTruncated() throws {
+        let first = try pages("speex.spx")[0]
+        var page = first.page
+        page.lacing = [UInt8](repeating: 255, count: 255)
+        let bytes = page.serialized(body: first.body[...])  // 65,025 bytes claimed, 80 there
+        let path = try TemporaryFile.write(bytes, name: "claims.spx")
+        #expect(throws: CarrierError.self) { try OggFile(source: try FileByteSource(path: path)) }
+        #expect(throws: MetadataError.self) { try MediaFile(path: path) }
+    }
+
+    @Test func aCommentCountOf2To32FailsAtOnceKeepingTheFieldsBefore() throws {
+        let all = try pages("speex.spx")
+        var bytes = all[0].page.serialized(body: all[0].body[...])
+        // vendor "v", then a field count of 2^32 - 1 with one real field.
+        var comment: [UInt8] = [1, 0, 0, 0, 0x76, 0xFF, 0xFF, 0xFF, 0xFF, 7, 0, 0, 0] + Array("TITLE=x".utf8)
+        comment += [UInt8](repeating: 0, count: 3)
+        var header = all[1].page
+        header.lacing = [UInt8(comment.count)]
+        bytes += header.serialized(body: comment[...])
+        for rest in all.dropFirst(2) { bytes += rest.page.serialized(body: rest.body[...]) }
+        let path = try TemporaryFile.write(bytes, name: "count.spx")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let file = try MediaFile(path: path)
+        #expect(clock.now - started < .seconds(2))
+        #expect(file.tags["TITLE"] == ["x"])
+        #expect(file.diagnostics.contains { $0.isProblem && $0.message.contains("4294967295 fields") })
+        var editing = file
+        try editing.set("TITLE", ["y"])
+        #expect(throws: (any Error).self) { try editing.save() }
+        #expect(try TemporaryFile.read(path) == bytes)
+    }
+
+    @Test func aPictureFieldClaiming4GiBIsKeptAsAField() throws {
+        // A FLAC picture structure whose data length says 4 GiB, in Base64, in the comment.
+        var picture: [UInt8] = [0, 0, 0, 3, 0, 0, 0, 9] + Array("image/png".utf8) + [0, 0, 0, 0] + [UInt8](repeating: 0, count: 16)
+        picture += [0xFF, 0xFF, 0xFF, 0xFF] + [1, 2, 3]
+        var comment = VorbisComment(vendor: "v")
+        comment.fields = [VorbisComment.Field(name: "TITLE", value: "t"), VorbisComment.Field(name: "METADATA_BLOCK_PICTURE", value: Base64.encode(picture))]
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("speex.spx")), name: "picture.spx")
+        try OggFile.save(comment: comment, to: path)
+        let file = try MediaFile(path: path)
+        #expect(try file.pictures.isEmpty)
+        #expect(file.tags["TITLE"] == ["t"])
+        #expect(file.diagnostics.contains { $0.message.contains("not a Base64 FLAC picture") })
+        // Kept as it is through an edit.
+        var editing = file
+        try editing.set("TITLE", ["u"])
+        try editing.save()
+        #expect(try OggFile(source: try FileByteSource(path: path)).comment?.fields.last == comment.fields.last)
+    }
+
+    @Test func aChainOf10000LinksOpensAtOnceAndChecksInBoundedTime() throws {
+        // The Speex fixture's stream, 10,000 times, each link with its own serial number.
+        let link = try pages("speex.spx")
+        var bytes: [UInt8] = []
+        for serial in 0..<10_000 {
+            for (page, body) in link {
+                var renumbered = page
+                renumbered.serial = UInt32(serial + 1)
+                bytes += renumbered.serialized(body: body[...])
+            }
+        }
+        let path = try TemporaryFile.write(bytes, name: "chain.spx")
+        let clock = ContinuousClock()
+        var started = clock.now
+        let file = try MediaFile(path: path)
+        #expect(clock.now - started < .seconds(2))
+        #expect(file.tags["TITLE"] == ["Speex Title"])
+        started = clock.now
+        let ogg = try OggFile(source: try FileByteSource(path: path))
+        let walk = ogg.walkPages(from: ogg.headerEnd)
+        #expect(walk.diagnostics.isEmpty, "\(walk.diagnostics.prefix(3))")
+        #expect(walk.count == link.count * 10_000 - ogg.pages.count)
+        #expect(clock.now - started < .seconds(20))
+        // An edit renumbers nothing of the other links.
+        var editing = file
+        try editing.set("TITLE", [String(repeating: "t", count: 70_000)])
+        try editing.save()
+        let after = try OggFile(source: try FileByteSource(path: path))
+        #expect(after.walkPages(from: after.headerEnd).diagnostics.isEmpty)
+        #expect(try MediaFile(path: path).tags["TITLE"]?.first?.count == 70_000)
+    }
+}

@@ -27,7 +27,7 @@ struct DamagedInputTests {
     }
 
     /// The offsets where a structure begins in `path`: atoms (every level), IFF chunks, ID3
-    /// tags and frames.
+    /// tags and frames, FLAC blocks, Ogg pages (and their segment counts) and header packets.
     static func boundaries(_ path: String) -> Set<UInt64> {
         var offsets: Set<UInt64> = []
         if let tree = try? AtomTree(contentsOf: path) {
@@ -47,6 +47,13 @@ struct DamagedInputTests {
             }
             if let iff = try? IFFChunkFile(source: source) {
                 for chunk in iff.root.children.prefix(200) { offsets.insert(chunk.offset); offsets.insert(chunk.dataOffset) }
+            }
+            if let flac = try? FLACFile(source: source) {
+                for block in flac.blocks.prefix(200) { offsets.insert(block.offset); offsets.insert(block.bodyRange.lowerBound) }
+            }
+            if let ogg = try? OggFile(source: source) {
+                for page in ogg.pages.prefix(200) { offsets.insert(page.offset); offsets.insert(page.offset + 26); offsets.insert(page.bodyOffset) }
+                for packet in ogg.headerPackets { offsets.insert(packet.offset) }
             }
         }
         return offsets
