@@ -153,7 +153,7 @@ public struct OggFile: Sendable {
             }
             if chosen == nil {
                 guard page.isFirst else {
-                    throw CarrierError(.unrecognized, offset: page.offset, place: place,
+                    throw CarrierError(.malformed, offset: page.offset, place: place,
                                        message: "the Ogg page at byte offset \(page.offset) is not a stream's first page, and no stream of Vorbis, Opus, FLAC or Speex began before it")
                 }
                 let first = page.pieces.first.map { body.dropFirst($0.start).prefix($0.count) } ?? []

@@ -21,7 +21,8 @@ import MediaBytes
 ///   RIFF `INFO` entry, `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
 ///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only), `ape/KEY` an item of an APE
 ///   tag (`ape/Cover Art (Front)`), `vorbis/NAME` the fields of a Vorbis comment named NAME
-///   (upper case), `flac/PICTURE[n]` a FLAC file's n-th `PICTURE` block.
+///   (upper case), `flac/PICTURE[n]` the n-th FLAC picture (a FLAC `PICTURE` block, an Ogg
+///   `METADATA_BLOCK_PICTURE` field).
 public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
     public var keySpace: KeySpace
     /// The key, unescaped (`©nam` as the ISO-8859-1 reading of its bytes).
@@ -64,7 +65,8 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
 
         /// Vorbis comment fields (`vorbis/TITLE`), by their upper-case name.
         public static let vorbis = KeySpace(rawValue: "vorbis")
-        /// FLAC `PICTURE` blocks (`flac/PICTURE[0]`), in file order.
+        /// FLAC picture structures (`flac/PICTURE[0]`), in file order: a FLAC file's `PICTURE`
+        /// blocks, an Ogg file's `METADATA_BLOCK_PICTURE` fields.
         public static let flac = KeySpace(rawValue: "flac")
 
         public static let all: [KeySpace] = [.iTunes, .iTunesLong, .quickTimeUserData, .quickTimeMetadata, .threeGPP, .id3, .id3v1, .riffInfo, .id32, .xmp, .ape, .vorbis, .flac]

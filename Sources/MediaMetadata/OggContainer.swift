@@ -54,16 +54,18 @@ struct OggContainer: MetadataContainer {
         pictureFields = fields
         pictureAt = first
         let kept = fields
+        // Where the comment header starts: a picture that does not decode is named by it.
+        let commentOffset = file.headerPackets.count > OggFile.commentPacketIndex ? file.headerPackets[OggFile.commentPacketIndex].offset : file.headerEnd
         store = VorbisCommentStore(
             comment: comment,
             pictures: headers.indices.map { .kept(index: $0, header: headers[$0]) },
             pictureSpace: .flac,
             loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
                 guard let bytes = Base64.decode(String(decoding: kept[index].valueBytes, as: UTF8.self)) else {
-                    throw MetadataError(.malformed, message: "\(Self.pictureField) \(index): not Base64")
+                    throw MetadataError(.malformed, offset: commentOffset, message: "comment header, \(Self.pictureField) \(index): not Base64")
                 }
                 do throws(VorbisCommentError) { return try FLACPicture(parsing: bytes[...]) } catch {
-                    throw MetadataError(.malformed, message: "\(Self.pictureField) \(index): \(error.message)")
+                    throw MetadataError(.malformed, offset: commentOffset, message: "comment header, \(Self.pictureField) \(index): \(error.message)")
                 }
             })
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }

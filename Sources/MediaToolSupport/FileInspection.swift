@@ -110,7 +110,12 @@ public struct FileInspection: Sendable {
         do {
             file = try read(source)
         } catch {
-            throw InspectionFailure(kind: error.code == .io ? .unreadable : .malformed, message: "\(path): \(error.description)")
+            let kind: InspectionFailure.Kind = switch error.code {
+            case .io: .unreadable
+            case .unrecognized: .unsupported
+            default: .malformed
+            }
+            throw InspectionFailure(kind: kind, message: "\(path): \(error.description)")
         }
         let found = diagnostics(file).map { InspectionDiagnostic($0) }
         try checkStrict(path, found, strict)

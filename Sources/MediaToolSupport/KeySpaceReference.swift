@@ -64,7 +64,8 @@ public enum KeySpaceReference {
             An edit keeps the name the file uses.
             - A Vorbis comment field whose name is not in the table is the key of its name in upper \
             case (`vorbis/FOO` is `FOO`); `CHAPTERnnn`, `CHAPTERnnnNAME` and `CHAPTERnnnURL` fields are \
-            chapters, not keys. FLAC pictures are `PICTURE` blocks (`flac/PICTURE[n]`).
+            chapters, not keys. FLAC pictures are `PICTURE` blocks (`flac/PICTURE[n]`); an Ogg file's are its \
+            `METADATA_BLOCK_PICTURE` fields (FLAC picture structures in Base64), named the same way.
             - Every other native item has no uniform key; it is listed, read and written by its \
             identifier, and kept by every write.
 

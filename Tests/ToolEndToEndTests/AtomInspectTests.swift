@@ -176,12 +176,22 @@ import Testing
     }
 
     @Test func unsupportedFileExitsThreeWithOneLine() async throws {
-        let path = try TemporaryFile.write(Array("OggS".utf8) + [UInt8](repeating: 0, count: 60), name: "sound.ogg")
+        let path = try TemporaryFile.write(Array("MThd".utf8) + [0, 0, 0, 6] + [UInt8](repeating: 0, count: 60), name: "sound.mid")
         let result = try await atominspect(path)
         #expect(result.status == 3)
         #expect(result.standardError.contains("not an ISO-BMFF/QuickTime file"))
-        #expect(result.standardError.contains("\"OggS\""))
+        #expect(result.standardError.contains("\"MThd\""))
         #expect(result.standardError.split(separator: "\n").count == 1)
+        // An Ogg file of a codec without a comment header read here (Theora alone) is
+        // unsupported too; one whose first page is not a stream's first is damaged.
+        let theora: [UInt8] = Array("OggS".utf8) + [0, 2] + [UInt8](repeating: 0, count: 8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + [1, 8]
+            + [0x80] + Array("theora".utf8) + [3]
+        let video = try await atominspect(try TemporaryFile.write(theora, name: "video.ogv"))
+        #expect(video.status == 3, "\(video.standardError)")
+        #expect(video.standardError.contains("no Vorbis, Opus, FLAC or Speex stream"), "\(video.standardError)")
+        let broken = try await atominspect(try TemporaryFile.write(Array("OggS".utf8) + [UInt8](repeating: 0, count: 60), name: "sound.ogg"))
+        #expect(broken.status == 4, "\(broken.standardError)")
+        #expect(broken.standardError.contains("offset 0"), "\(broken.standardError)")
     }
 
     @Test func mp3ShowsTagsFramesStreamAndID3v1() async throws {

@@ -8,10 +8,10 @@ it) and the C/C++ references into BENCH_BIN_DIR (taglib_show, taglib_set, io_flo
 and mutagen (Debian's python3-mutagen, hence /usr/bin/python3); exiftool and AtomicParsley are
 measured when installed.
 
-Corpora (in SCRATCH, never committed): N M4A and N MP3 files made with ffmpeg (1 s of a sine) and
-tagged with mutagen (ten text tags, every second file a 32 KB cover); a 1 GiB M4A with its moov
-first and a 1 GiB MP3, audio looped from a minute of ffmpeg output with `-c copy`, tagged with
-mutagen. Every timed run is a whole process, warm cache, tools taking turns, best of several.
+Corpora (in SCRATCH, never committed): N M4A, MP3, FLAC and Opus files made with ffmpeg (1 s of a
+sine) and tagged with mutagen (ten text tags, every second file a 32 KB cover); a 1 GiB M4A with
+its moov first, a 1 GiB MP3, FLAC and Ogg Vorbis, audio looped from a minute of ffmpeg output with
+`-c copy`, tagged with mutagen (1 KiB of padding). `--kinds` and `--big-kinds` pick the formats. Every timed run is a whole process, warm cache, tools taking turns, best of several.
 After the timed writes of each tool the audio is checked unchanged: ffmpeg's md5 of the decoded
 audio for a sample of the small files, of the audio packets for the 1 GiB files (decoding 1 GiB of
 audio would take minutes).
@@ -25,11 +25,15 @@ parser.add_argument("bins")
 parser.add_argument("--files", type=int, default=1000)
 parser.add_argument("--big-mib", type=int, default=1024)
 parser.add_argument("--markdown")
+# Which formats: the listings and batch edits (m4a, mp3, flac, opus), the 1 GiB edits (m4a, mp3, flac, ogg).
+parser.add_argument("--kinds", default="m4a,mp3,flac,opus")
+parser.add_argument("--big-kinds", default="m4a,mp3,flac,ogg")
 args = parser.parse_args()
 
 import mutagen
 from mutagen.id3 import ID3, APIC, TIT2, TPE1, TALB, TPE2, TCON, TDRC, TRCK, TPOS, COMM, TXXX
 from mutagen.mp4 import MP4, MP4Cover
+from mutagen.flac import Picture
 
 S = args.scratch
 TAGEDIT = args.tagedit
@@ -96,15 +100,45 @@ def tag_mp3(path, i, with_cover, padding=None):
     t.save(path, padding=padding)
 
 
+def tag_vorbis(path, i, with_cover, padding=None):
+    """FLAC, Ogg Vorbis and Opus: the same ten fields as Vorbis comments (number and total as
+    two fields, as the taggers write them), the cover as a PICTURE block (FLAC) or a
+    METADATA_BLOCK_PICTURE field (Ogg)."""
+    f = mutagen.File(path)
+    if f.tags is None: f.add_tags()
+    for key, value in [("TITLE", f"Title {i}"), ("ARTIST", "Artist"), ("ALBUM", f"Album {i // 10}"), ("ALBUMARTIST", "Album Artist"),
+                       ("GENRE", "Electronic"), ("DATE", "2021"), ("TRACKNUMBER", str(i % 12 + 1)), ("TRACKTOTAL", "12"),
+                       ("DISCNUMBER", "1"), ("COMMENT", "Benchmark file"), ("MUSICBRAINZ_TRACKID", "8f3b2a5e-0000-4000-8000-000000000001")]:
+        f[key] = [value]
+    if with_cover:
+        picture = Picture()
+        picture.type, picture.mime, picture.data = 3, "image/jpeg", cover
+        if path.endswith(".flac"):
+            f.add_picture(picture)
+        else:
+            import base64
+            f["METADATA_BLOCK_PICTURE"] = [base64.b64encode(picture.write()).decode("ascii")]
+    f.save(padding=padding)
+
+
+# How each kind is encoded (a second of a sine for the listings, a minute for the 1 GiB files)
+# and tagged.
+CODECS = {"m4a": ["-c:a", "aac", "-b:a", "64k"], "mp3": ["-c:a", "libmp3lame", "-b:a", "64k"],
+          "flac": ["-c:a", "flac"], "opus": ["-c:a", "libopus", "-b:a", "64k"], "ogg": ["-c:a", "libvorbis", "-b:a", "64k"]}
+BIG_CODECS = {"m4a": ["-c:a", "aac", "-b:a", "320k"], "mp3": ["-c:a", "libmp3lame", "-b:a", "320k"],
+              "flac": ["-c:a", "flac", "-ac", "2"], "ogg": ["-c:a", "libvorbis", "-b:a", "320k"]}
+TAGGERS = {"m4a": tag_mp4, "mp3": tag_mp3, "flac": tag_vorbis, "opus": tag_vorbis, "ogg": tag_vorbis}
+
+
 def make_corpus(kind):
     folder = os.path.join(S, kind)
     os.makedirs(folder, exist_ok=True)
     base = os.path.join(S, f"base.{kind}")
-    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=1", *(["-c:a", "aac", "-b:a", "64k"] if kind == "m4a" else ["-c:a", "libmp3lame", "-b:a", "64k"]), base)
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=1", *CODECS[kind], base)
     for i in range(args.files):
         path = os.path.join(folder, f"{i:05}.{kind}")
         shutil.copyfile(base, path)
-        (tag_mp4 if kind == "m4a" else tag_mp3)(path, i, i % 2 == 0)
+        TAGGERS[kind](path, i, i % 2 == 0)
     return folder, sorted(glob.glob(os.path.join(folder, f"*.{kind}")))
 
 
@@ -116,7 +150,7 @@ print(f"start-up (tagedit show -r on an empty folder): {startup:.1f} ms")
 
 # 1. Listing.
 mutagen_list = ["/usr/bin/python3", "-c", "import mutagen, sys\nfor f in sys.argv[1:]: print(f); print(mutagen.File(f).pprint())"]
-for kind in ("m4a", "mp3"):
+for kind in args.kinds.split(","):
     folder, files = make_corpus(kind)
     what = f"list {len(files)} tagged {kind} (half with a 32 KB cover)"
     # The listings take turns, round after round, and each keeps its best: a burst of load on
@@ -170,17 +204,17 @@ for kind in ("m4a", "mp3"):
 # 3. Editing a 1 GiB file.
 def make_big(kind):
     base = os.path.join(S, f"minute.{kind}")
-    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=60", *(["-c:a", "aac", "-b:a", "320k"] if kind == "m4a" else ["-c:a", "libmp3lame", "-b:a", "320k"]), base)
+    ffmpeg("-f", "lavfi", "-i", "sine=frequency=440:duration=60", *BIG_CODECS[kind], base)
     loops = args.big_mib * 1024 * 1024 // os.path.getsize(base) + 1
     big = os.path.join(S, f"big.{kind}")
     ffmpeg("-stream_loop", str(loops), "-i", base, "-c", "copy", *(["-movflags", "+faststart"] if kind == "m4a" else []), big)
     # 1 KiB of padding (mutagen would leave 1 % of the file, 10 MiB): a 3000-character title
     # does not fit, one of the same length does.
-    (tag_mp4 if kind == "m4a" else tag_mp3)(big, 1, True, padding=lambda info: 1024)
+    TAGGERS[kind](big, 1, True, padding=lambda info: 1024)
     return big
 
 
-for kind in ("m4a", "mp3"):
+for kind in args.big_kinds.split(","):
     pristine = make_big(kind)
     size_mib = os.path.getsize(pristine) / 1048576
     packets = audio_md5(pristine, decode=False)
