@@ -13,8 +13,9 @@ extension MediaFile {
     ///
     /// The chapters are put in order of their starts; two that start at the same time, a start
     /// past the end of the file, or a form the file cannot hold is refused (`.badValue`,
-    /// `.notRepresentable`). In MP4 files a first chapter that starts after 0 gets an untitled
-    /// chapter before it (a chapter track's samples cover the timeline from 0), and above 255
+    /// `.notRepresentable`). Written as a QuickTime chapter track, a first chapter that starts
+    /// after 0 gets an untitled chapter before it (the track's samples cover the timeline from
+    /// 0), and above 255
     /// chapters `chpl` is left out (its count is one byte).
     @discardableResult
     public mutating func setChapters(_ chapters: [Chapter], forms: [ChapterForm]? = nil) throws(MetadataError) -> [String] {
@@ -34,7 +35,7 @@ extension MediaFile {
             throw MetadataError(.badValue, path: path, message: "chapter \"\(late.title)\" starts at \(late.start), at or after the end of the file (\(duration))")
         }
         var targets = requested
-        if family == .mp4, let first = list.first, first.start.value > 0 {
+        if targets.contains(where: \.coversTimelineFromZero), let first = list.first, first.start.value > 0 {
             list.insert(Chapter(start: ChapterTime(0, timescale: first.start.timescale), end: first.start, title: ""), at: 0)
             notes.append("the first chapter starts at \(first.start): an untitled chapter from 0 is added, as a chapter track covers the timeline from its start")
         }

@@ -89,6 +89,10 @@ public struct ChapterForm: RawRepresentable, Sendable, Hashable, CustomStringCon
 
     public static let all: [ChapterForm] = [.quickTime, .nero, .id3, .vorbis]
 
+    /// True for a form whose chapters cover the timeline from 0 (a chapter track's samples):
+    /// a first chapter after 0 gets an untitled one before it.
+    public var coversTimelineFromZero: Bool { self == .quickTime }
+
     /// What people call it.
     public var name: String {
         switch self {

@@ -326,6 +326,9 @@ public struct MediaFile: Sendable {
         do { notes += try container.addPicture(picture) } catch { throw MetadataError.wrapping(error, path: path) }
     }
 
+    /// False where pictures have no type (MP4 cover art): there a picture replaces them all.
+    public var picturesHaveTypes: Bool { Swift.type(of: container).picturesHaveTypes }
+
     @discardableResult
     public mutating func removePictures(type: PictureType? = nil) -> Int {
         container.removePictures(type: type)

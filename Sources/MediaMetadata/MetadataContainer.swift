@@ -99,6 +99,12 @@ protocol MetadataContainer: Sendable {
     var chapterLists: [ChapterList] { get }
     /// The chapter forms files of this kind hold, in the order they are written.
     static var chapterForms: [ChapterForm] { get }
+    /// False where pictures have no type (MP4 cover art): there a picture replaces them all.
+    static var picturesHaveTypes: Bool { get }
+    /// True when every chapter form of the file is made of native items (ID3 `CHAP`/`CTOC`
+    /// frames, Vorbis `CHAPTERnnn` fields), so that native items copied within the family
+    /// carry the chapters byte for byte; false where a form is not an item (a chapter track).
+    static var chaptersAreItems: Bool { get }
     /// The file's duration, for the end of the last chapter; nil when unknown.
     var duration: ChapterTime? { get }
     /// The audio and video streams, from the headers already read (a movie reads its sample
@@ -124,6 +130,8 @@ protocol MetadataContainer: Sendable {
 }
 
 extension MetadataContainer {
+    static var picturesHaveTypes: Bool { true }
+    static var chaptersAreItems: Bool { true }
     /// A container whose chapters are all in its tags.
     var chapterLists: [ChapterList] { store.chapterLists }
     var hasChanges: Bool { store.hasChanges }

@@ -59,16 +59,19 @@ extension MediaFile {
         let pictures = try source.pictures
         if !pictures.isEmpty { applyPictures(pictures, to: &report) }
         let chapters = source.chapters
-        if !chapters.isEmpty { report.entries += try applyChapters(chapters, restoring: sameFamily && family == .id3) }
+        if !chapters.isEmpty { report.entries += try applyChapters(chapters, restoring: sameFamily) }
         return report
     }
 
     /// Writes `chapters` (from another file or a document) in every form this file holds and
-    /// reports it; with `restoring`, ID3 chapters already restored as native frames (with every
-    /// sub-frame) are kept as they are, and the QuickTime chapter track is still written.
+    /// reports it; with `restoring` (the native items of a file of the same family were just
+    /// copied), chapters made of items (ID3 `CHAP`/`CTOC` frames with every sub-frame, Vorbis
+    /// `CHAPTERnnn` fields) are kept as they were copied, and a QuickTime chapter track is
+    /// still written.
     public mutating func applyChapters(_ chapters: [Chapter], restoring: Bool) throws(MetadataError) -> [MigrationReport.Entry] {
-        if restoring && family == .id3 {
-            return chapters.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "\(chapters.count) chapters copied as their CHAP/CTOC frames")]
+        if restoring && Swift.type(of: container).chaptersAreItems {
+            let forms = chapterForms.map(\.name).joined(separator: " and ")
+            return chapters.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "\(chapters.count) chapters copied as their \(forms) items")]
         }
         if chapters.isEmpty {
             let removed = removeChapters()

@@ -12,6 +12,10 @@ struct MovieContainer: MetadataContainer {
     /// The change to the QuickTime chapter track the save makes; nil leaves it as it is.
     private var chapterTrack: ChapterTrackEdit?
     static var chapterForms: [ChapterForm] { [.quickTime, .nero] }
+    /// `covr` images have only a format.
+    static var picturesHaveTypes: Bool { false }
+    /// The QuickTime chapter track is a track, not an item.
+    static var chaptersAreItems: Bool { false }
     var duration: ChapterTime? { store.duration }
     var properties: MediaProperties { MediaProperties(movie: movie.tree) }
     var hasChanges: Bool { store.hasChanges || chapterTrack != nil }

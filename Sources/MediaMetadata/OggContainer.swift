@@ -62,10 +62,10 @@ struct OggContainer: MetadataContainer {
             pictureSpace: .flac,
             loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
                 guard let bytes = Base64.decode(String(decoding: kept[index].valueBytes, as: UTF8.self)) else {
-                    throw MetadataError(.malformed, offset: commentOffset, message: "comment header, \(Self.pictureField) \(index): not Base64")
+                    throw MetadataError(.malformed, offset: commentOffset, message: "the comment header at byte offset \(commentOffset), \(Self.pictureField) \(index): not Base64")
                 }
                 do throws(VorbisCommentError) { return try FLACPicture(parsing: bytes[...]) } catch {
-                    throw MetadataError(.malformed, offset: commentOffset, message: "comment header, \(Self.pictureField) \(index): \(error.message)")
+                    throw MetadataError(.malformed, offset: commentOffset, message: "the comment header at byte offset \(commentOffset), \(Self.pictureField) \(index): \(error.message)")
                 }
             })
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }

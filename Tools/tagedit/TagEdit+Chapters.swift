@@ -11,18 +11,17 @@ extension TagEdit {
 
         /// The MP4 forms `--forms`/`--to` names, for `file`: nil is every form the file holds
         /// (`both` for MP4; ID3 files hold only ID3 chapters).
-        static func forms(_ name: String, for file: MediaFile) -> [ChapterForm]? {
-            switch name {
-            case "both": nil
-            case "qt": [.quickTime]
-            case "nero": [.nero]
-            default: [ChapterForm(rawValue: name)]
-            }
+        /// `--forms`/`--to`: `both` is every form the file holds (nil); a form's name is that
+        /// form, which a file that cannot hold it refuses.
+        static func forms(_ name: String) -> [ChapterForm]? {
+            name == "both" ? nil : [ChapterForm(rawValue: name)]
         }
 
-        static func validate(forms name: String, allowingID3: Bool) throws {
-            let names = ["both", "qt", "nero"] + (allowingID3 ? ["id3"] : [])
-            guard names.contains(name) else { throw ValidationError("unknown chapter forms \"\(name)\" (\(names.joined(separator: ", ")))") }
+        /// `both` and every form's name (`qt`, `nero`, `id3`, `vorbis`).
+        static let formNames = ["both"] + ChapterForm.all.map(\.rawValue)
+
+        static func validate(forms name: String) throws {
+            guard formNames.contains(name) else { throw ValidationError("unknown chapter forms \"\(name)\" (\(formNames.joined(separator: ", ")))") }
         }
 
         /// `--form`: which form to show; `auto` is what players most read (QuickTime track,
@@ -103,12 +102,12 @@ extension TagEdit {
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
             @Option(help: "The chapter file.") var from: String
             @Option(help: "auto (from the file's content), mp4chaps, ffmetadata, json, podlove or podcast-json.") var format = "auto"
-            @Option(help: "MP4: both (QuickTime chapter track and Nero chpl), qt or nero; ID3 files always get CHAP/CTOC.") var forms = "both"
+            @Option(help: "both (every form the file holds: an MP4's QuickTime chapter track and Nero chpl), or one form: qt, nero, id3 or vorbis.") var forms = "both"
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
             @OptionGroup var options: WriteOptions
 
             func validate() throws {
-                try Chapters.validate(forms: forms, allowingID3: false)
+                try Chapters.validate(forms: forms)
                 guard format == "auto" || ChapterFileFormat.allCases.contains(where: { $0.rawValue == format }) else {
                     throw ValidationError("unknown chapter file format \"\(format)\" (auto, \(ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
@@ -117,9 +116,9 @@ extension TagEdit {
             func run() throws {
                 let chapters = try Chapters.readChapterFile(from, format: format)
                 try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
-                    // `both`, the default, means every form the file holds; an MP4 form named for
-                    // an ID3 file is refused.
-                    try file.setChapters(chapters, forms: file.family == .mp4 || forms != "both" ? Chapters.forms(forms, for: file) : nil)
+                    // `both`, the default, means every form the file holds; a form the file
+                    // cannot hold (an MP4 form named for an ID3 file) is refused.
+                    try file.setChapters(chapters, forms: Chapters.forms(forms))
                 }
             }
         }
@@ -146,18 +145,17 @@ extension TagEdit {
                 commandName: "convert",
                 abstract: "Write the chapters a file has (as players read them) in the forms named, and remove the other forms.")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
-            @Option(help: "both, qt or nero (MP4); id3 for MP3, AAC, AIFF and WAV.") var to: String
+            @Option(help: "both (every form the file holds), or one form: qt or nero (MP4), id3 (MP3, AAC, AIFF, WAV), vorbis (FLAC, Ogg).") var to: String
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
             @OptionGroup var options: WriteOptions
 
-            func validate() throws { try Chapters.validate(forms: to, allowingID3: true) }
+            func validate() throws { try Chapters.validate(forms: to) }
 
             func run() throws {
                 try FileRun.edit(files, recursive: recursive, options: options) { file throws(MetadataError) in
                     let chapters = file.chapters
                     guard !chapters.isEmpty else { return }
-                    let forms = to == "id3" && file.family == .id3 ? nil : Chapters.forms(to, for: file)
-                    try file.setChapters(chapters, forms: forms)
+                    try file.setChapters(chapters, forms: Chapters.forms(to))
                 }
             }
         }

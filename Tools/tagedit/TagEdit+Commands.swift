@@ -237,8 +237,8 @@ extension TagEdit {
                     throw ExitCode(TagEditExitCode.badKeyOrValue)
                 }
                 try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in
-                    // MP4 cover art has no type: replacing there replaces all of it.
-                    if replace { media.removePictures(type: media.family == .mp4 ? nil : pictureType) }
+                    // Where pictures have no type (MP4 cover art), replacing replaces all of them.
+                    if replace { media.removePictures(type: media.picturesHaveTypes ? pictureType : nil) }
                     try media.addPicture(MediaPicture(type: pictureType, mimeType: mime, description: description, data: bytes))
                 }
             }
