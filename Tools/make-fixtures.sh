@@ -398,6 +398,11 @@ opusenc --quiet --serial 1234 --bitrate 12 --title "Opus Title" --artist "Opus A
 "${FF[@]}" -f lavfi -i "$(sine 494 8000 0.5)" "${BX[@]}" -c:a libspeex -ac 1 -metadata title="Speex Title" \
   -metadata artist="Speex Artist" -f ogg "$OUT/speex.spx"
 
+# 13j. AIFF with only its own text chunks (no ID3 chunk): NAME, AUTH, (c) , ANNO, as ffmpeg's
+# AIFF muxer writes them from -metadata.
+"${FF[@]}" -f lavfi -i "$(sine 440 8000 0.25)" "${BX[@]}" -metadata title="AIFF Name" -metadata author="AIFF Author" \
+  -metadata copyright="(C) 2026 Fixture" -metadata comment="An annotation" -write_id3v2 0 -f aiff "$OUT/aiff-text-chunks.aiff"
+
 # ---------------------------------------------------------------- checks
 fail=0
 check_decode() { # ffprobe + full decode must print nothing at -v error (but lines matching $2)
@@ -707,6 +712,9 @@ row ogg-flac.oga \
 row speex.spx \
   'ffmpeg `-c:a libspeex -f ogg`' \
   'Speex: the 80-byte `Speex   ` header (8 kHz, mono, narrowband), the comment packet (no framing bit), then audio'
+row aiff-text-chunks.aiff \
+  'ffmpeg `-f aiff -write_id3v2 0` with `-metadata title/author/copyright/comment`' \
+  'AIFF with no ID3 chunk, only its own text chunks before `COMM`: `NAME` "AIFF Name", `AUTH` "AIFF Author", `(c) ` "(C) 2026 Fixture", `ANNO` "An annotation" (ffmpeg counts the terminating NUL in NAME, AUTH and ANNO, not in `(c) `)'
 row mdat-size-zero.m4a \
   '`fixture_patch.py mdat-size0` on `moov-before-mdat.m4a`' \
   'last top-level `mdat` has size field 0 (= extends to end of file)'

@@ -26,10 +26,14 @@ extension IFFChunkFile {
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
 
-        // The INFO list is rewritten only when it changes; a list of the same size is patched.
-        let oldInfo = file.root.children.first { $0.id == "LIST" && $0.formType == "INFO" }
-        let newInfo = options.info.flatMap { $0 == (file.info ?? RIFFInfoList()) ? nil : $0 }
-        let infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.chunkBytes }
+        // The INFO list (AIFF: the text chunks) is rewritten only when it changes; a list of the
+        // same size is patched.
+        let isInfoChunk: (IFFChunk) -> Bool = littleEndian ? { $0.id == "LIST" && $0.formType == "INFO" } : { RIFFInfoList.aiffTextIDs[$0.id] != nil }
+        let infoChunks = file.root.children.filter(isInfoChunk)
+        let oldInfo = infoChunks.first
+        let form: RIFFInfoList.Form = littleEndian ? .riffInfo : .aiffText
+        let newInfo = options.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
+        let infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.bytes }
         let expectedInfo = newInfo.map { $0.entries.isEmpty ? nil : $0 } ?? file.info
         // In place, a smaller list is followed by a `JUNK` chunk filling the old list's space.
         var infoInPlace = infoBytes
@@ -39,7 +43,7 @@ extension IFFChunkFile {
                 infoInPlace = bytes + Array("JUNK".utf8) + RIFFInfoList.littleEndian(UInt32(room - bytes.count - 8)) + [UInt8](repeating: 0, count: room - bytes.count - 8)
             }
         }
-        let infoFits = infoInPlace.map { bytes in oldInfo.map { UInt64(bytes.count) == $0.totalSize && littleEndian } ?? false } ?? true
+        let infoFits = infoInPlace.map { bytes in oldInfo.map { UInt64(bytes.count) == $0.totalSize && littleEndian && infoChunks.count == 1 } ?? false } ?? true
 
         if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize, infoFits {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
@@ -75,8 +79,9 @@ extension IFFChunkFile {
                 tagIndex = pieces.count
                 pieces.append(.bytes(chunk))
                 wroteTag = true
-            } else if child.offset == oldInfo?.offset, let infoBytes {
-                if !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
+            } else if isInfoChunk(child), let infoBytes {
+                // The new list takes the first old one's place; the others go.
+                if child.offset == oldInfo?.offset, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
                 wroteInfo = true
             } else {
                 pieces.append(.copy(child))
@@ -151,7 +156,7 @@ extension IFFChunkFile {
                 }
                 // Every chunk carried over is there, in order, byte for byte.
                 let rereadKept = reread.root.children.filter { chunk in
-                    !replacedIDs.contains(chunk.id) && !(infoBytes != nil && chunk.id == "LIST" && chunk.formType == "INFO")
+                    !replacedIDs.contains(chunk.id) && !(infoBytes != nil && isInfoChunk(chunk))
                 }
                 guard rereadKept.map(\.id) == kept.map(\.id) else {
                     throw CarrierError(.verificationFailed, message: "\(path): the written chunks differ from the original's; the original is unchanged")

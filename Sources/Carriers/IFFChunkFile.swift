@@ -22,7 +22,8 @@ public struct IFFChunk: Sendable, Hashable {
 }
 
 /// An AIFF or WAV file's chunks and the tags they carry: an `ID3 ` (or `id3 `) chunk holding
-/// an ID3v2 tag, and in WAV the `LIST`/`INFO` chunk, read as a second tag source.
+/// an ID3v2 tag, and as a second tag source WAV's `LIST`/`INFO` chunk or AIFF's text chunks
+/// (`NAME`, `AUTH`, `(c) `, `ANNO`).
 public struct IFFChunkFile: Sendable {
     public enum Kind: String, Sendable { case aiff, wav }
 
@@ -30,7 +31,8 @@ public struct IFFChunkFile: Sendable {
     public var root: IFFChunk
     public var id3Tag: ID3v2Tag?
     /// `LIST`/`INFO` entries of a WAV file (`INAM`, `IART`, `IPRD`, `ICMT`, `ICRD`, `IGNR`,
-    /// `ITRK`...), in order; nil when the file has no `INFO` list.
+    /// `ITRK`...), or an AIFF file's text chunks (`NAME`, `AUTH`, `(c) `, `ANNO`), in order; nil
+    /// when the file has none.
     public var info: RIFFInfoList?
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
@@ -83,6 +85,16 @@ public struct IFFChunkFile: Sendable {
         }
         if let format = root.children.first(where: { $0.id == (kind == .aiff ? "COMM" : "fmt ") }), format.dataSize <= 64 {
             audioFormat = IFFAudioFormat(chunk: format.id, data: try MPEGStreamFile.read(source, at: format.dataOffset, count: Int(format.dataSize)))
+        }
+        // AIFF's own text chunks, read as the INFO entries they stand for.
+        if kind == .aiff {
+            var entries: [RIFFInfoList.Entry] = []
+            for chunk in root.children where RIFFInfoList.aiffTextIDs[chunk.id] != nil {
+                let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(min(chunk.dataSize, 64 << 10)))
+                let raw = bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]
+                entries.append(RIFFInfoList.Entry(chunk.id, String(validating: raw, as: UTF8.self) ?? TextDecoding.latin1(raw)))
+            }
+            if !entries.isEmpty { info = RIFFInfoList(entries, form: .aiffText) }
         }
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
             var entries = info?.entries ?? []

@@ -55,5 +55,5 @@ extension IFFChunkFile: TagCarrierFile {
         guard frameBytes > 0, let data = root.children.first(where: { $0.id == "data" }) else { return nil }
         return Double(data.dataSize / UInt64(frameBytes)) / format.sampleRate
     }
-    public var carriedTags: CarriedTags { CarriedTags(id3v2: id3Tag, info: info ?? (kind == .wav ? RIFFInfoList() : nil)) }
+    public var carriedTags: CarriedTags { CarriedTags(id3v2: id3Tag, info: info ?? RIFFInfoList(form: kind == .wav ? .riffInfo : .aiffText)) }
 }

@@ -5,12 +5,12 @@ import VorbisComment
 /// Native FLAC files: their `VORBIS_COMMENT` and `PICTURE` blocks, edited through the Vorbis
 /// comment store and saved by `FLACFile.save` (in place within the padding, else a verified
 /// rewrite). `MediaFormat.definitions` names it in the FLAC row.
-struct FLACContainer: MetadataContainer {
+struct FLACContainer: CarrierBackedContainer {
     static var family: MetadataFamily { .vorbis }
     static var chapterForms: [ChapterForm] { [.vorbis] }
 
-    private let source: FileByteSource
-    private let path: String
+    let source: FileByteSource
+    let path: String
     private let file: FLACFile
     let diagnostics: [MetadataDiagnostic]
     var store: VorbisCommentStore
@@ -56,39 +56,17 @@ struct FLACContainer: MetadataContainer {
         return (comment, pictures)
     }
 
-    private func save(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
+    func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
         let (comment, pictures) = edits()
         var carrierOptions = CarrierSaveOptions(padding: Self.padding, dryRun: dryRun)
         carrierOptions.allowInPlace = options.allowInPlace
         return try FLACFile.save(comment: comment, pictures: pictures, removeLeadingTags: store.cleared, to: path, options: carrierOptions)
     }
 
-    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        if let output = options.output {
-            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new metadata blocks)")
-        }
-        return savePlan(try save(to: path, options, dryRun: true), output: nil)
-    }
-
-    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        try source.checkUnchanged()
-        guard let output = options.output else {
-            let planned = try save(to: path, options, dryRun: true)
-            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
-            return savePlan(try save(to: path, options, dryRun: false), output: nil)
-        }
-        var outcome: CarrierSaveOutcome?
-        try FileReplacement.create(output, editing: source) { copy in
-            outcome = try save(to: copy, options, dryRun: false)
-        }
-        return savePlan(outcome!, output: output)
-    }
-
-    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
-        SavePlan(outcome, output: output, path: path,
-                 inPlace: "the metadata blocks fit their old space (with its padding) and are written over it; the audio does not move",
-                 rewrite: "the file is written anew with the new metadata blocks and \(Self.padding) bytes of padding, verified, then renamed over the original",
-                 what: "the new metadata blocks")
+    var saveWords: (inPlace: String, rewrite: String, what: String) {
+        ("the metadata blocks fit their old space (with its padding) and are written over it; the audio does not move",
+         "the file is written anew with the new metadata blocks and \(Self.padding) bytes of padding, verified, then renamed over the original",
+         "the new metadata blocks")
     }
 
     /// The padding a rewrite leaves for the next edit (metaflac and libFLAC leave 8 KiB; 4 KiB

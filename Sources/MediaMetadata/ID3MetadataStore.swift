@@ -4,18 +4,19 @@ import ID3
 import MediaBytes
 
 /// The tags of an MP3, ADTS, AIFF or WAV file, edited through the key space: the ID3v2 tag,
-/// and beside it the ID3v1 tag and RIFF `INFO` entries (TagLib's rule applies to reading: they
-/// give `tags` only when the ID3v2 tag gives none). Every edit keeps the others in step: an
-/// existing ID3v1 tag is refreshed from the ID3v2 values by the save, and the `INFO` entries
-/// of a key are set and removed with it.
+/// and beside it the ID3v1 tag and RIFF `INFO` entries or AIFF text chunks (TagLib's rule
+/// applies to reading: they give `tags` only when the ID3v2 tag gives none). Every edit keeps
+/// the others in step: an existing ID3v1 tag is refreshed from the ID3v2 values by the save,
+/// and the `INFO` entries (AIFF: `NAME`, `AUTH`, `(c) `, `ANNO`) of a key are set and removed
+/// with it.
 struct ID3MetadataStore: MetadataStore {
     var tag: ID3v2Tag
     let original: ID3v2Tag
     /// False until a file without an ID3v2 tag is first edited (see `seedIfNeeded`).
     private var seeded: Bool
     let id3v1: ID3v1Tag?
-    /// The `LIST`/`INFO` entries of a WAV file as edited (empty when it has none); nil for a
-    /// file that cannot hold them.
+    /// The `LIST`/`INFO` entries of a WAV file or the text chunks of an AIFF file as edited
+    /// (empty when it has none); nil for a file that cannot hold them.
     private(set) var info: RIFFInfoList?
     let originalInfo: RIFFInfoList?
 
@@ -84,10 +85,10 @@ struct ID3MetadataStore: MetadataStore {
             }
         }
         for entry in info?.entries ?? [] {
-            let row = MetadataKeyTable.definition(riffInfo: entry.id)
+            let row = info?.infoID(of: entry.id).flatMap { MetadataKeyTable.definition(riffInfo: $0) }
             var value = entry.value
             if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
-            result.append(Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: "INFO text", values: [value]))
+            result.append(Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: info?.form == .aiffText ? "AIFF text chunk" : "INFO text", values: [value]))
         }
         return result
     }
@@ -349,7 +350,10 @@ struct ID3MetadataStore: MetadataStore {
 
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] {
         if case .identifier(let identifier) = target, identifier.keySpace == .riffInfo, let id = identifier.fourCC {
-            guard info != nil else { throw MetadataError(.notRepresentable, message: "\(identifier): only WAV files hold an INFO list") }
+            guard let list = info else { throw MetadataError(.notRepresentable, message: "\(identifier): only WAV files (an INFO list) and AIFF files (text chunks) hold these") }
+            guard list.form == .riffInfo || RIFFInfoList.aiffTextIDs[id] != nil else {
+                throw MetadataError(.notRepresentable, message: "\(identifier): an AIFF file's text chunks are \(RIFFInfoList.aiffTextIDs.keys.map(\.description).sorted().joined(separator: ", "))")
+            }
             setInfo(id, values)
             return []
         }
@@ -361,7 +365,7 @@ struct ID3MetadataStore: MetadataStore {
         }
         let notes = try setInID3(target, values: values)
         // A file that uses an INFO list or an APE tag keeps it in step with the ID3v2 tag.
-        if case .uniform(let row) = target, let id = row.riffInfo, info?.entries.isEmpty == false { setInfo(id, values) }
+        if case .uniform(let row) = target, let id = row.riffInfo.flatMap({ info?.nativeID(forInfo: $0) }), info?.entries.isEmpty == false { setInfo(id, values) }
         if ape?.items.isEmpty == false {
             switch target {
             case .uniform(let row): setAPE(apeKey(for: row), values, replacing: { MetadataKeyTable.definition(apeKey: $0)?.key == row.key })
@@ -406,13 +410,13 @@ struct ID3MetadataStore: MetadataStore {
         let place = entries.firstIndex { $0.id == id } ?? entries.count
         entries.removeAll { $0.id == id }
         entries.insert(RIFFInfoList.Entry(id, values.joined(separator: " / ")), at: min(place, entries.count))
-        info = RIFFInfoList(entries)
+        info = (info ?? RIFFInfoList()).with(entries)
     }
 
     /// Removes the `INFO` entries `id`; true when there were any.
     private mutating func removeInfo(_ id: FourCC) -> Bool {
         guard let entries = info?.entries, entries.contains(where: { $0.id == id }) else { return false }
-        info = RIFFInfoList(entries.filter { $0.id != id })
+        info = info?.with(entries.filter { $0.id != id })
         return true
     }
 
@@ -586,7 +590,7 @@ struct ID3MetadataStore: MetadataStore {
             let readOnly = identifier.keySpace == .id3v1
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag)" : ""))
         case .uniform(let row):
-            let removedInfo = row.riffInfo.map { removeInfo($0) } ?? false
+            let removedInfo = row.riffInfo.flatMap { info?.nativeID(forInfo: $0) }.map { removeInfo($0) } ?? false
             let removedAPE = removeAPE { MetadataKeyTable.definition(apeKey: $0)?.key == row.key }
             return try removeFromID3(target) || removedInfo || removedAPE
         case .custom(let key, _) where !key.contains(":"):
@@ -627,7 +631,7 @@ struct ID3MetadataStore: MetadataStore {
         seeded = true
         cleared = true
         tag.frames = []
-        if info != nil { info = RIFFInfoList() }
+        if info != nil { info = info?.with([]) }
         if ape != nil { ape?.items = [] }
     }
 
@@ -717,8 +721,9 @@ struct ID3MetadataStore: MetadataStore {
             return
         }
         if identifier.keySpace == .riffInfo, case .text(let text) = data, let id = identifier.fourCC {
-            // Restored into a WAV file's INFO list (AIFF and MP3 files cannot hold one).
-            if info != nil { info = RIFFInfoList((info?.entries ?? []) + [RIFFInfoList.Entry(id, text)]) }
+            // Restored into a WAV file's INFO list or an AIFF file's text chunks (an MP3 file
+            // holds neither).
+            if let list = info, list.form == .riffInfo || RIFFInfoList.aiffTextIDs[id] != nil { info = list.with(list.entries + [RIFFInfoList.Entry(id, text)]) }
             return
         }
         guard case .id3Frame(let frameVersion, let bytes) = data, frameVersion == 3 || frameVersion == 4 else {

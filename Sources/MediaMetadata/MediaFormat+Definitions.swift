@@ -1,4 +1,5 @@
 import Carriers
+import MediaBytes
 
 extension MediaFormat {
     /// How a format's files are laid out, and so which reader shows their structure.
@@ -38,10 +39,10 @@ extension MediaFormat {
     }
 
     /// Everything this package knows about one format, in one row: its names, its file name
-    /// extensions, how its files are laid out, and the container that reads and writes its
-    /// metadata (nil for a format shown but not edited). `MediaFile`, the folder walks, the
-    /// structure inspector and the tools' messages read this table; a new format is a row here
-    /// (and its detection in `detect`).
+    /// extensions, how its files are laid out, the container that reads and writes its
+    /// metadata (nil for a format shown but not edited), and how its files begin. Detection,
+    /// `MediaFile`, the folder walks, the structure inspector and the tools' messages read this
+    /// table; a new format is a row here.
     public struct Definition: Sendable {
         public let format: MediaFormat
         /// The names it goes by in lists for people, first the main one (`MP4`, `M4A`).
@@ -51,6 +52,25 @@ extension MediaFormat {
         public let structure: Structure
         /// The container that reads and writes its metadata; nil when it has none to edit.
         let container: (any MetadataContainer.Type)?
+        /// True when a file's first bytes are one of this format's (`MediaFormat.detect`).
+        let recognizes: @Sendable (ArraySlice<UInt8>) -> Bool
+        /// True when its files may begin with ID3v2 tags (MP3, AAC, FLAC): detection looks
+        /// past them.
+        let mayFollowID3: Bool
+        /// True when its signature is weak (an MPEG frame sync): tried after every exact one.
+        let weakSignature: Bool
+
+        init(format: MediaFormat, names: [String], extensions: [String], structure: Structure, container: (any MetadataContainer.Type)?,
+             recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, mayFollowID3: Bool = false, weakSignature: Bool = false) {
+            self.format = format
+            self.names = names
+            self.extensions = extensions
+            self.structure = structure
+            self.container = container
+            self.recognizes = recognizes
+            self.mayFollowID3 = mayFollowID3
+            self.weakSignature = weakSignature
+        }
 
         /// The family of its native items; nil for a format without metadata to edit.
         public var family: MetadataFamily? { container?.family }
@@ -60,17 +80,23 @@ extension MediaFormat {
 
     /// Every format, in the order lists name them.
     public static let definitions: [Definition] = [
-        Definition(format: .mp4, names: ["MP4", "M4A", "M4B", "M4V"], extensions: ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r"], structure: .atoms, container: MovieContainer.self),
-        Definition(format: .mov, names: ["MOV"], extensions: ["mov", "qt"], structure: .atoms, container: MovieContainer.self),
-        Definition(format: .threeGP, names: ["3GP"], extensions: ["3gp", "3g2"], structure: .atoms, container: MovieContainer.self),
-        Definition(format: .heif, names: ["HEIF"], extensions: ["heic", "heif", "avif"], structure: .atoms, container: nil),
-        Definition(format: .mp3, names: ["MP3"], extensions: ["mp3"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self),
-        Definition(format: .aac, names: ["AAC"], extensions: ["aac"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self),
-        Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
-        Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self),
-        Definition(format: .flac, names: ["FLAC"], extensions: ["flac"], structure: .flacBlocks, container: FLACContainer.self),
+        Definition(format: .mp4, names: ["MP4", "M4A", "M4B", "M4V"], extensions: ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r"], structure: .atoms,
+                   container: MovieContainer.self, recognizes: atoms(.mp4)),
+        Definition(format: .mov, names: ["MOV"], extensions: ["mov", "qt"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.mov)),
+        Definition(format: .threeGP, names: ["3GP"], extensions: ["3gp", "3g2"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.threeGP)),
+        Definition(format: .heif, names: ["HEIF"], extensions: ["heic", "heif", "avif"], structure: .atoms, container: nil, recognizes: atoms(.heif)),
+        Definition(format: .mp3, names: ["MP3"], extensions: ["mp3"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self,
+                   recognizes: frames(.mp3), mayFollowID3: true, weakSignature: true),
+        Definition(format: .aac, names: ["AAC"], extensions: ["aac"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self,
+                   recognizes: frames(.aac), mayFollowID3: true, weakSignature: true),
+        Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self,
+                   recognizes: iff("FORM", ["AIFF", "AIFC"])),
+        Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self,
+                   recognizes: iff("RIFF", ["WAVE"])),
+        Definition(format: .flac, names: ["FLAC"], extensions: ["flac"], structure: .flacBlocks, container: FLACContainer.self,
+                   recognizes: FLACFile.isFLAC, mayFollowID3: true),
         Definition(format: .ogg, names: ["Ogg Vorbis", "Opus", "Ogg FLAC", "Speex"], extensions: ["ogg", "oga", "opus", "spx"], structure: .oggPages,
-                   container: OggContainer.self),
+                   container: OggContainer.self, recognizes: OggFile.isOgg),
     ]
 
     /// This format's row; nil for a format the table does not list.

@@ -36,31 +36,44 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Recognises a format from the first bytes of a file (at least 64 are best); `nil` when
     /// none matches. (A file behind an ID3v2 tag needs `detect(_:)`, which reads past the tag.)
+    /// Each row of `definitions` says how its files begin; an exact signature is tried before
+    /// the MPEG frame sync, which is the weakest.
     public static func detect(prefix bytes: [UInt8]) -> MediaFormat? {
         guard bytes.count >= 8 else { return nil }
-        if bytes.count >= 12 {
-            // Compared as codes: no array is made for a file that is neither.
-            let chunk = FourCC(bytes[0], bytes[1], bytes[2], bytes[3]), form = FourCC(bytes[8], bytes[9], bytes[10], bytes[11])
-            if chunk == "RIFF" && form == "WAVE" { return .wav }
-            if chunk == "FORM" && (form == "AIFF" || form == "AIFC") { return .aiff }
-        }
-        if FLACFile.isFLAC(bytes[...]) { return .flac }
-        if OggFile.isOgg(bytes[...]) { return .ogg }
-        if let format = atomFormat(bytes) { return format }
-        if let frame = mpegFrameKind(bytes[...]) { return frame }
-        return nil
+        return detectionOrder.first { $0.recognizes(bytes[...]) }?.format
     }
 
     /// Recognises a file's format, reading only its first bytes (and, behind a leading ID3v2
-    /// tag, the first bytes after it).
+    /// tag, the first bytes after it: a row whose files may begin with one, MP3 when none does).
     public static func detect(_ source: any ByteSource) -> MediaFormat? {
         guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
-            if FLACFile.isFLAC(after[...]) { return .flac }
-            return mpegFrameKind(after[...]) ?? .mp3
+            return detectionOrder.first { $0.mayFollowID3 && $0.recognizes(after[...]) }?.format ?? .mp3
         }
         return detect(prefix: head)
+    }
+
+    /// The rows in the order their signatures are tried: exact ones first, then weak ones.
+    private static let detectionOrder = definitions.filter { !$0.weakSignature } + definitions.filter(\.weakSignature)
+
+    /// True for an ISO-BMFF/QuickTime file of `format` (by its first atom and brand).
+    static func atoms(_ format: MediaFormat) -> @Sendable (ArraySlice<UInt8>) -> Bool {
+        { atomFormat(Array($0)) == format }
+    }
+
+    /// True for a file whose first frame is MPEG audio (MP3) or ADTS (AAC), as `format` says.
+    static func frames(_ format: MediaFormat) -> @Sendable (ArraySlice<UInt8>) -> Bool {
+        { mpegFrameKind($0) == format }
+    }
+
+    /// True for an IFF file: `id` (`FORM`, `RIFF`) and a form type among `forms`.
+    static func iff(_ id: FourCC, _ forms: Set<FourCC>) -> @Sendable (ArraySlice<UInt8>) -> Bool {
+        { bytes in
+            guard bytes.count >= 12 else { return false }
+            let b = bytes.startIndex
+            return FourCC(bytes[b], bytes[b + 1], bytes[b + 2], bytes[b + 3]) == id && forms.contains(FourCC(bytes[b + 8], bytes[b + 9], bytes[b + 10], bytes[b + 11]))
+        }
     }
 
     /// Atoms that open classic QuickTime files, which have no `ftyp`.
@@ -69,6 +82,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// The format of a file opening with an atom the atom reader accepts (the same set), by the
     /// `ftyp`/`styp` brand when there is one.
     private static func atomFormat(_ bytes: [UInt8]) -> MediaFormat? {
+        guard bytes.count >= 8 else { return nil }
         let type = FourCC(bytes[4], bytes[5], bytes[6], bytes[7])
         guard AtomTree.isOpeningType(type) else { return nil }
         if type == "ftyp" || type == "styp", bytes.count >= 12 {

@@ -79,6 +79,53 @@ public struct SavePlan: Sendable {
     }
 }
 
+/// A container whose save is one call of its carrier (`MPEGStreamFile.save`,
+/// `IFFChunkFile.save`, `FLACFile.save`, `OggFile.save`): planned as a dry run, run on the file
+/// itself, or on a verified copy when the save goes to a new file. The container supplies the
+/// call and the words of its plans; the rest is here, once.
+protocol CarrierBackedContainer: MetadataContainer {
+    /// The file as read (a save refuses a file changed since).
+    var source: FileByteSource { get }
+    var path: String { get }
+    /// Runs the carrier's save of the edits on the file at `path` (a dry run decides the
+    /// method and writes nothing).
+    func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome
+    /// How an in-place save and a rewrite write the file, and what a new file holds, in words.
+    var saveWords: (inPlace: String, rewrite: String, what: String) { get }
+}
+
+extension CarrierBackedContainer {
+    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        if let output = options.output {
+            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with \(saveWords.what))")
+        }
+        return savePlan(try carrierSave(to: path, options, dryRun: true), output: nil)
+    }
+
+    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
+        // The metadata was read from the file as it was; another program's change since then would be lost.
+        try source.checkUnchanged()
+        guard let output = options.output else {
+            let planned = try carrierSave(to: path, options, dryRun: true)
+            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
+            return savePlan(try carrierSave(to: path, options, dryRun: false), output: nil)
+        }
+        // A new file: a verified copy, edited as a temporary file, then put in place (renamed
+        // over a file, written through to a device or a FIFO); a failure leaves the output as
+        // it was (see `FileReplacement.create(_:editing:edit:)`).
+        var outcome: CarrierSaveOutcome?
+        try FileReplacement.create(output, editing: source) { copy in
+            outcome = try carrierSave(to: copy, options, dryRun: false)
+        }
+        return savePlan(outcome!, output: output)
+    }
+
+    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
+        let words = saveWords
+        return SavePlan(outcome, output: output, path: path, inPlace: words.inPlace, rewrite: words.rewrite, what: words.what)
+    }
+}
+
 /// One kind of file layout the metadata layer opens, edits and saves. A conforming type reads
 /// the file into its metadata store, plans a save and writes it; `MediaFile` finds it through
 /// the format's row in `MediaFormat.definitions`. Adding a format (a carrier such as FLAC, with

@@ -18,7 +18,7 @@ import MediaBytes
 ///   (`id3/COMM` alone is the comment without description).
 /// - `udta/TYPE` is a QuickTime user-data item, `3gpp/TYPE` a 3GPP asset in user data,
 ///   `id3v1/FIELD` a field of an ID3v1 tag (read only: it mirrors the ID3v2 tag), `riff/ID` a
-///   RIFF `INFO` entry, `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
+///   RIFF `INFO` entry (or an AIFF text chunk: `NAME`, `AUTH`, `(c) `, `ANNO`), `id32/ID` a frame of the ID3v2 tag in an MP4 `ID32` box (qualified as
 ///   in `id3/`), `xmp/uuid` an MP4 file's XMP packet (read only), `ape/KEY` an item of an APE
 ///   tag (`ape/Cover Art (Front)`), `vorbis/NAME` the fields of a Vorbis comment named NAME
 ///   (upper case), `flac/PICTURE[n]` the n-th FLAC picture (a FLAC `PICTURE` block, an Ogg
@@ -53,7 +53,7 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
         public static let id3 = KeySpace(rawValue: "id3")
         /// ID3v1 fields (read only).
         public static let id3v1 = KeySpace(rawValue: "id3v1")
-        /// RIFF `INFO` list entries of a WAV file.
+        /// RIFF `INFO` list entries of a WAV file, and an AIFF file's text chunks.
         public static let riffInfo = KeySpace(rawValue: "riff")
         /// ID3v2 frames of the tag in an MP4 file's `ID32` box (`meta` with handler `ID32`),
         /// named as in `id3/`.

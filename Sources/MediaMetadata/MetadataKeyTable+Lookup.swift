@@ -1,3 +1,4 @@
+import Carriers
 import ISOBMFF
 import MediaBytes
 
@@ -67,7 +68,8 @@ extension MetadataKeyTable {
     }
     private static let byQuickTimeKey: [String: Row] = Dictionary(rows.compactMap { row in row.quickTimeKey.map { ($0, row) } }, uniquingKeysWith: { a, _ in a })
 
-    static func definition(riffInfo id: FourCC) -> Row? { byInfo[id] }
+    /// The row of a RIFF `INFO` ID, or of an AIFF text chunk's (`NAME` is `INAM`'s).
+    static func definition(riffInfo id: FourCC) -> Row? { byInfo[id] ?? RIFFInfoList.aiffTextIDs[id].flatMap { byInfo[$0] } }
     /// The row of an APE item key (compared without regard to case): the row whose `ape`
     /// spelling it is, or the row it names (`TITLE`), as TagLib maps APE keys.
     static func definition(apeKey key: String) -> Row? {

@@ -62,7 +62,7 @@ public enum MetadataKeyTable {
         Row("BPM", .integer, iTunes: [.item("tmpo")], id3: .frame("TBPM")),
         Row("COMPILATION", .boolean, iTunes: [.item("cpil")], id3: .frame("TCMP"), note: "TCMP is iTunes' own frame, read by TagLib and most players."),
         Row("COPYRIGHT", aliases: ["common/copyrights"], iTunes: [.item("cprt")], userData: "©cpy", quickTime: "com.apple.quicktime.copyright",
-            threeGPP: "cprt", id3: .frame("TCOP")),
+            threeGPP: "cprt", id3: .frame("TCOP"), info: "ICOP"),
         Row("ENCODEDBY", aliases: ["common/software"], iTunes: [.item("©too")], userData: "©swr", quickTime: "com.apple.quicktime.software",
             id3: .frame("TENC"),
             note: "TagLib maps iTunes `©too` (encoding tool) to ENCODEDBY, as here; ID3 TENC is the person or organisation that encoded."),

@@ -7,12 +7,12 @@ import VorbisComment
 /// comment's padding, else a verified rewrite). Pictures are the comment's
 /// `METADATA_BLOCK_PICTURE` fields (FLAC picture structures in Base64), shown and edited as
 /// pictures. `MediaFormat.definitions` names it in the Ogg row.
-struct OggContainer: MetadataContainer {
+struct OggContainer: CarrierBackedContainer {
     static var family: MetadataFamily { .vorbis }
     static var chapterForms: [ChapterForm] { [.vorbis] }
 
-    private let source: FileByteSource
-    private let path: String
+    let source: FileByteSource
+    let path: String
     private let file: OggFile
     /// The comment's picture fields as read (kept byte for byte while the pictures are), and
     /// the index among the fields of the first.
@@ -103,38 +103,16 @@ struct OggContainer: MetadataContainer {
         return comment
     }
 
-    private func save(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
+    func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
         var carrierOptions = CarrierSaveOptions(padding: Self.padding, dryRun: dryRun)
         carrierOptions.allowInPlace = options.allowInPlace
         return try OggFile.save(comment: comment(), to: path, options: carrierOptions)
     }
 
-    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        if let output = options.output {
-            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new comment header)")
-        }
-        return savePlan(try save(to: path, options, dryRun: true), output: nil)
-    }
-
-    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        try source.checkUnchanged()
-        guard let output = options.output else {
-            let planned = try save(to: path, options, dryRun: true)
-            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
-            return savePlan(try save(to: path, options, dryRun: false), output: nil)
-        }
-        var outcome: CarrierSaveOutcome?
-        try FileReplacement.create(output, editing: source) { copy in
-            outcome = try save(to: copy, options, dryRun: false)
-        }
-        return savePlan(outcome!, output: output)
-    }
-
-    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
-        SavePlan(outcome, output: output, path: path,
-                 inPlace: "the new comment header fits the old header pages (with its padding) and is written over them; no other page changes",
-                 rewrite: "the file is written anew with the new comment header (and up to \(Self.padding) bytes of padding), verified, then renamed over the original",
-                 what: "the new comment header")
+    var saveWords: (inPlace: String, rewrite: String, what: String) {
+        ("the new comment header fits the old header pages (with its padding) and is written over them; no other page changes",
+         "the file is written anew with the new comment header (and up to \(Self.padding) bytes of padding), verified, then renamed over the original",
+         "the new comment header")
     }
 
     /// The padding after the comment a rewrite leaves for the next edit, as far as it fits

@@ -12,12 +12,12 @@ import MediaBytes
 /// Files whose metadata is the tags a carrier holds (an MPEG audio or ADTS stream, AIFF or WAV
 /// chunks): edited through the ID3 store, saved by the carrier. One generic container serves
 /// every `TagCarrierFile`; `MediaFormat.definitions` names it in the rows of the carrier's formats.
-struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: MetadataContainer {
+struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: CarrierBackedContainer {
     static var family: MetadataFamily { .id3 }
 
     /// The file as read (kept to notice a change by another program before saving).
-    private let source: FileByteSource
-    private let path: String
+    let source: FileByteSource
+    let path: String
     let diagnostics: [MetadataDiagnostic]
     var store: ID3MetadataStore
     let duration: ChapterTime?
@@ -69,36 +69,13 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Me
         return prepared.tag
     }
 
-    func plan(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        if let output = options.output {
-            return SavePlan(changed: true, method: .newFile, summary: "would write \(output) (a copy of \(path) with the new tag)")
-        }
-        let outcome = try Carrier.save(tagToWrite(options), to: path, options: carrierOptions(options, dryRun: true))
-        return savePlan(outcome, output: nil)
+    func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
+        try Carrier.save(tagToWrite(options), to: path, options: carrierOptions(options, dryRun: dryRun))
     }
 
-    func write(_ options: MediaFile.SaveOptions) throws -> SavePlan {
-        // The tag was read from the file as it was; another program's change since then would be lost.
-        try source.checkUnchanged()
-        let tag = tagToWrite(options)
-        guard let output = options.output else {
-            let planned = try Carrier.save(tag, to: path, options: carrierOptions(options, dryRun: true))
-            try MediaFile.checkWritable(path, needsDirectory: planned.method == .rewritten)
-            return savePlan(try Carrier.save(tag, to: path, options: carrierOptions(options, dryRun: false)), output: nil)
-        }
-        // A new file: a verified copy, edited as a temporary file, then put in place (renamed
-        // over a file, written through to a device or a FIFO); a failure leaves the output as
-        // it was (see `FileReplacement.create(_:editing:edit:)`).
-        var outcome: CarrierSaveOutcome?
-        try FileReplacement.create(output, editing: source) { copy in
-            outcome = try Carrier.save(tag, to: copy, options: carrierOptions(options, dryRun: false))
-        }
-        return savePlan(outcome!, output: output)
-    }
-
-    private func savePlan(_ outcome: CarrierSaveOutcome, output: String?) -> SavePlan {
-        SavePlan(outcome, output: output, path: path, inPlace: "the tags fit their old space and are written over it; no other byte moves",
-                 rewrite: "the file is written anew with the new tags and \(CarrierSaveOptions().padding) bytes of padding after the ID3v2 frames, verified, then renamed over the original",
-                 what: "the new tags")
+    var saveWords: (inPlace: String, rewrite: String, what: String) {
+        ("the tags fit their old space and are written over it; no other byte moves",
+         "the file is written anew with the new tags and \(CarrierSaveOptions().padding) bytes of padding after the ID3v2 frames, verified, then renamed over the original",
+         "the new tags")
     }
 }

@@ -25,7 +25,8 @@ public enum KeySpaceReference {
             Columns: iTunes item list (the first form is written, all are read), QuickTime user data, \
             QuickTime metadata key, 3GPP asset, ID3v2.4 frame, ID3v2.3 frame where it differs, RIFF \
             INFO (written only where a WAV file already has an `INFO` list, kept in step with the \
-            ID3 tag), APE item key where it is not the key itself (APE keys are read without regard \
+            ID3 tag; an AIFF file's own text chunks stand for four of them, `NAME` for `INAM`, `AUTH` \
+            for `IART`, `(c) ` for `ICOP`, `ANNO` for `ICMT`, kept in step the same way), APE item key where it is not the key itself (APE keys are read without regard \
             to case; a key without an APE spelling is written as the key, as TagLib does), Vorbis \
             comment field names (FLAC, Ogg; the first is written, all are read, without regard to \
             case; `TRACKNUMBER` and `DISCNUMBER` are written as the number in their field and the \

@@ -81,6 +81,9 @@ import Testing
             let from = source(key)
             // TagLib reads only the iTunes item list of MP4 files.
             if file.family == .mp4 && !from.contains(where: { $0.keySpace == .iTunes || $0.keySpace == .iTunesLong }) { ours[key] = nil }
+            // TagLib 1.13 reads only the ID3 chunk of AIFF files, not their text chunks (NAME,
+            // AUTH, (c) , ANNO), which exiftool and ffprobe read, and this project does too.
+            if file.format == .aiff && !from.isEmpty && from.allSatisfy({ $0.keySpace == .riffInfo }) { ours[key] = nil }
             // TSST: TagLib 1.13 has no ID3 mapping for it.
             if key == "DISCSUBTITLE" && from.contains(where: { $0.nativeKey == "TSST" }) { ours[key] = nil }
             // TagLib lists ID3's PCST as PODCAST without a value.

@@ -41,7 +41,15 @@ TAGEDIT = args.tagedit
 ATOMINSPECT = os.path.join(os.path.dirname(TAGEDIT), "atominspect")
 BIN = lambda name: os.path.join(args.bins, name)
 have = lambda tool: shutil.which(tool) is not None
-rows = []  # (section, what, tool, ms, reference ms or None)
+class Rows(list):
+    """The results, each printed as it comes (a long run that fails later keeps what it measured)."""
+    def append(self, row):
+        section, what, tool, ms, reference = row
+        print(f"  {section} | {what} | {tool} | {ms:.0f} ms" + (f" | {ms / reference:.2f}x" if reference else ""), flush=True)
+        super().append(row)
+
+
+rows = Rows()  # (section, what, tool, ms, reference ms or None)
 rounds = []  # (what, {tool: [ms of each round]}): the growth runs, round by round
 
 
@@ -126,7 +134,7 @@ def tag_vorbis(path, i, with_cover, padding=None):
 CODECS = {"m4a": ["-c:a", "aac", "-b:a", "64k"], "mp3": ["-c:a", "libmp3lame", "-b:a", "64k"],
           "flac": ["-c:a", "flac"], "opus": ["-c:a", "libopus", "-b:a", "64k"], "ogg": ["-c:a", "libvorbis", "-b:a", "64k"]}
 BIG_CODECS = {"m4a": ["-c:a", "aac", "-b:a", "320k"], "mp3": ["-c:a", "libmp3lame", "-b:a", "320k"],
-              "flac": ["-c:a", "flac", "-ac", "2"], "ogg": ["-c:a", "libvorbis", "-b:a", "320k"]}
+              "flac": ["-c:a", "flac", "-ac", "2"], "ogg": ["-c:a", "libvorbis", "-ac", "2", "-b:a", "320k"]}
 TAGGERS = {"m4a": tag_mp4, "mp3": tag_mp3, "flac": tag_vorbis, "opus": tag_vorbis, "ogg": tag_vorbis}
 
 
