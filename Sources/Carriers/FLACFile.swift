@@ -117,18 +117,24 @@ public struct FLACFile: Sendable {
     public init(source: any ByteSource) throws(CarrierError) {
         self.source = source
         fileSize = source.size
+        // The metadata blocks are read from the first 64 KiB, fetched at once (one system call
+        // for a typical file instead of one per block); what lies beyond is read as needed.
+        let reader: any ByteSource
+        do { reader = try PrefetchedByteSource(source, head: 64 << 10, tail: 0) } catch {
+            throw CarrierError(.io, offset: 0, message: error.description)
+        }
         var diagnostics: [CarrierDiagnostic] = []
         // ID3v2 tags before the marker.
         var at: UInt64 = 0
         var tags: [Range<UInt64>] = []
-        while tags.count < 16, let header = ID3TagHeader(try MPEGStreamFile.read(source, at: at, count: 10)), at + header.totalSize <= fileSize {
+        while tags.count < 16, let header = ID3TagHeader(try MPEGStreamFile.read(reader, at: at, count: 10)), at + header.totalSize <= fileSize {
             tags.append(at..<at + header.totalSize)
             diagnostics.append(CarrierDiagnostic(.note, .tag, area: "ID3v2", offset: at,
                                                  message: "an ID3v2 tag of \(header.totalSize) bytes comes before fLaC (not part of FLAC); it is kept as it is"))
             at += header.totalSize
         }
         leadingTags = tags
-        guard Self.isFLAC(try MPEGStreamFile.read(source, at: at, count: 4)[...]) else {
+        guard Self.isFLAC(try MPEGStreamFile.read(reader, at: at, count: 4)[...]) else {
             throw CarrierError(.unrecognized, offset: at, message: "no fLaC marker at byte offset \(at): not a FLAC file")
         }
         markerOffset = at
@@ -140,7 +146,7 @@ public struct FLACFile: Sendable {
         var commentIndex: Int?
         var pictures: [PictureBlock] = []
         while true {
-            let header = try MPEGStreamFile.read(source, at: at, count: 4)
+            let header = try MPEGStreamFile.read(reader, at: at, count: 4)
             guard header.count == 4 else {
                 diagnostics.append(CarrierDiagnostic(.error, .truncated, area: "FLAC", offset: at, message: "the file ends where a metadata block header should be (the last block was not flagged last)"))
                 break
@@ -163,7 +169,7 @@ public struct FLACFile: Sendable {
             }
             switch type {
             case .streamInfo where streamInfo == nil:
-                streamInfo = StreamInfo(try MPEGStreamFile.read(source, at: block.bodyRange.lowerBound, count: Int(min(length, 34))))
+                streamInfo = StreamInfo(try MPEGStreamFile.read(reader, at: block.bodyRange.lowerBound, count: Int(min(length, 34))))
                 if length != 34 {
                     diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place, message: "STREAMINFO is \(length) bytes, not 34"))
                 }
@@ -173,7 +179,7 @@ public struct FLACFile: Sendable {
                                                          message: "a second VORBIS_COMMENT block; the first is read, this one is kept as it is"))
                     break
                 }
-                let body = try MPEGStreamFile.read(source, at: block.bodyRange.lowerBound, count: Int(length))
+                let body = try MPEGStreamFile.read(reader, at: block.bodyRange.lowerBound, count: Int(length))
                 let (read, error) = VorbisComment.salvaging(body[...], offset: block.bodyRange.lowerBound)
                 comment = read
                 commentIndex = read == nil ? nil : blocks.count
@@ -184,7 +190,7 @@ public struct FLACFile: Sendable {
                 }
             case .picture:
                 do {
-                    pictures.append(PictureBlock(blockIndex: blocks.count, header: try Self.pictureHeader(source, block)))
+                    pictures.append(PictureBlock(blockIndex: blocks.count, header: try Self.pictureHeader(reader, block)))
                 } catch {
                     diagnostics.append(CarrierDiagnostic(.error, .tag, area: "FLAC", offset: error.offset, element: place, message: error.message + "; the block is kept as it is"))
                 }
@@ -202,7 +208,7 @@ public struct FLACFile: Sendable {
             diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: markerOffset + 4, message: "no STREAMINFO block"))
         }
         audioOffset = at
-        let sync = try MPEGStreamFile.read(source, at: at, count: 2)
+        let sync = try MPEGStreamFile.read(reader, at: at, count: 2)
         if blocks.last?.isLast == true, !(sync.count == 2 && sync[0] == 0xFF && sync[1] & 0xFE == 0xF8) {
             diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "FLAC", offset: at,
                                                  message: sync.isEmpty ? "no audio frames after the metadata" : "the audio does not start with a FLAC frame sync code"))
@@ -218,7 +224,8 @@ public struct FLACFile: Sendable {
     /// Reads a `PICTURE` block's header, and not its image bytes.
     static func pictureHeader(_ source: any ByteSource, _ block: Block) throws(VorbisCommentError) -> FLACPicture.Header {
         let total = Int(block.length)
-        var prefix = FLACPicture.Header.prefixLength(total: total)
+        // The fields before the image are a few dozen bytes unless the description is long.
+        var prefix = min(total, 4096)
         while true {
             let bytes: [UInt8]
             do { bytes = try source.read(at: block.bodyRange.lowerBound, count: prefix) } catch {

@@ -33,7 +33,27 @@ extension IFFChunkFile {
         let oldInfo = infoChunks.first
         let form: RIFFInfoList.Form = littleEndian ? .riffInfo : .aiffText
         let newInfo = options.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
-        let infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.bytes }
+        var infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.bytes }
+        if form == .aiffText, let newInfo, let oldEntries = file.info?.entries, oldEntries.count == infoChunks.count {
+            // A text chunk whose entry did not change is copied as it is (one longer than what
+            // is read of it, one not in UTF-8, one with bytes after a NUL).
+            var used = Set<Int>()
+            var bytes: [UInt8] = []
+            for entry in newInfo.entries {
+                guard let index = oldEntries.indices.first(where: { !used.contains($0) && oldEntries[$0] == entry }) else {
+                    bytes += RIFFInfoList([entry], form: form).bytes
+                    continue
+                }
+                used.insert(index)
+                let chunk = infoChunks[index]
+                guard chunk.totalSize <= 16 << 20 else {
+                    throw CarrierError(.notWritable, offset: chunk.offset, message: "\(path): the '\(chunk.id)' chunk of \(chunk.dataSize) bytes is too large to carry over")
+                }
+                let stored = try MPEGStreamFile.read(source, at: chunk.offset, count: Int(chunk.totalSize))
+                bytes += stored + (stored.count % 2 == 1 ? [0] : [])
+            }
+            infoBytes = bytes
+        }
         let expectedInfo = newInfo.map { $0.entries.isEmpty ? nil : $0 } ?? file.info
         // In place, a smaller list is followed by a `JUNK` chunk filling the old list's space.
         var infoInPlace = infoBytes

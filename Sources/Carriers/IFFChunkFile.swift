@@ -98,7 +98,7 @@ public struct IFFChunkFile: Sendable {
         }
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
             var entries = info?.entries ?? []
-            defer { info = RIFFInfoList(entries) }
+            defer { info = RIFFInfoList(entries, form: info?.form ?? .riffInfo) }
             for entry in list.children {
                 // INFO values are short texts; a longer one is read up to 64 KiB.
                 let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))

@@ -13,7 +13,8 @@ extension OggFile {
     ///   the comment (Vorbis, Opus, Speex) makes the new header pages exactly as many and as
     ///   long as the old: only the bytes that change are written.
     /// - Otherwise a verified rewrite with up to `options.padding` bytes of padding (as many as
-    ///   fit without another page). When the header takes more or fewer pages than before,
+    ///   fit without another page), on as many pages as before when pages of fewer segments
+    ///   make that possible. When the header takes more or fewer pages than before,
     ///   every later page of the stream is renumbered and its CRC computed again; its body is
     ///   copied as it is, and a page whose CRC does not match is refused rather than re-sealed.
     ///   The written file is read back: the header packets, and every other byte (or, for
@@ -55,18 +56,33 @@ extension OggFile {
             packet = [old.bytes[0], UInt8(commentBytes.count >> 16), UInt8(truncatingIfNeeded: commentBytes.count >> 8), UInt8(truncatingIfNeeded: commentBytes.count)]
         }
         packet += commentBytes
-        if file.codec == .opus, let first = file.commentTrailing.first, first & 1 == 1 { packet += file.commentTrailing }
+        // Opus binary data after the comment (its first byte odd) is kept, and nothing may follow
+        // it: no padding then (in place only when the old pages fit exactly without).
+        let keepsBinaryData = file.codec == .opus && (file.commentTrailing.first.map { $0 & 1 == 1 } ?? false)
+        if keepsBinaryData { packet += file.commentTrailing }
+        let padded = file.codec.allowsPadding && !keepsBinaryData
         let starts = [true] + after.map(\.startsPage)
         func sizes(_ padding: Int) -> [Int] { [packet.count + padding] + after.map(\.bytes.count) }
-        let bare = OggPage.layout(sizes(0), startsPage: starts)
+        let target = (pages: regionPages.count, bytes: oldSize)
+        // As many header pages as before when smaller pages can make them (a tagger that wrote
+        // 4 KiB pages): then no later page is renumbered, and the audio is copied as it is.
+        var cap = OggPage.maxSegments
+        if OggPage.layout(sizes(0), startsPage: starts).pages < target.pages {
+            var low = 1, high = OggPage.maxSegments  // the most segments a page may hold that still give as many pages
+            while low < high {
+                let middle = (low + high + 1) / 2
+                if OggPage.layout(sizes(0), startsPage: starts, segmentsPerPage: middle).pages >= target.pages { low = middle } else { high = middle - 1 }
+            }
+            if OggPage.layout(sizes(0), startsPage: starts, segmentsPerPage: low).pages == target.pages { cap = low }
+        }
+        func layout(_ padding: Int) -> (pages: Int, bytes: UInt64) { OggPage.layout(sizes(padding), startsPage: starts, segmentsPerPage: cap) }
+        let bare = layout(0)
 
         // In place: the padding that gives the old pages' count and size, if one does.
         var padding: Int?
-        let target = (pages: regionPages.count, bytes: oldSize)
         if options.allowInPlace, bare.pages <= target.pages, bare.bytes <= target.bytes {
             let most = Int(target.bytes - bare.bytes)
-            for candidate in stride(from: file.codec.allowsPadding ? most : 0, through: max(0, most - 600), by: -1)
-            where OggPage.layout(sizes(candidate), startsPage: starts) == target {
+            for candidate in stride(from: padded ? most : 0, through: padded ? max(0, most - 600) : 0, by: -1) where layout(candidate) == target {
                 padding = candidate
                 break
             }
@@ -74,16 +90,17 @@ extension OggFile {
         let inPlace = padding != nil
         if padding == nil {
             // As much of the asked padding as fits without another page.
-            var low = 0, high = file.codec.allowsPadding ? max(options.padding, 0) : 0
+            var low = 0, high = padded ? max(options.padding, 0) : 0
             while low < high {
                 let middle = (low + high + 1) / 2
-                if OggPage.layout(sizes(middle), startsPage: starts).pages == bare.pages { low = middle } else { high = middle - 1 }
+                if layout(middle).pages == bare.pages { low = middle } else { high = middle - 1 }
             }
             padding = low
         }
-        let commentPacket = file.codec == .flac ? packet : packet + [UInt8](repeating: 0, count: padding!)
+        let commentPacket = padded ? packet + [UInt8](repeating: 0, count: padding!) : packet
         let pages = OggPage.paginate([commentPacket[...]] + after.map { $0.bytes[...] }, startsPage: starts, serial: file.serial,
-                                     sequence: regionPages[0].sequence, granule: 0, lastFlags: regionPages.last!.flags & OggPage.lastFlag)
+                                     sequence: regionPages[0].sequence, granule: 0, lastFlags: regionPages.last!.flags & OggPage.lastFlag,
+                                     segmentsPerPage: cap)
         let newRegion = pages.flatMap { $0.page.serialized(body: $0.body[...]) }
         let delta = Int64(pages.count) - Int64(regionPages.count)
         let newSize = file.fileSize - oldSize + UInt64(newRegion.count)
@@ -128,7 +145,7 @@ extension OggFile {
             if delta == 0 {
                 try source.copy(from: regionEnd, count: file.fileSize - regionEnd, to: &sink)
             } else {
-                try renumber(file, from: regionEnd, by: delta, path: path) { bytes in try sink.write(bytes) } rest: { offset in
+                try renumber(file, from: regionEnd, by: delta, ended: regionPages.last!.isLast, path: path) { bytes in try sink.write(bytes) } rest: { offset in
                     try source.copy(from: offset, count: file.fileSize - offset, to: &sink)
                 }
             }
@@ -144,7 +161,7 @@ extension OggFile {
             if delta == 0 {
                 try CarrierSaving.compare(source, regionEnd..<file.fileSize, written, at: newEnd, checked: checked, path: path)
             } else {
-                try compareRenumbered(file, written, from: regionEnd, at: newEnd, by: delta, path: path)
+                try compareRenumbered(file, written, from: regionEnd, at: newEnd, by: delta, ended: regionPages.last!.isLast, path: path)
             }
             try source.checkUnchanged()
         })
@@ -155,10 +172,10 @@ extension OggFile {
     /// numbers of the stream's pages (to its last page) and sealing each with its new CRC;
     /// other streams' pages, and bytes after the stream's last page that form no page, as
     /// they are.
-    private static func renumber(_ file: OggFile, from start: UInt64, by delta: Int64, path: String,
+    private static func renumber(_ file: OggFile, from start: UInt64, by delta: Int64, ended: Bool, path: String,
                                  write: ([UInt8]) throws -> Void, rest: (UInt64) throws -> Void) throws {
         var walker = OggPageWalker(source: file.source, from: start)
-        var ended = false
+        var ended = ended
         while true {
             let next: (page: OggPage, body: ArraySlice<UInt8>)?
             do throws(CarrierError) { next = try walker.next() } catch {
@@ -166,6 +183,8 @@ extension OggFile {
                 return try rest(walker.offset)  // not pages, after the stream: kept as they are
             }
             guard let (page, body) = next else { return }
+            // A later link of a chain that reuses the serial number begins its own stream.
+            if page.serial == file.serial && page.isFirst { ended = true }
             guard page.serial == file.serial, !ended else {
                 try write(page.headerBytes + body)
                 continue
@@ -184,10 +203,11 @@ extension OggFile {
     /// Checks the renumbered pages of a written file against the original's: the same pages,
     /// bodies and header fields, but for the stream's sequence numbers (moved by `delta`) and
     /// CRCs (which must match the new bytes).
-    private static func compareRenumbered(_ file: OggFile, _ written: FileByteSource, from start: UInt64, at newStart: UInt64, by delta: Int64, path: String) throws {
+    private static func compareRenumbered(_ file: OggFile, _ written: FileByteSource, from start: UInt64, at newStart: UInt64, by delta: Int64, ended: Bool,
+                                          path: String) throws {
         var original = OggPageWalker(source: file.source, from: start)
         var copy = OggPageWalker(source: written, from: newStart)
-        var ended = false
+        var ended = ended
         func fail(_ offset: UInt64) -> CarrierError {
             CarrierError(.verificationFailed, offset: offset, message: "\(path): the renumbered page at byte offset \(offset) does not match the original's; the original is unchanged")
         }
@@ -204,6 +224,7 @@ extension OggFile {
             guard let (new, newBody) = try copy.next(), newBody.elementsEqual(body) else { throw fail(copy.offset) }
             var expected = page
             expected.offset = new.offset
+            if page.serial == file.serial && page.isFirst { ended = true }
             if page.serial == file.serial && !ended {
                 expected.sequence = UInt32(truncatingIfNeeded: Int64(page.sequence) + delta)
                 expected.crc = new.computedCRC(body: newBody)

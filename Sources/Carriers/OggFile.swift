@@ -102,6 +102,9 @@ public struct OggFile: Sendable {
     /// on a few pages; a comment header with large pictures may span thousands of pages.
     public static let maxHeaderPackets = 64
     public static let maxHeaderBytes = 256 << 20
+    /// Most pages walked before the header packets end (theirs and other streams'): 256 MiB of
+    /// header packets take 4,129 full pages.
+    public static let maxHeaderPages = 20_000
 
     /// True when `bytes` (a file's first bytes) start with an Ogg page.
     public static func isOgg(_ bytes: ArraySlice<UInt8>) -> Bool { bytes.starts(with: OggPage.capturePattern) }
@@ -113,7 +116,13 @@ public struct OggFile: Sendable {
         self.source = source
         fileSize = source.size
         var diagnostics: [CarrierDiagnostic] = []
-        var walker = OggPageWalker(source: source)
+        // The header pages and the last pages are read from the first and last 64 KiB, each
+        // fetched at once; the walk reads small pieces of them (what lies beyond is read as needed).
+        let reader: any ByteSource
+        do { reader = try PrefetchedByteSource(source, head: 64 << 10, tail: 64 << 10) } catch {
+            throw CarrierError(.io, offset: 0, message: error.description)
+        }
+        var walker = OggPageWalker(source: reader, chunk: 4096)
         var pages: [OggPage] = []
         var chosen: (serial: UInt32, codec: Codec)?
         var packets: [Packet] = []
@@ -143,6 +152,9 @@ public struct OggFile: Sendable {
                 break
             }
             let place = "OggS[\(pages.count)]"
+            guard pages.count < Self.maxHeaderPages else {
+                throw CarrierError(.limit, offset: page.offset, place: place, message: "more than \(Self.maxHeaderPages) pages before the end of the header packets; not read")
+            }
             pages.append(page)
             if page.version != 0 {
                 diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place, message: "Ogg page version \(page.version), not 0"))
@@ -199,10 +211,18 @@ public struct OggFile: Sendable {
                 partial = []
                 partialStart = nil
                 if packets.count == 1 { expected = Self.headerCount(codec, packets[0].bytes) }
-                if expected == nil, codec == .flac, packets.count > 1, partial.isEmpty, packets.last!.bytes.first.map({ $0 & 0x80 != 0 }) == true {
-                    expected = packets.count  // FLAC's last metadata block, when the count is not given
+                if expected == nil, codec == .flac, packets.count > 1, let type = packets.last!.bytes.first {
+                    if type == 0xFF {
+                        // An audio frame (sync code) before any block flagged last.
+                        diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: start.offset, element: place,
+                                                             message: "the audio begins before a metadata block flagged last"))
+                        packets.removeLast()
+                        expected = packets.count
+                    } else if type & 0x80 != 0 {
+                        expected = packets.count  // FLAC's last metadata block, when the count is not given
+                    }
                 }
-                if packets.count >= Self.maxHeaderPackets {
+                if packets.count > Self.maxHeaderPackets {
                     throw CarrierError(.limit, offset: page.offset, place: place, message: "more than \(Self.maxHeaderPackets) header packets; not read")
                 }
             }
@@ -236,7 +256,7 @@ public struct OggFile: Sendable {
         }
         self.comment = comment
         commentTrailing = trailing
-        lastGranule = headerEnd == nil ? nil : try Self.lastGranule(source, serial: serial, after: self.headerEnd)
+        lastGranule = headerEnd == nil ? nil : try Self.lastGranule(reader, serial: serial, after: self.headerEnd)
         self.diagnostics = diagnostics
     }
 
@@ -301,14 +321,18 @@ public struct OggFile: Sendable {
                 throw VorbisCommentError(.malformed, offset: packet.offset, message: "the second FLAC header packet is not a VORBIS_COMMENT block")
             }
             let length = Int(body[1]) << 16 | Int(body[2]) << 8 | Int(body[3])
-            body = body.dropFirst(4).prefix(length)
+            guard 4 + length == body.count else {
+                throw VorbisCommentError(.malformed, offset: packet.offset,
+                                         message: "the VORBIS_COMMENT block claims \(length) bytes; its packet holds \(body.count - 4)")
+            }
+            body = body.dropFirst(4)
         } else {
             guard body.starts(with: prefix) else {
                 throw VorbisCommentError(.malformed, offset: packet.offset, message: "the second \(codec.name) header packet is not the comment header")
             }
             body = body.dropFirst(prefix.count)
         }
-        let comment = try VorbisComment(parsing: body, offset: packet.offset + UInt64(packet.bytes.count - body.count), framingBit: codec == .vorbis)
+        let comment = try VorbisComment(parsing: body, offset: packet.offset + UInt64(body.startIndex), framingBit: codec == .vorbis)
         return (comment, codec == .flac ? [] : Array(packet.bytes.suffix(comment.trailing)))
     }
 

@@ -111,11 +111,12 @@ public struct OggPage: Sendable, Hashable {
 
     /// Lays `packets` out on pages of stream `serial`, numbered from `sequence`: each packet
     /// where `startsPage` says so begins a new page, the others follow on the page before,
-    /// and a page holds at most 255 lacing values. A page on which a packet ends has granule
+    /// and a page holds at most `segmentsPerPage` lacing values (255, the most there can be). A page on which a packet ends has granule
     /// position `granule`, others `noGranule`. The last page gets `lastFlags` (end of stream).
     /// Returns the pages' header fields and, for each, its body's bytes.
     static func paginate(_ packets: [ArraySlice<UInt8>], startsPage: [Bool], serial: UInt32, sequence: UInt32, granule: UInt64,
-                         lastFlags: UInt8 = 0) -> [(page: OggPage, body: [UInt8])] {
+                         lastFlags: UInt8 = 0, segmentsPerPage: Int = maxSegments) -> [(page: OggPage, body: [UInt8])] {
+        let cap = min(max(segmentsPerPage, 1), maxSegments)
         var pages: [(OggPage, [UInt8])] = []
         var lacing: [UInt8] = [], body: [UInt8] = [], continued = false, anyEnds = false
         func close(continuesAfter: Bool) {
@@ -133,7 +134,7 @@ public struct OggPage: Sendable, Hashable {
             var at = packet.startIndex
             var first = true
             while true {
-                if lacing.count == maxSegments { close(continuesAfter: !first) }
+                if lacing.count == cap { close(continuesAfter: !first) }
                 first = false
                 let value = min(remaining, 255)
                 lacing.append(UInt8(value))
@@ -149,15 +150,16 @@ public struct OggPage: Sendable, Hashable {
     }
 
     /// The number of pages and their total size `paginate` gives for packets of these sizes.
-    static func layout(_ sizes: [Int], startsPage: [Bool]) -> (pages: Int, bytes: UInt64) {
+    static func layout(_ sizes: [Int], startsPage: [Bool], segmentsPerPage: Int = maxSegments) -> (pages: Int, bytes: UInt64) {
+        let cap = min(max(segmentsPerPage, 1), maxSegments)
         var pages = 0, segments = 0, bytes: UInt64 = 0, open = false
         for (index, size) in sizes.enumerated() {
             if startsPage[index], open { pages += 1; bytes += UInt64(27 + segments); segments = 0; open = false }
             var needed = size / 255 + 1
             bytes += UInt64(size)
             while needed > 0 {
-                if segments == maxSegments { pages += 1; bytes += UInt64(27 + segments); segments = 0 }
-                let take = min(needed, maxSegments - segments)
+                if segments == cap { pages += 1; bytes += UInt64(27 + segments); segments = 0 }
+                let take = min(needed, cap - segments)
                 segments += take
                 needed -= take
                 open = true
@@ -231,12 +233,16 @@ public struct OggPageWalker {
     private var bufferStart: UInt64 = 0
     /// Where the next page starts.
     public private(set) var offset: UInt64
-    private let chunk = 1 << 18
+    /// How much is read at once.
+    private let chunk: Int
 
-    public init(source: any ByteSource, from offset: UInt64 = 0, to end: UInt64? = nil) {
+    /// A walk over the pages of `source` from `offset` to `end` (the end of the file), reading
+    /// `chunk` bytes at a time (a page is read whole however long it is).
+    public init(source: any ByteSource, from offset: UInt64 = 0, to end: UInt64? = nil, chunk: Int = 1 << 18) {
         self.source = source
         self.offset = offset
         self.end = min(end ?? source.size, source.size)
+        self.chunk = max(chunk, 64)
         bufferStart = offset
     }
 
@@ -252,27 +258,32 @@ public struct OggPageWalker {
         return buffer[start..<start + min(Int(wanted), buffer.count - start)]
     }
 
-    /// Moves to the next `OggS` after `offset` that starts a version-0 page within the file,
-    /// looking at most `limit` bytes ahead (a reader's way past damage, as libogg's); returns
-    /// how many bytes were passed over, or nil (and stays) when no page is found.
+    /// Moves to the next page after `offset` as libogg finds one past damage: an `OggS` of
+    /// version 0 whose page fits the file and whose CRC matches, looking at most `limit` bytes
+    /// ahead and checking at most 64 candidates whole (so a hole packed with false `OggS`
+    /// costs bounded time). Returns how many bytes were passed over, or nil (and stays) when no
+    /// page is found.
     public mutating func resync(limit: UInt64 = 1 << 20) throws(CarrierError) -> UInt64? {
         let start = offset
         var at = start + 1
-        while at < end, at - start <= limit {
-            let window = try MPEGStreamFile.read(source, at: at, count: Int(min(UInt64(chunk), end - at)))
-            guard window.count >= 4 else { break }
+        var candidates = 0
+        while at < end, at - start <= limit, candidates < 64 {
+            let window = try MPEGStreamFile.read(source, at: at, count: Int(min(UInt64(max(chunk, 1 << 16)), end - at)))
+            guard window.count >= 27 else { break }
             var index = 0
-            while index + 4 <= window.count {
-                if window[index] == 0x4F, window[index + 1] == 0x67, window[index + 2] == 0x67, window[index + 3] == 0x53 {
+            while index + 27 <= window.count, candidates < 64 {
+                if window[index] == 0x4F, window[index + 1] == 0x67, window[index + 2] == 0x67, window[index + 3] == 0x53,
+                   window[index + 4] == 0, window[index + 5] & 0xF8 == 0 {
+                    candidates += 1
                     offset = at + UInt64(index)
-                    if let (page, _) = try? next(), page.version == 0 {
+                    if let (page, body) = try? next(), page.computedCRC(body: body) == page.crc {
                         offset = page.offset
                         return page.offset - start
                     }
                 }
                 index += 1
             }
-            at += UInt64(max(window.count - 3, 1))
+            at += UInt64(max(window.count - 26, 1))
         }
         offset = start
         return nil

@@ -80,32 +80,50 @@ public enum Base64 {
     }
 
     /// The bytes of `text` (white space ignored, padding optional); nil when it is not Base64.
-    public static func decode(_ text: String) -> [UInt8]? {
-        var values: [UInt8] = []
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(byte - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(byte - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): values.append(62)
-            case UInt8(ascii: "/"): values.append(63)
-            case UInt8(ascii: "="), UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
-            default: return nil
+    public static func decode(_ text: String) -> [UInt8]? { decode(text.utf8) }
+
+    /// The bytes that the Base64 characters `encoded` stand for (white space and `=` ignored);
+    /// nil when a character is not Base64 or the count leaves a lone character.
+    public static func decode<Characters: Collection<UInt8>>(_ encoded: Characters) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(encoded.count / 4 * 3 + 3)
+        var word: UInt32 = 0, count = 0
+        for byte in encoded {
+            let value = decodingTable[Int(byte)]
+            if value >= 64 {
+                if value == skip { continue }
+                return nil
+            }
+            word = word << 6 | UInt32(value)
+            count += 1
+            if count == 4 {
+                out.append(UInt8(truncatingIfNeeded: word >> 16))
+                out.append(UInt8(truncatingIfNeeded: word >> 8))
+                out.append(UInt8(truncatingIfNeeded: word))
+                word = 0
+                count = 0
             }
         }
-        guard values.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(values.count * 3 / 4)
-        var i = 0
-        while i < values.count {
-            let n = min(4, values.count - i)
-            let v = (0..<4).map { $0 < n ? UInt32(values[i + $0]) : 0 }
-            let word = v[0] << 18 | v[1] << 12 | v[2] << 6 | v[3]
-            out.append(UInt8(word >> 16))
-            if n > 2 { out.append(UInt8(truncatingIfNeeded: word >> 8)) }
-            if n > 3 { out.append(UInt8(truncatingIfNeeded: word)) }
-            i += 4
+        switch count {
+        case 0: break
+        case 2: out.append(UInt8(truncatingIfNeeded: word >> 4))
+        case 3:
+            out.append(UInt8(truncatingIfNeeded: word >> 10))
+            out.append(UInt8(truncatingIfNeeded: word >> 2))
+        default: return nil
         }
         return out
     }
+
+    /// Marks the characters `decode` passes over (`=`, white space); 255 marks the others
+    /// that are not Base64.
+    private static let skip: UInt8 = 254
+
+    /// The value of each Base64 character, `skip`, or 255.
+    private static let decodingTable: [UInt8] = {
+        var table = [UInt8](repeating: 255, count: 256)
+        for (index, character) in "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8.enumerated() { table[Int(character)] = UInt8(index) }
+        for character in "= \n\r\t".utf8 { table[Int(character)] = skip }
+        return table
+    }()
 }

@@ -82,7 +82,7 @@ extension MediaProperties {
             return
         }
         let duration = info.duration
-        let bitrate = duration.map { Int((Double(file.audioSize) * 8 / $0).rounded()) }
+        let bitrate = duration.flatMap { Int(exactly: (Double(file.audioSize) * 8 / $0).rounded()) }
         self.init(audio: AudioProperties(codec: "flac", duration: duration, sampleRate: Int(info.sampleRate), channels: info.channels,
                                          bitsPerSample: info.bitsPerSample, bitrate: bitrate))
     }

@@ -57,11 +57,11 @@ extension MediaFormat {
         /// True when its files may begin with ID3v2 tags (MP3, AAC, FLAC): detection looks
         /// past them.
         let mayFollowID3: Bool
-        /// True when its signature is weak (an MPEG frame sync): tried after every exact one.
-        let weakSignature: Bool
+        /// How strong its signature is: detection tries the strongest first.
+        let signature: Signature
 
         init(format: MediaFormat, names: [String], extensions: [String], structure: Structure, container: (any MetadataContainer.Type)?,
-             recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, mayFollowID3: Bool = false, weakSignature: Bool = false) {
+             recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, mayFollowID3: Bool = false, signature: Signature = .magic) {
             self.format = format
             self.names = names
             self.extensions = extensions
@@ -69,7 +69,7 @@ extension MediaFormat {
             self.container = container
             self.recognizes = recognizes
             self.mayFollowID3 = mayFollowID3
-            self.weakSignature = weakSignature
+            self.signature = signature
         }
 
         /// The family of its native items; nil for a format without metadata to edit.
@@ -78,17 +78,29 @@ extension MediaFormat {
         public var hasMetadata: Bool { container != nil }
     }
 
+    /// How a format's files are told from others, strongest first.
+    public enum Signature: Int, Sendable, Comparable, CaseIterable {
+        /// A code at the start of the file (`FORM`…`AIFF`, `RIFF`…`WAVE`, `fLaC`, `OggS`).
+        case magic
+        /// An atom type the atom reader accepts at bytes 4-7 (and an `ftyp` brand).
+        case firstAtom
+        /// An MPEG audio or ADTS frame sync (12 bits, and a layer).
+        case frameSync
+
+        public static func < (lhs: Signature, rhs: Signature) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
     /// Every format, in the order lists name them.
     public static let definitions: [Definition] = [
         Definition(format: .mp4, names: ["MP4", "M4A", "M4B", "M4V"], extensions: ["mp4", "m4a", "m4b", "m4v", "m4p", "m4r"], structure: .atoms,
-                   container: MovieContainer.self, recognizes: atoms(.mp4)),
-        Definition(format: .mov, names: ["MOV"], extensions: ["mov", "qt"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.mov)),
-        Definition(format: .threeGP, names: ["3GP"], extensions: ["3gp", "3g2"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.threeGP)),
-        Definition(format: .heif, names: ["HEIF"], extensions: ["heic", "heif", "avif"], structure: .atoms, container: nil, recognizes: atoms(.heif)),
+                   container: MovieContainer.self, recognizes: atoms(.mp4), signature: .firstAtom),
+        Definition(format: .mov, names: ["MOV"], extensions: ["mov", "qt"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.mov), signature: .firstAtom),
+        Definition(format: .threeGP, names: ["3GP"], extensions: ["3gp", "3g2"], structure: .atoms, container: MovieContainer.self, recognizes: atoms(.threeGP), signature: .firstAtom),
+        Definition(format: .heif, names: ["HEIF"], extensions: ["heic", "heif", "avif"], structure: .atoms, container: nil, recognizes: atoms(.heif), signature: .firstAtom),
         Definition(format: .mp3, names: ["MP3"], extensions: ["mp3"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self,
-                   recognizes: frames(.mp3), mayFollowID3: true, weakSignature: true),
+                   recognizes: frames(.mp3), mayFollowID3: true, signature: .frameSync),
         Definition(format: .aac, names: ["AAC"], extensions: ["aac"], structure: .mpegStream, container: TagCarrierContainer<MPEGStreamFile>.self,
-                   recognizes: frames(.aac), mayFollowID3: true, weakSignature: true),
+                   recognizes: frames(.aac), mayFollowID3: true, signature: .frameSync),
         Definition(format: .aiff, names: ["AIFF"], extensions: ["aif", "aiff", "aifc"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self,
                    recognizes: iff("FORM", ["AIFF", "AIFC"])),
         Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self,

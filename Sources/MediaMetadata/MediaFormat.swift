@@ -36,8 +36,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Recognises a format from the first bytes of a file (at least 64 are best); `nil` when
     /// none matches. (A file behind an ID3v2 tag needs `detect(_:)`, which reads past the tag.)
-    /// Each row of `definitions` says how its files begin; an exact signature is tried before
-    /// the MPEG frame sync, which is the weakest.
+    /// Each row of `definitions` says how its files begin; the strongest signatures are tried
+    /// first (`MediaFormat.Signature`).
     public static func detect(prefix bytes: [UInt8]) -> MediaFormat? {
         guard bytes.count >= 8 else { return nil }
         return detectionOrder.first { $0.recognizes(bytes[...]) }?.format
@@ -54,8 +54,9 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         return detect(prefix: head)
     }
 
-    /// The rows in the order their signatures are tried: exact ones first, then weak ones.
-    private static let detectionOrder = definitions.filter { !$0.weakSignature } + definitions.filter(\.weakSignature)
+    /// The rows in the order their signatures are tried: codes at the start first, then the
+    /// first atom, then the frame sync (a WAV whose size field spells `free` is a WAV).
+    private static let detectionOrder = Signature.allCases.flatMap { signature in definitions.filter { $0.signature == signature } }
 
     /// True for an ISO-BMFF/QuickTime file of `format` (by its first atom and brand).
     static func atoms(_ format: MediaFormat) -> @Sendable (ArraySlice<UInt8>) -> Bool {

@@ -61,7 +61,7 @@ struct OggContainer: CarrierBackedContainer {
             pictures: headers.indices.map { .kept(index: $0, header: headers[$0]) },
             pictureSpace: .flac,
             loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
-                guard let bytes = Base64.decode(String(decoding: kept[index].valueBytes, as: UTF8.self)) else {
+                guard let bytes = Base64.decode(kept[index].valueBytes) else {
                     throw MetadataError(.malformed, offset: commentOffset, message: "the comment header at byte offset \(commentOffset), \(Self.pictureField) \(index): not Base64")
                 }
                 do throws(VorbisCommentError) { return try FLACPicture(parsing: bytes[...]) } catch {
@@ -77,12 +77,18 @@ struct OggContainer: CarrierBackedContainer {
     /// first bytes.
     static func header(of field: VorbisComment.Field) -> FLACPicture.Header? {
         let text = field.valueBytes
-        let decodedLength = text.count / 4 * 3
-        let prefix = FLACPicture.Header.prefixLength(total: decodedLength)
-        let chars = min(text.count, (prefix + 2) / 3 * 4)
-        guard text.count % 4 == 0, let bytes = Base64.decode(String(decoding: text.prefix(chars), as: UTF8.self)) else { return nil }
-        let padding = text.suffix(2).filter { $0 == 0x3D }.count
-        return try? FLACPicture.Header(parsing: bytes[...], totalLength: decodedLength - padding)
+        guard text.count % 4 == 0 else { return nil }
+        let total = text.count / 4 * 3 - text.suffix(2).filter { $0 == 0x3D }.count
+        // The fields before the image are a few dozen bytes unless the description is long.
+        for prefix in [min(total, 4096), total] {
+            guard let bytes = Base64.decode(text.prefix((prefix + 2) / 3 * 4)) else { return nil }
+            do { return try FLACPicture.Header(parsing: bytes[...], totalLength: total) } catch where error.code == .truncated && prefix < total {
+                continue
+            } catch {
+                return nil
+            }
+        }
+        return nil
     }
 
     mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] { store.setChapters(chapters) }
@@ -127,7 +133,7 @@ extension MediaProperties {
     init(ogg file: OggFile) {
         let id = file.identification
         let duration = file.duration
-        let bitrate = duration.map { Int((Double(file.audioSize) * 8 / $0).rounded()) } ?? id.nominalBitrate
+        let bitrate = duration.flatMap { Int(exactly: (Double(file.audioSize) * 8 / $0).rounded()) } ?? id.nominalBitrate
         let codec = switch file.codec {
         case .vorbis: "vorbis"
         case .opus: "opus"

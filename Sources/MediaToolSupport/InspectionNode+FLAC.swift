@@ -29,8 +29,7 @@ public enum FLACInspection {
             nodes.append((file.audioOffset, "frames", { path in
                 var fields: [(String, JSONValue)] = [("size", .uint(file.audioSize))]
                 var summary = "\(file.audioSize) bytes of audio frames"
-                if let info = file.streamInfo, let duration = info.duration {
-                    let bitrate = Int((Double(file.audioSize) * 8 / duration / 1000).rounded())
+                if let info = file.streamInfo, let duration = info.duration, let bitrate = Int(exactly: (Double(file.audioSize) * 8 / duration / 1000).rounded()) {
                     fields.append(("averageBitrate", .int(Int64(bitrate))))
                     summary += ", \(bitrate) kbit/s"
                 }

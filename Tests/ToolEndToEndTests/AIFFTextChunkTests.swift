@@ -70,6 +70,23 @@ struct AIFFTextChunkTests {
         #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
     }
 
+    @Test func aTextChunkNotEditedIsCopiedByteForByte() throws {
+        // The annotation in Latin-1 (é as one byte 0xE9), as old Mac software wrote it.
+        var bytes = try TemporaryFile.read(TestFixtures.path("aiff-text-chunks.aiff"))
+        let anno = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("ANNO".utf8) })
+        let latin1: [UInt8] = Array("An annotati".utf8) + [0xE9] + Array("n".utf8) + [0]
+        bytes.replaceSubrange(anno + 8..<anno + 8 + latin1.count, with: latin1)
+        let path = try TemporaryFile.write(bytes, name: "latin1.aiff")
+        #expect(try MediaFile(path: path).tags["COMMENT"] == ["An annotati\u{E9}n"])
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["Changed"])
+        try file.save()
+        let written = try TemporaryFile.read(path)
+        let at = try #require((0..<written.count - 4).first { written[$0..<$0 + 4].elementsEqual("ANNO".utf8) })
+        #expect(Array(written[at..<at + 8 + latin1.count]) == Array(bytes[anno..<anno + 8 + latin1.count]))
+        #expect(try MediaFile(path: path).tags["TITLE"] == ["Changed"])
+    }
+
     @Test func aTextChunkIsEditedByItsIdentifier() async throws {
         let path = try copy()
         #expect(try await tagedit("set", path, "riff/NAME=Only the chunk").status == 0)
