@@ -80,16 +80,21 @@ public enum Base64 {
     }
 
     /// The bytes of `text` (white space ignored, padding optional); nil when it is not Base64.
-    public static func decode(_ text: String) -> [UInt8]? { decode(text.utf8) }
+    public static func decode(_ text: String) -> [UInt8]? { decode(Array(text.utf8)[...]) }
 
     /// The bytes that the Base64 characters `encoded` stand for (white space and `=` ignored);
     /// nil when a character is not Base64 or the count leaves a lone character.
-    public static func decode<Characters: Collection<UInt8>>(_ encoded: Characters) -> [UInt8]? {
+    public static func decode(_ encoded: ArraySlice<UInt8>) -> [UInt8]? {
+        encoded.withUnsafeBufferPointer { decode($0) }
+    }
+
+    private static func decode(_ encoded: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
         var out: [UInt8] = []
         out.reserveCapacity(encoded.count / 4 * 3 + 3)
         var word: UInt32 = 0, count = 0
+        let table = decodingTable
         for byte in encoded {
-            let value = decodingTable[Int(byte)]
+            let value = table[Int(byte)]
             if value >= 64 {
                 if value == skip { continue }
                 return nil
