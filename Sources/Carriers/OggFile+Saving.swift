@@ -110,6 +110,7 @@ extension OggFile {
             let reread = try OggFile(source: written)
             guard !reread.diagnostics.contains(where: \.isProblem), reread.serial == file.serial, reread.codec == file.codec,
                   reread.comment == comment, reread.headerPackets.count == file.headerPackets.count,
+                  !keepsBinaryData || reread.commentTrailing == file.commentTrailing,
                   reread.headerPackets[0].bytes == file.headerPackets[0].bytes,
                   zip(reread.headerPackets.dropFirst(commentPacketIndex + 1), after).allSatisfy({ $0.bytes == $1.bytes }) else {
                 throw CarrierError(.verificationFailed, message: "\(path): the written header packets do not read back as intended; the original is unchanged")

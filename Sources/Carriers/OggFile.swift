@@ -406,17 +406,17 @@ extension OggFile {
         var count = 0
         func report(_ severity: CarrierDiagnostic.Severity, _ page: OggPage, _ message: String) {
             guard diagnostics.count < 1000 else { return }
-            diagnostics.append(CarrierDiagnostic(severity, .malformed, area: "Ogg", offset: page.offset, element: "page \(count)", message: message))
+            diagnostics.append(CarrierDiagnostic(severity, .malformed, area: "Ogg", offset: page.offset, element: "audio page \(count)", message: message))
         }
         while true {
             let next: (page: OggPage, body: ArraySlice<UInt8>)?
             do { next = try walker.next() } catch {
                 if error.code == .malformed, let skipped = try? walker.resync() {
-                    diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "page \(count)",
+                    diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "audio page \(count)",
                                                          message: "\(skipped) bytes that are not an Ogg page (a hole in the stream)"))
                     continue
                 }
-                diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "page \(count)", message: error.message))
+                diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "audio page \(count)", message: error.message))
                 break
             }
             guard let (page, body) = next else { break }

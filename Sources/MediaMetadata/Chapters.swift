@@ -161,6 +161,14 @@ extension MediaFile {
     /// its notes; where two forms disagree, both lists say so.
     public var chapterLists: [ChapterList] {
         var lists = container.chapterLists
+        // A form that does not say where a chapter ends (Vorbis comment chapters): each ends
+        // where the next begins, the last at the end of the file when its duration is known.
+        for i in lists.indices {
+            let chapters = lists[i].chapters
+            for k in chapters.indices where chapters[k].end == nil {
+                lists[i].chapters[k].end = k + 1 < chapters.count ? chapters[k + 1].start : container.duration
+            }
+        }
         for i in lists.indices {
             for j in lists.indices where j > i {
                 lists[i].notes += ChapterList.disagreements(lists[i], lists[j])

@@ -118,7 +118,8 @@ public struct FileInspection: Sendable {
             throw InspectionFailure(kind: kind, message: "\(path): \(error.description)")
         }
         let found = diagnostics(file).map { InspectionDiagnostic($0) }
-        try checkStrict(path, found, strict)
+        // `--strict` refuses any anomaly, those of a deeper walk too.
+        try checkStrict(path, found + (strict ? deepCheck.map { $0(file) }?.map { InspectionDiagnostic($0) } ?? [] : []), strict)
         let deep = deepCheck.map { check in { @Sendable in check(file).map { InspectionDiagnostic($0) } } }
         return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found,
                               atomTree: nil, deepCheck: deep)

@@ -51,6 +51,8 @@ import VorbisComment
         #expect(pictures.first?.data.starts(with: [0x89, 0x50, 0x4E, 0x47]) == true)
         #expect(file.chapters.map(\.title) == ["Start", "End"])
         #expect(file.chapters.map { $0.start.converted(to: 1000) } == [0, 600])
+        // Vorbis chapters say no end: each ends where the next begins, the last with the file.
+        #expect(file.chapters.map { $0.end?.converted(to: 1000) } == [600, 1000])
         #expect(file.audio?.codec == "vorbis")
         #expect(file.audio?.sampleRate == 8000)
         #expect(file.audio?.channels == 1)

@@ -114,6 +114,9 @@ struct OggToolTests {
         #expect(check.status != 0)
         #expect((check.standardOutput + check.standardError).contains("offset \(lastPage)") && (check.standardOutput + check.standardError).contains("CRC"),
                 "\(check.standardOutput)\(check.standardError)")
+        // `--strict` refuses it too, though the damage is in an audio page.
+        let strict = try await atominspect("--strict", damaged)
+        #expect(strict.status == 4, "\(strict.standardError)")
         // A damaged header page: tagedit reads what it can, refuses to write, and leaves the file.
         var header = try TemporaryFile.read(fixture)
         header[60 + 30] ^= 0x01  // a byte of the comment header page's body
