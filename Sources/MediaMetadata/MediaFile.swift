@@ -424,11 +424,15 @@ public struct MediaFile: Sendable {
                 plan = try container.plan(options)
             } else {
                 // The lock `tagedit` takes (shared when this process holds it already), so that
-                // two programs using the library never interleave their saves of one file.
-                let lock: FileLock?
-                do { lock = try FileLock(path) } catch {
-                    if error.isHeldElsewhere { throw MetadataError(.locked, path: path, message: error.reason) }
-                    lock = nil  // cannot be opened: the write says why
+                // two programs using the library never interleave their saves of one file. A save
+                // into a new file leaves this one as it is and takes none: two copies made from
+                // one file at once do not meet (a change to it meanwhile fails the copy's check).
+                var lock: FileLock?
+                if options.output == nil {
+                    do { lock = try FileLock(path) } catch {
+                        if error.isHeldElsewhere { throw MetadataError(.locked, path: path, message: error.reason) }
+                        lock = nil  // cannot be opened: the write says why
+                    }
                 }
                 plan = try container.write(options)
                 _ = consume lock

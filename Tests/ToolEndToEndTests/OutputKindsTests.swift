@@ -1,4 +1,5 @@
 import Foundation
+import MediaMetadata
 import MediaBytes
 import TestSupport
 import Testing
@@ -137,6 +138,22 @@ import Testing
 
     /// `picture extract` names its files itself: a device, a FIFO or a link already at such a
     /// name is kept without `--force`, written through with it, and a dangling link refused.
+    @Test func aCopyIsMadeFromAFileAnotherEditorHolds() async throws {
+        // A save into a new file leaves its source as it is and takes no lock on it: a copy
+        // can be made while another editor (here this process) holds the source's lock, and
+        // several copies from one file at once do not meet. An edit of the file itself waits
+        // its turn (exit 75).
+        let directory = try TemporaryFile.makeDirectory()
+        let source = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("wav-id3-info.wav")), name: "held.wav")
+        let lock = try FileLock(source)
+        let copy = try await ToolRunner.run("tagedit", ["set", source, "--output", directory + "/a.wav", "TITLE=A"])
+        #expect(copy.status == 0, "\(copy.standardError)")
+        #expect(try MediaFile(path: directory + "/a.wav").tags["TITLE"] == ["A"])
+        let edit = try await ToolRunner.run("tagedit", ["set", source, "TITLE=B"])
+        #expect(edit.status == 75, "\(edit.standardError)")
+        _ = consume lock
+    }
+
     @Test func extractedPicturesWriteThroughWhatIsAtTheirNames() async throws {
         let directory = try Self.folder()
         let fixture = TestFixtures.path("aac-itunes-tags-cover.m4a")

@@ -245,7 +245,9 @@ struct FileRun {
 
     /// Runs `body` holding the lock of `path` (from reading to the end of the save, so two
     /// editors never interleave); a file that cannot be opened gets its own error from `body`.
-    static func locked<T>(_ path: String, _ body: () throws(MetadataError) -> T) throws(MetadataError) -> T {
+    /// Without `taking` (a save into a new file, which leaves `path` as it is) no lock is taken.
+    static func locked<T>(_ path: String, taking: Bool = true, _ body: () throws(MetadataError) -> T) throws(MetadataError) -> T {
+        guard taking else { return try body() }
         let lock: FileLock
         do {
             lock = try FileLock(path)
@@ -274,7 +276,7 @@ struct FileRun {
         let saveOptions = options.saveOptions, version = options.id3v2Version
         OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<SavePlan, MetadataError> in
             do throws(MetadataError) {
-                return .success(try locked(files[index]) { () throws(MetadataError) -> SavePlan in
+                return .success(try locked(files[index], taking: saveOptions.output == nil) { () throws(MetadataError) -> SavePlan in
                     var file = try MediaFile(path: files[index])
                     file.id3Version = version
                     try edit(&file)
