@@ -1,11 +1,15 @@
+import MediaBytes
+
 /// An error reading an APE tag.
 ///
 /// Equality compares the code only, so tests read `#expect(throws: APEError(.malformed))`.
 public struct APEError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of problem kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable { case notATag, malformed, io }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// No `APETAGEX` header or footer where one was expected.
@@ -43,18 +47,10 @@ public struct APEError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A tolerated anomaly in an APE tag: the items before it were read.
-public struct APEDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    public var offset: UInt64
-    /// The key of the item concerned, when there is one.
-    public var key: String?
-    public var message: String
-
-    public init(offset: UInt64, key: String? = nil, message: String) {
-        self.offset = offset
-        self.key = key
-        self.message = message
+extension Diagnostic {
+    /// A diagnostic of an APE tag (a layout problem: the items before it were read), at the
+    /// item `key` names when it is about one.
+    public init(apeOffset offset: UInt64, key: String? = nil, message: String) {
+        self.init(.warning, APEError.Code.malformed, offset: offset, path: key ?? "", message: message)
     }
-
-    public var description: String { "at byte offset \(offset) (APEv2\(key.map { "/" + $0 } ?? "")): \(message)" }
 }

@@ -14,7 +14,7 @@ public struct APETag: Sendable, Hashable {
     /// The tag flags of the footer as stored (bit 31: a header precedes the items; bit 0: read only).
     public var flags: UInt32
     /// Problems tolerated while reading.
-    public var diagnostics: [APEDiagnostic] = []
+    public var diagnostics: [Diagnostic] = []
 
     /// Most items read from one tag.
     public static let maxItems = 10_000
@@ -96,7 +96,7 @@ public struct APETag: Sendable, Hashable {
         if let header = Boundary(bytes.prefix(32)), header.flags & 0x2000_0000 != 0 {
             itemsStart += 32
             if header.size != footer.size || header.count != footer.count {
-                diagnostics.append(APEDiagnostic(offset: offset, message: "the APE header and footer disagree (\(header.size)/\(header.count) vs \(footer.size)/\(footer.count)); the footer is used"))
+                diagnostics.append(Diagnostic(apeOffset: offset, message: "the APE header and footer disagree (\(header.size)/\(header.count) vs \(footer.size)/\(footer.count)); the footer is used"))
             }
         }
         items = []
@@ -106,24 +106,24 @@ public struct APETag: Sendable, Hashable {
         func fileOffset(_ i: Int) -> UInt64 { offset + UInt64(i - bytes.startIndex) }
         while remaining > 0 {
             guard itemsEnd - index >= 9 else {
-                diagnostics.append(APEDiagnostic(offset: fileOffset(index), message: "the footer counts \(footer.count) items, but only \(items.count) fit in the tag"))
+                diagnostics.append(Diagnostic(apeOffset: fileOffset(index), message: "the footer counts \(footer.count) items, but only \(items.count) fit in the tag"))
                 break
             }
             let valueSize = Int(Self.readLittleEndian(bytes, at: index))
             let itemFlags = Self.readLittleEndian(bytes, at: index + 4)
             let keyStart = index + 8
             guard let nul = bytes[keyStart..<itemsEnd].firstIndex(of: 0) else {
-                diagnostics.append(APEDiagnostic(offset: fileOffset(index), message: "an item key is not terminated inside the tag; the rest is not read"))
+                diagnostics.append(Diagnostic(apeOffset: fileOffset(index), message: "an item key is not terminated inside the tag; the rest is not read"))
                 break
             }
             let key = String(decoding: bytes[keyStart..<nul], as: UTF8.self)
             guard APEItem.isValidKey(key) else {
-                diagnostics.append(APEDiagnostic(offset: fileOffset(index), message: "an item key is not 2-255 printable ASCII characters; the rest is not read"))
+                diagnostics.append(Diagnostic(apeOffset: fileOffset(index), message: "an item key is not 2-255 printable ASCII characters; the rest is not read"))
                 break
             }
             let valueStart = nul + 1
             guard valueSize <= itemsEnd - valueStart else {
-                diagnostics.append(APEDiagnostic(offset: fileOffset(index), key: key, message: "item \(key) declares \(valueSize) bytes but only \(itemsEnd - valueStart) remain in the tag; the rest is not read"))
+                diagnostics.append(Diagnostic(apeOffset: fileOffset(index), key: key, message: "item \(key) declares \(valueSize) bytes but only \(itemsEnd - valueStart) remain in the tag; the rest is not read"))
                 break
             }
             var item = APEItem(key: key, flags: itemFlags, value: Array(bytes[valueStart..<valueStart + valueSize]))
@@ -133,7 +133,7 @@ public struct APETag: Sendable, Hashable {
             remaining -= 1
         }
         if remaining == 0, index < itemsEnd {
-            diagnostics.append(APEDiagnostic(offset: fileOffset(index), message: "\(itemsEnd - index) bytes after the last item are not an item"))
+            diagnostics.append(Diagnostic(apeOffset: fileOffset(index), message: "\(itemsEnd - index) bytes after the last item are not an item"))
         }
     }
 

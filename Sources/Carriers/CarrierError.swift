@@ -7,11 +7,13 @@ import MediaBytes
 /// Equality compares the code only, so tests read `#expect(throws: CarrierError(.notWritable))`.
 public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of problem kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable {
             case unrecognized, truncated, malformed, padding, limit, tag, io, notWritable, verificationFailed
         }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// The bytes are not this carrier (no `FORM`/`RIFF` header, no audio frame).
@@ -71,46 +73,11 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// A tolerated anomaly in a carrier or in one of the tags it holds.
-public struct CarrierDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable { case note, warning, error }
-    public var severity: Severity
-    public var code: CarrierError.Code
-    /// What the diagnostic is about: `MPEG`, `ADTS`, `RIFF`, `FORM` (the carrier), or the tag
-    /// format (`ID3v2`, `APEv2`, `INFO`).
-    public var area: String
-    public var offset: UInt64
-    /// The frame, item or chunk inside `area`, when there is one (`TIT2`, `Title`, `LIST`).
-    public var element: String?
-    public var message: String
-
+extension Diagnostic {
+    /// A diagnostic of a carrier or of a tag it holds: `area` names what it is about (`MPEG`,
+    /// `ADTS`, `RIFF`, `FORM`, `FLAC`, `Ogg`, or a tag format: `ID3v2`, `APEv2`, `INFO`), and
+    /// `element` the frame, item, block or chunk in it (`TIT2`, `Title`, `LIST`).
     public init(_ severity: Severity, _ code: CarrierError.Code, area: String, offset: UInt64, element: String? = nil, message: String) {
-        self.severity = severity
-        self.code = code
-        self.area = area
-        self.offset = offset
-        self.element = element
-        self.message = message
-    }
-
-    /// A diagnostic of an ID3v2 tag the carrier holds.
-    public init(_ diagnostic: ID3Diagnostic) {
-        let severity: Severity = switch diagnostic.severity {
-        case .note: .note
-        case .warning: .warning
-        case .error: .error
-        }
-        self.init(severity, diagnostic.code == .padding ? .padding : diagnostic.code == .truncated ? .truncated : .tag,
-                  area: "ID3v2", offset: diagnostic.offset, element: diagnostic.frame, message: diagnostic.message)
-    }
-
-    /// Where in the structure: the area and the element in it (`ID3v2/TIT2`, `RIFF`).
-    public var place: String { element.map { area + "/" + $0 } ?? area }
-
-    /// True for a warning or an error (a note is an observation, not a problem).
-    public var isProblem: Bool { severity != .note }
-
-    public var description: String {
-        "\(severity.rawValue): \(place) at byte offset \(offset): \(message)"
+        self.init(severity, code, offset: offset, path: element.map { area + "/" + $0 } ?? area, message: message)
     }
 }

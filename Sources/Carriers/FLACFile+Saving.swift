@@ -36,7 +36,7 @@ extension FLACFile {
         let source = try CarrierSaving.open(path, options: CarrierSaveOptions())
         let file = try FLACFile(source: source)
         if let problem = file.diagnostics.first(where: { $0.isProblem }) {
-            throw CarrierError(.notWritable, offset: problem.offset, place: problem.place,
+            throw CarrierError(.notWritable, offset: problem.offset, place: problem.path,
                                message: "\(path): \(problem.message); not writing to a file that is not fully understood")
         }
         var notes: [String] = []

@@ -106,7 +106,7 @@ public struct FLACFile: Sendable {
     /// Where the audio frames start: the end of the last metadata block.
     public let audioOffset: UInt64
     public let fileSize: UInt64
-    public let diagnostics: [CarrierDiagnostic]
+    public let diagnostics: [Diagnostic]
 
     /// Most metadata blocks read from one file (each is at least 4 bytes; a real file has a few).
     public static let maxBlockCount = 10_000
@@ -123,13 +123,13 @@ public struct FLACFile: Sendable {
         do { reader = try PrefetchedByteSource(source, head: 64 << 10, tail: 0) } catch {
             throw CarrierError(.io, offset: 0, message: error.description)
         }
-        var diagnostics: [CarrierDiagnostic] = []
+        var diagnostics: [Diagnostic] = []
         // ID3v2 tags before the marker.
         var at: UInt64 = 0
         var tags: [Range<UInt64>] = []
         while tags.count < 16, let header = ID3TagHeader(try MPEGStreamFile.read(reader, at: at, count: 10)), at + header.totalSize <= fileSize {
             tags.append(at..<at + header.totalSize)
-            diagnostics.append(CarrierDiagnostic(.note, .tag, area: "ID3v2", offset: at,
+            diagnostics.append(Diagnostic(.note, .tag, area: "ID3v2", offset: at,
                                                  message: "an ID3v2 tag of \(header.totalSize) bytes comes before fLaC (not part of FLAC); it is kept as it is"))
             at += header.totalSize
         }
@@ -148,7 +148,7 @@ public struct FLACFile: Sendable {
         while true {
             let header = try MPEGStreamFile.read(reader, at: at, count: 4)
             guard header.count == 4 else {
-                diagnostics.append(CarrierDiagnostic(.error, .truncated, area: "FLAC", offset: at, message: "the file ends where a metadata block header should be (the last block was not flagged last)"))
+                diagnostics.append(Diagnostic(.error, .truncated, area: "FLAC", offset: at, message: "the file ends where a metadata block header should be (the last block was not flagged last)"))
                 break
             }
             let type = BlockType(rawValue: header[0] & 0x7F)
@@ -156,26 +156,26 @@ public struct FLACFile: Sendable {
             let block = Block(type: type, isLast: header[0] & 0x80 != 0, offset: at, length: length)
             let place = "\(type)[\(blocks.count)]"
             if type.rawValue == 127 {
-                diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: at, element: place, message: "block type 127 is forbidden; the metadata ends here"))
+                diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: at, element: place, message: "block type 127 is forbidden; the metadata ends here"))
                 break
             }
             if block.bodyRange.upperBound > fileSize {
-                diagnostics.append(CarrierDiagnostic(.error, .truncated, area: "FLAC", offset: at, element: place,
+                diagnostics.append(Diagnostic(.error, .truncated, area: "FLAC", offset: at, element: place,
                                                      message: "the \(type) block claims \(length) bytes; the file has \(fileSize - min(fileSize, at + 4)) after its header"))
                 break
             }
             if blocks.isEmpty && type != .streamInfo {
-                diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: at, element: place, message: "the first metadata block is \(type), not STREAMINFO"))
+                diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: at, element: place, message: "the first metadata block is \(type), not STREAMINFO"))
             }
             switch type {
             case .streamInfo where streamInfo == nil:
                 streamInfo = StreamInfo(try MPEGStreamFile.read(reader, at: block.bodyRange.lowerBound, count: Int(min(length, 34))))
                 if length != 34 {
-                    diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place, message: "STREAMINFO is \(length) bytes, not 34"))
+                    diagnostics.append(Diagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place, message: "STREAMINFO is \(length) bytes, not 34"))
                 }
             case .vorbisComment:
                 if comment != nil {
-                    diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place,
+                    diagnostics.append(Diagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place,
                                                          message: "a second VORBIS_COMMENT block; the first is read, this one is kept as it is"))
                     break
                 }
@@ -186,13 +186,13 @@ public struct FLACFile: Sendable {
                 if let error {
                     // The fields before the damage are read (a save refuses the file).
                     let kept = read.map { ", the \($0.fields.count) fields before it are read" } ?? ""
-                    diagnostics.append(CarrierDiagnostic(.error, .tag, area: "VORBIS_COMMENT", offset: error.offset, message: error.message + "; the block is kept as it is" + kept))
+                    diagnostics.append(Diagnostic(.error, .tag, area: "VORBIS_COMMENT", offset: error.offset, message: error.message + "; the block is kept as it is" + kept))
                 }
             case .picture:
                 do {
                     pictures.append(PictureBlock(blockIndex: blocks.count, header: try Self.pictureHeader(reader, block)))
                 } catch {
-                    diagnostics.append(CarrierDiagnostic(.error, .tag, area: "FLAC", offset: error.offset, element: place, message: error.message + "; the block is kept as it is"))
+                    diagnostics.append(Diagnostic(.error, .tag, area: "FLAC", offset: error.offset, element: place, message: error.message + "; the block is kept as it is"))
                 }
             default: break
             }
@@ -200,17 +200,17 @@ public struct FLACFile: Sendable {
             at = block.bodyRange.upperBound
             if block.isLast { break }
             if blocks.count >= Self.maxBlockCount {
-                diagnostics.append(CarrierDiagnostic(.error, .limit, area: "FLAC", offset: at, message: "more than \(Self.maxBlockCount) metadata blocks; the rest is not read"))
+                diagnostics.append(Diagnostic(.error, .limit, area: "FLAC", offset: at, message: "more than \(Self.maxBlockCount) metadata blocks; the rest is not read"))
                 break
             }
         }
         if streamInfo == nil {
-            diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: markerOffset + 4, message: "no STREAMINFO block"))
+            diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: markerOffset + 4, message: "no STREAMINFO block"))
         }
         audioOffset = at
         let sync = try MPEGStreamFile.read(reader, at: at, count: 2)
         if blocks.last?.isLast == true, !(sync.count == 2 && sync[0] == 0xFF && sync[1] & 0xFE == 0xF8) {
-            diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "FLAC", offset: at,
+            diagnostics.append(Diagnostic(.warning, .malformed, area: "FLAC", offset: at,
                                                  message: sync.isEmpty ? "no audio frames after the metadata" : "the audio does not start with a FLAC frame sync code"))
         }
         self.blocks = blocks

@@ -2,8 +2,9 @@ import ID3
 import MediaBytes
 
 extension IFFChunkFile {
-    /// Writes `tag` into the `ID3 ` (AIFF) or `id3 ` (WAV) chunk of the file at `path`,
-    /// replacing the existing ID3 chunk or adding one at the end. Every other chunk is kept
+    /// Writes `tags` into the file at `path`: their ID3v2 tag into the `ID3 ` (AIFF) or `id3 `
+    /// (WAV) chunk (nil rewrites the file's own), replacing the existing ID3 chunk or adding
+    /// one at the end, and their INFO list (AIFF: text chunks) when given. Every other chunk is kept
     /// byte for byte and the form size is updated.
     ///
     /// When the new tag fits the old chunk it is written in place (padded to the chunk's size);
@@ -14,11 +15,12 @@ extension IFFChunkFile {
     ///   chunk, bytes that are not chunks), `.verificationFailed`, `.io`; the original is then
     ///   left as it was.
     @discardableResult
-    public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
+    public static func save(_ tags: CarriedTags, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
         let source = try CarrierSaving.open(path, options: options)
         let file = try IFFChunkFile(source: source)
+        let tag = tags.id3v2 ?? file.id3Tag ?? ID3v2Tag()
         if let problem = file.diagnostics.first(where: { $0.severity != .note }) {
-            throw CarrierError(.notWritable, offset: problem.offset, place: problem.place, message: "\(path): \(problem.message); not writing to a file that is not understood")
+            throw CarrierError(.notWritable, offset: problem.offset, place: problem.path, message: "\(path): \(problem.message); not writing to a file that is not understood")
         }
         let littleEndian = file.kind == .wav
         let old = file.root.children.first { $0.id == "ID3 " || $0.id == "id3 " }
@@ -32,7 +34,7 @@ extension IFFChunkFile {
         let infoChunks = file.root.children.filter(isInfoChunk)
         let oldInfo = infoChunks.first
         let form: RIFFInfoList.Form = littleEndian ? .riffInfo : .aiffText
-        let newInfo = options.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
+        let newInfo = tags.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
         var infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.bytes }
         if form == .aiffText, let newInfo, let oldEntries = file.info?.entries, oldEntries.count == infoChunks.count {
             // A text chunk whose entry did not change is copied as it is (one longer than what

@@ -36,7 +36,7 @@ public struct IFFChunkFile: Sendable {
     public var info: RIFFInfoList?
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
-    public var diagnostics: [CarrierDiagnostic]
+    public var diagnostics: [Diagnostic]
 
     /// Most chunks read from one file.
     public static let maxChunkCount = 10_000
@@ -57,7 +57,7 @@ public struct IFFChunkFile: Sendable {
         let declared = Self.size(head[4..<8], littleEndian: littleEndian)
         let available = source.size - 8
         if UInt64(declared) > available {
-            diagnostics.append(CarrierDiagnostic(.warning, .truncated, area: id.description, offset: 0,
+            diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,
                                              message: "\(id) declares \(declared) bytes but the file has \(available) after the header"))
         }
         let dataSize = min(UInt64(declared), available)
@@ -69,7 +69,7 @@ public struct IFFChunkFile: Sendable {
 
         for chunk in root.children where chunk.id == "ID3 " || chunk.id == "id3 " {
             guard chunk.dataSize <= Self.maxTagChunkSize else {
-                diagnostics.append(CarrierDiagnostic(.warning, .limit, area: "ID3v2", offset: chunk.offset,
+                diagnostics.append(Diagnostic(.warning, .limit, area: "ID3v2", offset: chunk.offset,
                                                  message: "'\(chunk.id)' chunk of \(chunk.dataSize) bytes is larger than an ID3v2 tag can be; not read"))
                 break
             }
@@ -77,9 +77,9 @@ public struct IFFChunkFile: Sendable {
             do {
                 let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
                 id3Tag = tag
-                diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
+                diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
             } catch {
-                diagnostics.append(CarrierDiagnostic(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message)))
+                diagnostics.append(Diagnostic(.warning, error.code, offset: error.offset, message: error.message).within("ID3v2"))
             }
             break
         }
@@ -120,7 +120,7 @@ public struct IFFChunkFile: Sendable {
 
     private static func chunks(
         _ source: any ByteSource, from start: UInt64, to end: UInt64, littleEndian: Bool, depth: Int, count: inout Int,
-        diagnostics: inout [CarrierDiagnostic]
+        diagnostics: inout [Diagnostic]
     ) throws(CarrierError) -> [IFFChunk] {
         let area = littleEndian ? "RIFF" : "FORM"
         var found: [IFFChunk] = []
@@ -128,21 +128,21 @@ public struct IFFChunkFile: Sendable {
         while position + 8 <= end {
             count += 1
             guard count <= maxChunkCount else {
-                diagnostics.append(CarrierDiagnostic(.error, .limit, area: area, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
+                diagnostics.append(Diagnostic(.error, .limit, area: area, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
                 break
             }
             let header = try MPEGStreamFile.read(source, at: position, count: 12)
             let id = FourCC(header[0], header[1], header[2], header[3])
             let declared = size(header[4..<8], littleEndian: littleEndian)
             guard id.isPrintable else {
-                diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: area, offset: position,
+                diagnostics.append(Diagnostic(.warning, .malformed, area: area, offset: position,
                                                  message: "bytes at offset \(position) are not a chunk ID; the remaining \(end - position) bytes are not read"))
                 break
             }
             let room = end - position - 8
             var dataSize = UInt64(declared)
             if dataSize > room {
-                diagnostics.append(CarrierDiagnostic(.warning, .truncated, area: area, offset: position,
+                diagnostics.append(Diagnostic(.warning, .truncated, area: area, offset: position,
                                                  message: "chunk '\(id)' declares \(declared) bytes but only \(room) remain"))
                 dataSize = room
             }
@@ -156,7 +156,7 @@ public struct IFFChunkFile: Sendable {
             position += chunk.totalSize
         }
         if position < end && end - position < 8 {
-            diagnostics.append(CarrierDiagnostic(.warning, .padding, area: area, offset: position,
+            diagnostics.append(Diagnostic(.warning, .padding, area: area, offset: position,
                                              message: "\(end - position) bytes after the last chunk form no chunk"))
         }
         return found

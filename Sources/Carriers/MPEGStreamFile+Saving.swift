@@ -26,12 +26,6 @@ public struct CarrierSaveOptions: Sendable {
     /// Write a tag that fits the old one's space in place (false: always write the file anew
     /// and rename it over the original, which no crash or power loss can leave half done).
     public var allowInPlace = true
-    /// AIFF/WAV: the `LIST`/`INFO` entries to write instead of the file's (an empty list
-    /// removes the chunk); nil keeps the file's as they are.
-    public var info: RIFFInfoList?
-    /// MP3/ADTS: the APE tag to write instead of the file's (a tag without items removes it);
-    /// nil keeps the file's as it is.
-    public var ape: APETag?
 
     public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version
@@ -67,11 +61,12 @@ public struct CarrierSaveOutcome: Sendable {
 }
 
 extension MPEGStreamFile {
-    /// Writes `tag` as the file's leading ID3v2 tag (replacing the first one, if any) in the MP3
-    /// or ADTS file at `path`.
+    /// Writes `tags` into the MP3 or ADTS file at `path`: their ID3v2 tag as the file's leading
+    /// one (replacing the first one, if any; nil rewrites the file's own), their APE tag
+    /// when given.
     ///
     /// The audio bytes, any further leading tags, the Lyrics3 block and an appended tag are kept
-    /// exactly, and so is the APE tag unless `options.ape` replaces it (a new one goes before a
+    /// exactly, and so is the APE tag unless `tags.ape` replaces it (a new one goes before a
     /// Lyrics3 block and the ID3v1 tag). When the new tags fit their old space they are written
     /// in place;
     /// otherwise the file is written anew with `options.padding` through
@@ -82,16 +77,17 @@ extension MPEGStreamFile {
     ///   audio frame, a damaged tag), `.verificationFailed` when the written file does not read
     ///   back as intended, `.io`; in every case the original is left as it was.
     @discardableResult
-    public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
+    public static func save(_ tags: CarriedTags, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
         let source = try CarrierSaving.open(path, options: options)
         let layout = try MPEGStreamFile(source: source)
+        let tag = tags.id3v2 ?? layout.primaryTag ?? ID3v2Tag()
         guard layout.kind != nil else {
             throw CarrierError(.notWritable, offset: layout.audio.lowerBound,
                            message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
         }
         let old = layout.leadingTags.first
-        if let problem = layout.diagnostics.first(where: { $0.severity != .note && $0.code != .padding }) {
-            throw CarrierError(.notWritable, offset: problem.offset, place: problem.place,
+        if let problem = layout.diagnostics.first(where: { $0.isProblem && !$0.has(CarrierError.Code.padding) }) {
+            throw CarrierError(.notWritable, offset: problem.offset, place: problem.path,
                            message: "\(path): \(problem.message); not writing to a file that is not fully understood")
         }
         if let old, old.offset != 0 {
@@ -114,7 +110,7 @@ extension MPEGStreamFile {
         if let dropLyrics3 { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
 
         // The APE tag: replaced where it is (or, new, put before Lyrics3 and ID3v1) when it changes.
-        let newAPE = options.ape.flatMap { ($0.items.isEmpty && layout.apeTag == nil) || Self.sameItems($0, layout.apeTag) ? nil : $0 }
+        let newAPE = tags.ape.flatMap { ($0.items.isEmpty && layout.apeTag == nil) || Self.sameItems($0, layout.apeTag) ? nil : $0 }
         let apeBytes = newAPE.map { $0.items.isEmpty ? [] : $0.serialized() }
         let apeRange = layout.apeBlock ?? {
             let at = layout.lyrics3Block?.lowerBound ?? v1Offset

@@ -39,7 +39,7 @@ public struct MPEGStreamFile: Sendable {
     /// A Lyrics3v2 block (detected and preserved, not edited).
     public var lyrics3Block: Range<UInt64>?
     public var id3v1: ID3v1Tag?
-    public var diagnostics: [CarrierDiagnostic]
+    public var diagnostics: [Diagnostic]
 
     /// Most ID3v2 tags read in a row at the start of a file; anything after them is taken as
     /// the start of the audio.
@@ -65,9 +65,9 @@ public struct MPEGStreamFile: Sendable {
             do {
                 let tag = try ID3v2Tag.read(source, original: original, at: position, header: header)
                 leadingTags.append(tag)
-                diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
+                diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
             } catch {
-                diagnostics.append(CarrierDiagnostic(ID3Diagnostic(.warning, error.code, offset: error.offset, message: error.message)))
+                diagnostics.append(Diagnostic(.warning, error.code, offset: error.offset, message: error.message).within("ID3v2"))
             }
             position += header.totalSize
             if position >= fileSize { break }
@@ -102,7 +102,7 @@ public struct MPEGStreamFile: Sendable {
                     let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
                     if let tag = try? ID3v2Tag(parsing: bytes, at: start) {
                         appendedTag = tag
-                        diagnostics += tag.diagnostics.map(CarrierDiagnostic.init)
+                        diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
                         end = start
                         moved = true
                     }
@@ -125,7 +125,7 @@ public struct MPEGStreamFile: Sendable {
             self.kind = kind
             if index > 0 {
                 junkBeforeAudio = position..<position + UInt64(index)
-                diagnostics.append(CarrierDiagnostic(.note, .padding, area: "MPEG", offset: position,
+                diagnostics.append(Diagnostic(.note, .padding, area: "MPEG", offset: position,
                                                  message: "\(index) bytes before the first audio frame"))
             }
             audio = position + UInt64(index)..<end
@@ -145,7 +145,7 @@ public struct MPEGStreamFile: Sendable {
                 adtsFrames = Self.countADTSFrames(original, in: audio)
             }
         } else if windowSize > 0 {
-            diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "MPEG", offset: position,
+            diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG", offset: position,
                                              message: "no MPEG audio or ADTS frame in the first \(windowSize) bytes after the tags"))
         }
     }
@@ -249,15 +249,13 @@ public struct MPEGStreamFile: Sendable {
 
     /// The APE tag whose footer ends at `end`, its problems added to `diagnostics`; nil when
     /// there is none (or its footer's size does not fit, which is a warning).
-    static func apeTag(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64, diagnostics: inout [CarrierDiagnostic]) -> (tag: APETag, range: Range<UInt64>)? {
+    static func apeTag(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64, diagnostics: inout [Diagnostic]) -> (tag: APETag, range: Range<UInt64>)? {
         do {
             guard let found = try APETag.read(from: source, endingAt: end, floor: floor) else { return nil }
-            for problem in found.tag.diagnostics {
-                diagnostics.append(CarrierDiagnostic(.warning, .tag, area: "APEv2", offset: problem.offset, element: problem.key, message: problem.message))
-            }
+            diagnostics += found.tag.diagnostics.map { $0.within("APEv2") }
             return found
         } catch {
-            diagnostics.append(CarrierDiagnostic(.warning, error.code == .io ? .truncated : .tag, area: "APEv2", offset: error.offset ?? end, message: error.message))
+            diagnostics.append(Diagnostic(.warning, error.code == .io ? .truncated : .tag, area: "APEv2", offset: error.offset ?? end, message: error.message))
             return nil
         }
     }

@@ -96,7 +96,7 @@ public struct OggFile: Sendable {
     public let headerEnd: UInt64
     /// The granule position of the stream's last page with one (nil when not found).
     public let lastGranule: UInt64?
-    public let diagnostics: [CarrierDiagnostic]
+    public let diagnostics: [Diagnostic]
 
     /// Most header packets, pages and bytes read before the audio: real files have 2-5 packets
     /// on a few pages; a comment header with large pictures may span thousands of pages.
@@ -115,7 +115,7 @@ public struct OggFile: Sendable {
     public init(source: any ByteSource) throws(CarrierError) {
         self.source = source
         fileSize = source.size
-        var diagnostics: [CarrierDiagnostic] = []
+        var diagnostics: [Diagnostic] = []
         // The header pages and the last pages are read from the first and last 64 KiB, each
         // fetched at once; the walk reads small pieces of them (what lies beyond is read as needed).
         let reader: any ByteSource
@@ -136,17 +136,17 @@ public struct OggFile: Sendable {
             do { next = try walker.next() } catch {
                 guard error.code != .io && !pages.isEmpty else { throw error }
                 if error.code == .malformed, let skipped = try walker.resync() {
-                    diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "OggS[\(pages.count)]",
+                    diagnostics.append(Diagnostic(.warning, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "OggS[\(pages.count)]",
                                                          message: "\(skipped) bytes that are not an Ogg page (a hole in the stream) are passed over"))
                     continue
                 }
-                diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "OggS[\(pages.count)]",
+                diagnostics.append(Diagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "OggS[\(pages.count)]",
                                                      message: error.message + " (before the end of the header packets)"))
                 break
             }
             guard let (page, body) = next else {
                 if chosen != nil {
-                    diagnostics.append(CarrierDiagnostic(.error, .truncated, area: "Ogg", offset: walker.offset,
+                    diagnostics.append(Diagnostic(.error, .truncated, area: "Ogg", offset: walker.offset,
                                                          message: "the file ends before the stream's header packets do (\(packets.count) read)"))
                 }
                 break
@@ -157,10 +157,10 @@ public struct OggFile: Sendable {
             }
             pages.append(page)
             if page.version != 0 {
-                diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place, message: "Ogg page version \(page.version), not 0"))
+                diagnostics.append(Diagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place, message: "Ogg page version \(page.version), not 0"))
             }
             if page.computedCRC(body: body) != page.crc {
-                diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place,
+                diagnostics.append(Diagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place,
                                                      message: "the page's CRC (0x\(String(page.crc, radix: 16))) does not match its bytes"))
             }
             if chosen == nil {
@@ -170,7 +170,7 @@ public struct OggFile: Sendable {
                 }
                 let first = page.pieces.first.map { body.dropFirst($0.start).prefix($0.count) } ?? []
                 guard let codec = Codec.identify(first) else {
-                    diagnostics.append(CarrierDiagnostic(.note, .unrecognized, area: "Ogg", offset: page.offset, element: place,
+                    diagnostics.append(Diagnostic(.note, .unrecognized, area: "Ogg", offset: page.offset, element: place,
                                                          message: "stream \(Self.hex(page.serial)) is not Vorbis, Opus, FLAC or Speex; its pages are kept as they are"))
                     if pages.count >= 64 { throw CarrierError(.unrecognized, offset: 0, message: "no Vorbis, Opus, FLAC or Speex stream begins in the first 64 Ogg pages") }
                     continue
@@ -180,16 +180,16 @@ public struct OggFile: Sendable {
             }
             guard let (serial, codec) = chosen, page.serial == serial else { continue }
             if page.isFirst && !packets.isEmpty {
-                diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place, message: "a second beginning-of-stream page for stream \(Self.hex(serial))"))
+                diagnostics.append(Diagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place, message: "a second beginning-of-stream page for stream \(Self.hex(serial))"))
             }
             if let expectedSequence = nextSequence, page.sequence != expectedSequence {
-                diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "Ogg", offset: page.offset, element: place,
+                diagnostics.append(Diagnostic(.warning, .malformed, area: "Ogg", offset: page.offset, element: place,
                                                      message: "page sequence number \(page.sequence), expected \(expectedSequence) (a page is missing)"))
             }
             nextSequence = page.sequence &+ 1
             for (pieceIndex, piece) in page.pieces.enumerated() {
                 if pieceIndex == 0, page.isContinued != (partialStart != nil) {
-                    diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place,
+                    diagnostics.append(Diagnostic(.error, .malformed, area: "Ogg", offset: page.offset, element: place,
                                                          message: page.isContinued ? "the page continues a packet, but none was open" : "the page does not continue the packet the page before left open"))
                     partial = []
                     partialStart = nil
@@ -203,7 +203,7 @@ public struct OggFile: Sendable {
                 partial += body.dropFirst(piece.start).prefix(piece.count)
                 guard piece.ends, let start = partialStart else { continue }
                 if packets.count == expected {
-                    diagnostics.append(CarrierDiagnostic(.warning, .malformed, area: "Ogg", offset: start.offset, element: place,
+                    diagnostics.append(Diagnostic(.warning, .malformed, area: "Ogg", offset: start.offset, element: place,
                                                          message: "an audio packet shares a page with the last header packet"))
                     break
                 }
@@ -214,7 +214,7 @@ public struct OggFile: Sendable {
                 if expected == nil, codec == .flac, packets.count > 1, let type = packets.last!.bytes.first {
                     if type == 0xFF {
                         // An audio frame (sync code) before any block flagged last.
-                        diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "FLAC", offset: start.offset, element: place,
+                        diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: start.offset, element: place,
                                                              message: "the audio begins before a metadata block flagged last"))
                         packets.removeLast()
                         expected = packets.count
@@ -238,7 +238,7 @@ public struct OggFile: Sendable {
         self.headerEnd = headerEnd ?? walker.offset
         identification = Self.identification(codec, packets.first?.bytes ?? [])
         if packets.isEmpty || Self.identification(codec, packets[0].bytes).channels == 0 {
-            diagnostics.append(CarrierDiagnostic(.error, .malformed, area: codec.name, offset: packets.first?.offset ?? 0, message: "the \(codec.name) identification header is damaged"))
+            diagnostics.append(Diagnostic(.error, .malformed, area: codec.name, offset: packets.first?.offset ?? 0, message: "the \(codec.name) identification header is damaged"))
         }
         var comment: VorbisComment?
         var trailing: [UInt8] = []
@@ -251,7 +251,7 @@ public struct OggFile: Sendable {
                 let body = Self.commentBody(codec, packet)
                 comment = body.isEmpty ? nil : VorbisComment.salvaging(body, offset: packet.offset).comment
                 let kept = comment.map { " (the \($0.fields.count) fields before it are read)" } ?? ""
-                diagnostics.append(CarrierDiagnostic(.error, .tag, area: "comment header", offset: error.offset, message: error.message + kept))
+                diagnostics.append(Diagnostic(.error, .tag, area: "comment header", offset: error.offset, message: error.message + kept))
             }
         }
         self.comment = comment
@@ -398,25 +398,25 @@ extension OggFile {
     /// than the page before of its stream), its granule position (never lower than the one
     /// before of its stream), no page of a stream after its last page. Rows beyond `maxRows`
     /// are checked and not kept.
-    public func walkPages(from start: UInt64 = 0, maxRows: Int = 2_000_000) -> (pages: [PageSummary], count: Int, diagnostics: [CarrierDiagnostic]) {
+    public func walkPages(from start: UInt64 = 0, maxRows: Int = 2_000_000) -> (pages: [PageSummary], count: Int, diagnostics: [Diagnostic]) {
         var walker = OggPageWalker(source: source, from: start)
         var rows: [PageSummary] = []
-        var diagnostics: [CarrierDiagnostic] = []
+        var diagnostics: [Diagnostic] = []
         var sequences: [UInt32: UInt32] = [:], granules: [UInt32: UInt64] = [:], ended: Set<UInt32> = []
         var count = 0
-        func report(_ severity: CarrierDiagnostic.Severity, _ page: OggPage, _ message: String) {
+        func report(_ severity: Diagnostic.Severity, _ page: OggPage, _ message: String) {
             guard diagnostics.count < 1000 else { return }
-            diagnostics.append(CarrierDiagnostic(severity, .malformed, area: "Ogg", offset: page.offset, element: "audio page \(count)", message: message))
+            diagnostics.append(Diagnostic(severity, .malformed, area: "Ogg", offset: page.offset, element: "audio page \(count)", message: message))
         }
         while true {
             let next: (page: OggPage, body: ArraySlice<UInt8>)?
             do { next = try walker.next() } catch {
                 if error.code == .malformed, let skipped = try? walker.resync() {
-                    diagnostics.append(CarrierDiagnostic(.error, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "audio page \(count)",
+                    diagnostics.append(Diagnostic(.error, .malformed, area: "Ogg", offset: error.offset ?? 0, element: "audio page \(count)",
                                                          message: "\(skipped) bytes that are not an Ogg page (a hole in the stream)"))
                     continue
                 }
-                diagnostics.append(CarrierDiagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "audio page \(count)", message: error.message))
+                diagnostics.append(Diagnostic(.error, error.code, area: "Ogg", offset: error.offset ?? walker.offset, element: "audio page \(count)", message: error.message))
                 break
             }
             guard let (page, body) = next else { break }

@@ -2,17 +2,23 @@ import APEv2
 import ID3
 import MediaBytes
 
-/// The tags a carrier holds, as read: each tag format the file has, by format.
+/// The tags of a carrier, by format: what a carrier hands over when it reads a file, and what
+/// its save takes back, edited.
+///
+/// Read, each field is the block the file has (nil: none). Saved, each field is the block the
+/// file is to have, and nil keeps the file's block as it is; a block without entries removes
+/// it. ID3v1 is not saved from here: it holds what the ID3v2 tag says, and
+/// `CarrierSaveOptions` says whether it is updated, mirrored or removed.
 public struct CarriedTags: Sendable {
     /// The ID3v2 tag the metadata layer reads and writes (an MP3's first leading tag, else its
     /// appended one; an AIFF/WAV `ID3 ` chunk).
     public var id3v2: ID3v2Tag?
-    /// An ID3v1 tag at the end of an MP3 or ADTS stream.
+    /// An ID3v1 tag at the end of an MP3 or ADTS stream (read only; see above).
     public var id3v1: ID3v1Tag?
     /// An APE tag at the end of an MP3 or ADTS stream.
     public var ape: APETag?
-    /// A WAV file's `LIST`/`INFO` entries, in order (an empty list for a WAV file without
-    /// one); nil for a carrier that cannot hold an `INFO` list.
+    /// A WAV file's `LIST`/`INFO` entries or an AIFF file's text chunks, in order (an empty
+    /// list for a file without them); nil for a carrier that cannot hold them.
     public var info: RIFFInfoList?
 
     public init(id3v2: ID3v2Tag? = nil, id3v1: ID3v1Tag? = nil, ape: APETag? = nil, info: RIFFInfoList? = nil) {
@@ -23,22 +29,31 @@ public struct CarriedTags: Sendable {
     }
 }
 
-/// A file layout that carries tags: it reads the layout and the tags in it, and saves a new
-/// ID3v2 tag into a file of its kind, keeping every other byte. `MPEGStreamFile` and
-/// `IFFChunkFile` are the carriers; a new one (FLAC, Ogg) conforms here and the metadata layer
-/// opens and saves it through the same seam.
+/// A file layout that carries tags of the ID3 family (ID3v2, ID3v1, APE, RIFF INFO, AIFF
+/// text): it reads the layout and hands over the tags in it by format, and saves the edited
+/// tags into a file of its kind, keeping every other byte. `MPEGStreamFile` and `IFFChunkFile`
+/// are the carriers; the metadata layer opens and saves every one through
+/// `TagCarrierContainer`. (FLAC and Ogg carry Vorbis comments and have saves of their own.)
 public protocol TagCarrierFile: Sendable {
     /// Reads the layout of the file and the tags it carries (never the audio).
     init(source: any ByteSource) throws(CarrierError)
     /// The tags the file holds.
     var carriedTags: CarriedTags { get }
     /// What was tolerated while reading (damaged chunks, tags, junk).
-    var diagnostics: [CarrierDiagnostic] { get }
+    var diagnostics: [Diagnostic] { get }
     /// The audio's duration in seconds, from the headers (never by decoding); nil when unknown.
     var duration: Double? { get }
-    /// Writes `tag` into the file at `path` as its ID3v2 tag, verified before it is kept; the
-    /// original is untouched on failure.
-    static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome
+    /// Writes `tags` into the file at `path` (each block given replaces the file's; nil keeps
+    /// it), verified before it is kept; the original is untouched on failure.
+    static func save(_ tags: CarriedTags, to path: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome
+}
+
+extension TagCarrierFile {
+    /// Writes `tag` as the file's ID3v2 tag and keeps its other tags as they are.
+    @discardableResult
+    public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
+        try save(CarriedTags(id3v2: tag), to: path, options: options)
+    }
 }
 
 extension MPEGStreamFile: TagCarrierFile {

@@ -128,7 +128,7 @@ public struct TransportStreamFile: Sendable {
     public private(set) var packetCount = 0
     public private(set) var programs: [Program] = []
     public private(set) var events: [ID3Event] = []
-    public private(set) var diagnostics: [CarrierDiagnostic] = []
+    public private(set) var diagnostics: [Diagnostic] = []
 
     /// The largest PES this reader reassembles for a metadata stream (an ID3 tag in one PES is
     /// at most 64 KiB in practice; a PES of unbounded length is cut here).
@@ -190,7 +190,7 @@ private struct Scanner {
     var packetCount = 0
     var programs: [TransportStreamFile.Program] = []
     var events: [TransportStreamFile.ID3Event] = []
-    var diagnostics: [CarrierDiagnostic] = []
+    var diagnostics: [Diagnostic] = []
     var suppressed: [String: Int] = [:]
 
     /// PSI sections being assembled, per PID: bytes and where the section started.
@@ -214,13 +214,13 @@ private struct Scanner {
         self.syncOffset = syncOffset
     }
 
-    mutating func note(_ severity: CarrierDiagnostic.Severity, _ code: CarrierError.Code, _ kind: String, at offset: UInt64, element: String? = nil, _ message: String) {
+    mutating func note(_ severity: Diagnostic.Severity, _ code: CarrierError.Code, _ kind: String, at offset: UInt64, element: String? = nil, _ message: String) {
         let count = suppressed[kind, default: 0]
         suppressed[kind] = count + 1
         if count < TransportStreamFile.diagnosticLimit {
-            diagnostics.append(CarrierDiagnostic(severity, code, area: "TS", offset: offset, element: element, message: message))
+            diagnostics.append(Diagnostic(severity, code, area: "TS", offset: offset, element: element, message: message))
         } else if count == TransportStreamFile.diagnosticLimit {
-            diagnostics.append(CarrierDiagnostic(.note, .limit, area: "TS", offset: offset, message: "more \(kind) problems are not listed"))
+            diagnostics.append(Diagnostic(.note, .limit, area: "TS", offset: offset, message: "more \(kind) problems are not listed"))
         }
     }
 

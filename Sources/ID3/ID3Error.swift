@@ -5,12 +5,14 @@ import MediaBytes
 /// Equality compares the code only, so tests read `#expect(throws: ID3Error(.notATag))`.
 public struct ID3Error: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of problem kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable {
             case notATag, unsupportedVersion, truncated, invalidFrame, invalidFrameSize, padding
             case compression, encrypted, invalidExtendedHeader, invalidText, io, notWritable, verificationFailed
         }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// The bytes are not an ID3 tag.
@@ -81,23 +83,9 @@ public struct ID3Error: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A tolerated anomaly in an ID3 tag.
-public struct ID3Diagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable { case note, warning, error }
-    public var severity: Severity
-    public var code: ID3Error.Code
-    public var offset: UInt64
-    public var frame: String?
-    public var message: String
-
+extension Diagnostic {
+    /// A diagnostic of an ID3 tag, at `frame` (its path) when it is about one.
     public init(_ severity: Severity, _ code: ID3Error.Code, offset: UInt64, frame: String? = nil, message: String) {
-        self.severity = severity
-        self.code = code
-        self.offset = offset
-        self.frame = frame
-        self.message = message
+        self.init(severity, code, offset: offset, path: frame ?? "", message: message)
     }
-
-    public var error: ID3Error { ID3Error(code, offset: offset, frame: frame, message: message) }
-    public var description: String { "\(severity.rawValue): \(error.description)" }
 }

@@ -17,7 +17,7 @@ public struct ID3v2Tag: Sendable, Hashable {
     public var offset: UInt64
     /// Bytes the tag takes in the file: header, body, and footer.
     public var totalSize: UInt64
-    public var diagnostics: [ID3Diagnostic]
+    public var diagnostics: [Diagnostic]
 
     public var isUnsynchronised: Bool { headerFlags & 0x80 != 0 }
     public var hasFooter: Bool { majorVersion == 4 && headerFlags & 0x10 != 0 }
@@ -72,13 +72,13 @@ public struct ID3v2Tag: Sendable, Hashable {
         var bodyEnd = 10 + Int(header.tagSize)
         if bytes.count < bodyEnd {
             // Read the frames that are there, as the peers do; the rest of the tag is missing.
-            diagnostics.append(ID3Diagnostic(.warning, .truncated, offset: offset,
+            diagnostics.append(Diagnostic(.warning, .truncated, offset: offset,
                                              message: "tag declares \(header.tagSize) bytes after its header but only \(bytes.count - 10) follow"))
             bodyEnd = bytes.count
         }
         let start = bytes.startIndex
         if majorVersion == 2 && headerFlags & 0x40 != 0 {
-            diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset,
+            diagnostics.append(Diagnostic(.warning, .compression, offset: offset,
                                              message: "ID3v2.2 tag-level compression has no defined method; frames not read"))
             return
         }
@@ -105,10 +105,10 @@ public struct ID3v2Tag: Sendable, Hashable {
                 // Some writers set the flag without writing the header: when the body starts
                 // with a frame identifier, the frames are read from there (as TagLib and mutagen do).
                 guard FrameReader.isValidID(body.prefix(majorVersion == 2 ? 3 : 4)), body.count >= 4 else {
-                    diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10, message: error.message))
+                    diagnostics.append(Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10, message: error.message))
                     return
                 }
-                diagnostics.append(ID3Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10,
+                diagnostics.append(Diagnostic(.warning, .invalidExtendedHeader, offset: offset + 10,
                                                  message: "the tag header flags an extended header, but a frame starts there; the flag is ignored and the frames are read"))
             }
         }
@@ -175,7 +175,7 @@ struct FrameReader {
         return Self.isValidID(body[index..<index + idLength])
     }
 
-    mutating func frames(in body: ArraySlice<UInt8>, diagnostics: inout [ID3Diagnostic], padding: inout Int) -> [ID3Frame] {
+    mutating func frames(in body: ArraySlice<UInt8>, diagnostics: inout [Diagnostic], padding: inout Int) -> [ID3Frame] {
         var frames: [ID3Frame] = []
         frames.reserveCapacity(min(64, body.count / 32))
         var index = body.startIndex
@@ -183,14 +183,14 @@ struct FrameReader {
             let fileOffset = self.fileOffset(index)
             guard frames.count < Self.maxFrames else {
                 padding = body.endIndex - index
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset,
+                diagnostics.append(Diagnostic(.warning, .invalidFrame, offset: fileOffset,
                                                  message: "more than \(Self.maxFrames) frames; the remaining \(padding) bytes are kept unread"))
                 return frames
             }
             if body[index] == 0 {
                 padding = body.endIndex - index
                 if !Self.isAllZero(body[index...]) {
-                    diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset,
+                    diagnostics.append(Diagnostic(.warning, .padding, offset: fileOffset,
                                                      message: "\(padding) bytes of padding are not all zero; kept as padding"))
                 }
                 return frames
@@ -203,12 +203,12 @@ struct FrameReader {
                 let upgraded = ID3v22FrameIDs.table[String(decoding: idBytes.prefix(3), as: UTF8.self)]
             {
                 mappedID = upgraded
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset, frame: upgraded,
+                diagnostics.append(Diagnostic(.warning, .invalidFrame, offset: fileOffset, frame: upgraded,
                                                  message: "frame identifier \(String(decoding: idBytes.prefix(3), as: UTF8.self)) is a v2.2 one padded with a NUL (an iTunes 12.1 bug); read as \(upgraded)"))
             }
             guard mappedID != nil || Self.isValidID(idBytes) else {
                 padding = body.endIndex - index
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: fileOffset,
+                diagnostics.append(Diagnostic(.warning, .invalidFrame, offset: fileOffset,
                                                  message: "bytes \(Array(idBytes).hexDescription) are not a frame identifier; the remaining \(padding) bytes are kept as padding"))
                 return frames
             }
@@ -227,7 +227,7 @@ struct FrameReader {
                     let plainEnd = index + headerSize + plain
                     if plain != Int(syncsafe), !isFrameBoundary(body, syncsafeEnd), isFrameBoundary(body, plainEnd) {
                         size = plain
-                        diagnostics.append(ID3Diagnostic(.note, .invalidFrameSize, offset: fileOffset, frame: storedID,
+                        diagnostics.append(Diagnostic(.note, .invalidFrameSize, offset: fileOffset, frame: storedID,
                                                          message: "v2.4 frame size written as a plain 32-bit number, read as \(plain)"))
                     } else {
                         size = Int(syncsafe)
@@ -239,7 +239,7 @@ struct FrameReader {
             }
             let bodyStart = index + headerSize
             guard size <= body.endIndex - bodyStart else {
-                diagnostics.append(ID3Diagnostic(.warning, .invalidFrameSize, offset: fileOffset, frame: storedID,
+                diagnostics.append(Diagnostic(.warning, .invalidFrameSize, offset: fileOffset, frame: storedID,
                                                  message: "frame \(storedID) declares \(size) bytes but only \(body.endIndex - bodyStart) remain in the tag; the rest is kept as padding"))
                 padding = body.endIndex - index
                 return frames
@@ -253,7 +253,7 @@ struct FrameReader {
         if index < body.endIndex {
             padding = body.endIndex - index
             if !Self.isAllZero(body[index...]) {
-                diagnostics.append(ID3Diagnostic(.warning, .padding, offset: fileOffset(index),
+                diagnostics.append(Diagnostic(.warning, .padding, offset: fileOffset(index),
                                                  message: "\(padding) bytes after the last frame are neither a frame nor zero padding"))
             }
         }
@@ -263,7 +263,7 @@ struct FrameReader {
     /// The frame decoded, with the bytes it was stored as unless `keepsStoredBytes` is false
     /// (then it is encoded anew when the tag is written).
     private mutating func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                                    keepsStoredBytes: Bool, diagnostics: inout [ID3Diagnostic]) -> ID3Frame {
+                                    keepsStoredBytes: Bool, diagnostics: inout [Diagnostic]) -> ID3Frame {
         var unsynchronisationUndone = false
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
                                 diagnostics: &diagnostics, unsynchronisationUndone: &unsynchronisationUndone)
@@ -275,7 +275,7 @@ struct FrameReader {
     }
 
     private mutating func decodeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                             diagnostics: inout [ID3Diagnostic], unsynchronisationUndone: inout Bool) -> ID3Frame {
+                             diagnostics: inout [Diagnostic], unsynchronisationUndone: inout Bool) -> ID3Frame {
         var flags = ID3FrameFlags()
         var data = stored
         var decompressedSize: Int?
@@ -324,7 +324,7 @@ struct FrameReader {
 
         let id = version == 2 ? (ID3v22FrameIDs.table[storedID] ?? storedID) : storedID
         if flags.encryptionMethod != nil {
-            diagnostics.append(ID3Diagnostic(.note, .encrypted, offset: offset, frame: storedID,
+            diagnostics.append(Diagnostic(.note, .encrypted, offset: offset, frame: storedID,
                                              message: "frame \(storedID) is encrypted (method \(flags.encryptionMethod!)); kept as stored"))
             var frame = ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
             frame.isOpaque = true
@@ -338,7 +338,7 @@ struct FrameReader {
                 decompressionBudget -= body.count
                 (bodyOffset, bodyIndex) = (offset + UInt64(headerSize), 0)
             } catch {
-                diagnostics.append(ID3Diagnostic(.warning, .compression, offset: offset, frame: storedID,
+                diagnostics.append(Diagnostic(.warning, .compression, offset: offset, frame: storedID,
                                                  message: "frame \(storedID) does not decompress: \(error.reason); kept as stored"))
                 var frame = ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
                 frame.isOpaque = true
@@ -349,14 +349,14 @@ struct FrameReader {
         if version == 2 && storedID == "PIC" {
             content = Self.decodeV22Picture(body)
         } else if (id == "CHAP" || id == "CTOC") && depth >= Self.maxDepth {
-            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
+            diagnostics.append(Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
                                              message: "frame \(storedID) is nested \(depth) levels deep; kept as bytes"))
             content = .binary(body)
         } else {
             var subframeReader = FrameReader(version: version, tagUnsynchronised: tagUnsynchronised, baseOffset: bodyOffset, baseIndex: bodyIndex)
             subframeReader.depth = depth + 1
             subframeReader.decompressionBudget = decompressionBudget
-            var nested: [ID3Diagnostic] = []
+            var nested: [Diagnostic] = []
             content = ID3FrameContent.decode(id: id, body: body, version: version) { bytes in
                 var ignored = 0
                 return subframeReader.frames(in: bytes, diagnostics: &nested, padding: &ignored)
@@ -365,11 +365,11 @@ struct FrameReader {
             if !nested.isEmpty { diagnostics += nested }
         }
         if case .binary = content.storage, ID3FrameKind.of(frameID: id).isTyped {
-            diagnostics.append(ID3Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
+            diagnostics.append(Diagnostic(.warning, .invalidFrame, offset: offset, frame: storedID,
                                              message: "frame \(storedID) does not follow its layout; kept as bytes"))
         }
         if case .text(let encoding, _) = content.storage, encoding.rawValue > 1, version < 4 {
-            diagnostics.append(ID3Diagnostic(.note, .invalidText, offset: offset, frame: storedID,
+            diagnostics.append(Diagnostic(.note, .invalidText, offset: offset, frame: storedID,
                                              message: "frame \(storedID) uses a v2.4 text encoding (\(encoding)) in a v2.\(version) tag"))
         }
         return ID3Frame(id: id, storedID: storedID, flags: flags, content: consume content, offset: offset, storedSize: storedSize, body: body)

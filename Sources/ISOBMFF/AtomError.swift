@@ -5,13 +5,20 @@ import MediaBytes
 /// Equality compares the code only, so tests read `#expect(throws: AtomError(.notISOBMFF))`.
 public struct AtomError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of problem kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private enum Kind: Hashable, Sendable {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
+        private enum Kind: Hashable, Sendable, CaseIterable {
             case notISOBMFF, invalidSize, overrun, truncated, trailingBytes, zeroSizeInContainer
             case depthLimit, atomCountLimit, payloadLimit, invalidPayload, unknownDataType, inconsistentTables
             case chunkOffsetOutsideMediaData, movieCount, io, notWritable, verificationFailed
         }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
+        /// The code a diagnostic's `code` names, if it is an atom code.
+        public init?(named name: String) {
+            guard let kind = Kind.allCases.first(where: { "\($0)" == name }) else { return nil }
+            self.init(kind)
+        }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// The data does not start like an ISO-BMFF / QuickTime file.
@@ -94,42 +101,14 @@ public struct AtomError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A tolerated anomaly, recorded while reading leniently.
-public struct AtomDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    public enum Severity: String, Sendable, Hashable, Comparable {
-        /// Worth knowing, harmless (for example a `data` type this reader cannot decode).
-        case note
-        /// The file breaks the format but was read anyway.
-        case warning
-        /// Part of the file could not be read.
-        case error
-
-        private var rank: Int {
-            switch self {
-            case .note: 0
-            case .warning: 1
-            case .error: 2
-            }
-        }
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
-    }
-
-    public var severity: Severity
-    public var code: AtomError.Code
-    public var offset: UInt64
-    public var path: AtomPath
-    public var message: String
-
+extension Diagnostic {
+    /// A diagnostic of an atom tree, at the atom `path` names.
     public init(_ severity: Severity, _ code: AtomError.Code, offset: UInt64, path: AtomPath, message: String) {
-        self.severity = severity
-        self.code = code
-        self.offset = offset
-        self.path = path
-        self.message = message
+        self.init(severity, code, offset: offset, path: path.isRoot ? "" : path.description, message: message)
     }
 
     /// The same problem as a thrown error (strict mode).
-    public var error: AtomError { AtomError(code, offset: offset, path: path, message: message) }
-
-    public var description: String { "\(severity.rawValue): \(error.description)" }
+    public var atomError: AtomError {
+        AtomError(AtomError.Code(named: code) ?? .invalidPayload, offset: offset, path: AtomPath(parsing: path) ?? .root, message: message)
+    }
 }

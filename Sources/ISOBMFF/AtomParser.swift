@@ -35,7 +35,7 @@ final class AtomParser {
     // private to one read on one thread, and none of these is passed `inout` across a call
     // that touches it again.
     @exclusivity(unchecked) private(set) var windows: [AtomWindow] = []
-    private var pending: [(diagnostic: AtomDiagnostic, locator: [Int])] = []
+    private var pending: [(diagnostic: Diagnostic, locator: [Int])] = []
     /// Child indexes from the top level down to the container being read.
     @exclusivity(unchecked) private var locator: [Int] = []
     @exclusivity(unchecked) private var atomCount = 0
@@ -69,16 +69,17 @@ final class AtomParser {
     }
 
     /// Diagnostics with their paths filled in from the finished tree.
-    func diagnostics(resolvingIn atoms: [Atom]) -> [AtomDiagnostic] {
+    func diagnostics(resolvingIn atoms: [Atom]) -> [Diagnostic] {
         var memo: [[Int]: [Int?]] = [:]
         var resolved = pending.map { entry in
             var diagnostic = entry.diagnostic
-            diagnostic.path = Self.path(for: entry.locator, in: atoms, memo: &memo)
+            let path = Self.path(for: entry.locator, in: atoms, memo: &memo)
+            diagnostic.path = path.isRoot ? "" : path.description
             return diagnostic
         }
         if suppressed > 0, let last = resolved.last {
-            resolved.append(AtomDiagnostic(
-                .warning, last.code, offset: last.offset, path: .root,
+            resolved.append(Diagnostic(
+                .warning, code: last.code, offset: last.offset,
                 message: "\(suppressed) more anomalies are not listed (the limit is \(limits.maxDiagnostics))"))
         }
         return resolved
@@ -352,7 +353,7 @@ final class AtomParser {
     }
 
     private func note(
-        _ severity: AtomDiagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, child: Int? = nil,
+        _ severity: Diagnostic.Severity, _ code: AtomError.Code, at offset: UInt64, child: Int? = nil,
         _ message: String
     ) {
         guard pending.count < limits.maxDiagnostics else {
@@ -360,7 +361,7 @@ final class AtomParser {
             return
         }
         let place = child.map { locator + [$0] } ?? locator
-        pending.append((AtomDiagnostic(severity, code, offset: offset, path: .root, message: message), place))
+        pending.append((Diagnostic(severity, code, offset: offset, path: .root, message: message), place))
     }
 
     /// The first four bytes for an error message: printable ASCII as is, others as `\xNN`.

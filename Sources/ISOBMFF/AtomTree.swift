@@ -3,7 +3,7 @@ import MediaBytes
 /// The atom structure of an ISO-BMFF / QuickTime file (MP4, M4A, M4B, M4V, MOV, 3GP, HEIF).
 ///
 /// Reading is lenient: whatever can be tolerated (trailing bytes, an atom overrunning its
-/// parent, a truncated last atom) becomes an `AtomDiagnostic` with its offset and path, and
+/// parent, a truncated last atom) becomes a `Diagnostic` with its offset and path, and
 /// every byte of the file stays accounted for, so `AtomSerializer` writes an unmodified tree
 /// back identically. With `AtomReadingOptions.strict`, the first diagnostic is thrown instead.
 public struct AtomTree: Sendable {
@@ -14,7 +14,7 @@ public struct AtomTree: Sendable {
     /// Bytes at the end of the file that form no atom.
     public var trailingSize: UInt64
     /// Anomalies met while reading, in file order of discovery.
-    public var diagnostics: [AtomDiagnostic]
+    public var diagnostics: [Diagnostic]
     let windows: [AtomWindow]
 
     /// Reads the structure of `source`.
@@ -32,7 +32,7 @@ public struct AtomTree: Sendable {
         self.windows = parser.windows
         self.diagnostics = parser.diagnostics(resolvingIn: atoms)
         if options.strict, let first = diagnostics.first(where: { $0.severity >= .warning }) {
-            throw first.error
+            throw first.atomError
         }
     }
 

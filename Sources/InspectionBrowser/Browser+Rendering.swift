@@ -104,7 +104,7 @@ extension Browser {
             lines.append(line)
         }
         if let table = details.table { lines.append(Self.fit(" \(table.title): \(table.rowCount) rows (t to browse)", rightWidth)) }
-        for diagnostic in details.diagnostics { lines.append(styled(Self.fit(" ! " + diagnostic.severity + ": " + diagnostic.message, rightWidth), "33")) }
+        for diagnostic in details.diagnostics { lines.append(styled(Self.fit(" ! " + diagnostic.severity.rawValue + ": " + diagnostic.message, rightWidth), "33")) }
         return Array(lines.prefix(height)) + Array(repeating: String(repeating: " ", count: rightWidth), count: max(height - lines.count, 0))
     }
 
@@ -198,7 +198,7 @@ extension Browser {
         let room = max(height - 1, 1)
         let top = max(0, index - room + 1)
         for (i, diagnostic) in list.enumerated().dropFirst(top).prefix(room) {
-            let line = (i == index ? "> " : "  ") + diagnostic.line
+            let line = (i == index ? "> " : "  ") + diagnostic.description
             lines.append(i == index ? styled(Self.fit(line, width), "7") : line)
         }
         return Self.box(lines, width: width, height: height)

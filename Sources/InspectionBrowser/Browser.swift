@@ -71,7 +71,7 @@ public struct Browser {
     var cachedDetails: (path: String, details: InspectionDetails)?
     var history: [(path: String, hexStart: UInt64, mark: Range<UInt64>?)] = []
     var lastSearch: String?
-    var allDiagnostics: [InspectionDiagnostic]?
+    var allDiagnostics: [Diagnostic]?
     /// With a second file: what differs from it, and the last difference shown.
     public private(set) var comparison: InspectionDiff?
     var differenceIndex: Int?

@@ -3,11 +3,13 @@
 /// Equality compares the code only, so tests can write `#expect(throws: ByteSourceError(.notFound))`.
 public struct ByteSourceError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of error kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable {
             case notFound, isDirectory, permissionDenied, notRegularFile, io, outOfRange
         }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// The path does not exist.

@@ -12,7 +12,7 @@ struct FLACContainer: CarrierBackedContainer {
     let source: FileByteSource
     let path: String
     private let file: FLACFile
-    let diagnostics: [MetadataDiagnostic]
+    let diagnostics: [Diagnostic]
     var store: VorbisCommentStore
     let duration: ChapterTime?
     let properties: MediaProperties
@@ -34,7 +34,7 @@ struct FLACContainer: CarrierBackedContainer {
             })
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
         properties = MediaProperties(flac: file)
-        diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
+        diagnostics = file.diagnostics
     }
 
     mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] { store.setChapters(chapters) }

@@ -64,7 +64,7 @@ public struct MediaFile: Sendable {
     public var audio: AudioProperties? { properties.audio }
 
     /// Problems tolerated while reading the file (damaged parts skipped, junk), in file order.
-    public var diagnostics: [MetadataDiagnostic] { container.diagnostics }
+    public var diagnostics: [Diagnostic] { container.diagnostics }
 
     /// Opens and reads the file at `path`.
     ///

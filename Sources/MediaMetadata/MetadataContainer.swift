@@ -141,7 +141,7 @@ protocol MetadataContainer: Sendable {
     /// The metadata as edited so far.
     var store: Store { get set }
     /// What was tolerated while reading the file (damaged structure read leniently).
-    var diagnostics: [MetadataDiagnostic] { get }
+    var diagnostics: [Diagnostic] { get }
     /// The chapters the file holds, one list per form, in the order of `ChapterForm.all`.
     var chapterLists: [ChapterList] { get }
     /// The chapter forms files of this kind hold, in the order they are written.
@@ -192,36 +192,3 @@ extension MetadataContainer {
     mutating func setTagVersion(_ version: UInt8?) { store.tagVersion = version }
 }
 
-/// A tolerated problem found while reading a file's metadata: where it is and what it is.
-public struct MetadataDiagnostic: Sendable, Hashable, CustomStringConvertible {
-    /// `warning` or `error` (a damaged part that was skipped); `note` (an observation).
-    public var severity: String
-    /// The byte offset in the file.
-    public var offset: UInt64
-    /// Where in the structure: an atom path (`moov/udta/meta`), a tag and frame (`ID3v2/TIT2`),
-    /// a chunk (`RIFF`).
-    public var place: String
-    public var message: String
-
-    public init(severity: String, offset: UInt64, place: String, message: String) {
-        self.severity = severity
-        self.offset = offset
-        self.place = place
-        self.message = message
-    }
-
-    public var isProblem: Bool { severity != "note" }
-    public var description: String { "\(severity): at byte offset \(offset) (\(place)): \(message)" }
-}
-
-/// The diagnostics of the lower layers, as the metadata layer reports them.
-extension MetadataDiagnostic {
-    init(_ diagnostic: CarrierDiagnostic) {
-        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
-                  place: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
-    }
-
-    init(_ diagnostic: AtomDiagnostic) {
-        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset, place: diagnostic.path.description, message: diagnostic.message)
-    }
-}

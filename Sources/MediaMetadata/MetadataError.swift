@@ -9,12 +9,14 @@ import MediaBytes
 /// Equality compares the code only, so tests read `#expect(throws: MetadataError(.unknownKey))`.
 public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible {
     /// An open set of problem kinds; new codes do not break clients' switches.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable {
             case fileNotFound, unsupportedFormat, malformed, unknownKey, badValue, notRepresentable
             case permissionDenied, io, notWritable, verificationFailed, locked
         }
         private let kind: Kind
+        /// The code's stable name, as diagnostics and JSON give it (`truncated`).
+        public var name: String { "\(kind)" }
         private init(_ kind: Kind) { self.kind = kind }
 
         /// The path does not exist.

@@ -88,8 +88,8 @@ struct MovieContainer: MetadataContainer {
         return times
     }
 
-    var diagnostics: [MetadataDiagnostic] {
-        movie.tree.diagnostics.map(MetadataDiagnostic.init)
+    var diagnostics: [Diagnostic] {
+        movie.tree.diagnostics
     }
 
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool { hasChanges }

@@ -18,7 +18,7 @@ struct OggContainer: CarrierBackedContainer {
     /// the index among the fields of the first.
     private let pictureFields: [VorbisComment.Field]
     private let pictureAt: Int?
-    let diagnostics: [MetadataDiagnostic]
+    let diagnostics: [Diagnostic]
     var store: VorbisCommentStore
     let duration: ChapterTime?
     let properties: MediaProperties
@@ -30,7 +30,7 @@ struct OggContainer: CarrierBackedContainer {
         self.source = source
         self.path = path
         self.file = file
-        var diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
+        var diagnostics = file.diagnostics
         // Picture fields whose picture structure reads become pictures; others stay fields.
         var comment = file.comment
         var fields: [VorbisComment.Field] = [], headers: [FLACPicture.Header] = [], first: Int?
@@ -40,7 +40,7 @@ struct OggContainer: CarrierBackedContainer {
                 defer { index += 1 }
                 guard field.key == Self.pictureField else { return false }
                 guard let header = Self.header(of: field) else {
-                    diagnostics.append(MetadataDiagnostic(severity: "warning", offset: file.headerPackets[OggFile.commentPacketIndex].offset, place: Self.pictureField,
+                    diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: file.headerPackets[OggFile.commentPacketIndex].offset, path: Self.pictureField,
                                                           message: "a picture field that is not a Base64 FLAC picture; kept as a field"))
                     return false
                 }

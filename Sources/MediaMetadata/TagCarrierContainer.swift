@@ -18,7 +18,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
     /// The file as read (kept to notice a change by another program before saving).
     let source: FileByteSource
     let path: String
-    let diagnostics: [MetadataDiagnostic]
+    let diagnostics: [Diagnostic]
     var store: ID3MetadataStore
     let duration: ChapterTime?
     let properties: MediaProperties
@@ -32,7 +32,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
         store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
         properties = file.mediaProperties
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
-        diagnostics = file.diagnostics.map(MetadataDiagnostic.init)
+        diagnostics = file.diagnostics
     }
 
     mutating func setChapters(_ chapters: [Chapter], form: ChapterForm) throws(MetadataError) -> [String] {
@@ -57,20 +57,21 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
         carrierOptions.removeID3v1 = store.cleared
         carrierOptions.removeLyrics3 = store.cleared
         carrierOptions.allowInPlace = options.allowInPlace
-        if store.info != store.originalInfo { carrierOptions.info = store.info ?? RIFFInfoList() }
-        if store.ape != store.originalAPE { carrierOptions.ape = store.ape }
         return carrierOptions
     }
 
-    /// The tag the save writes (keys moved to the forms the target version has).
-    private func tagToWrite(_ options: MediaFile.SaveOptions) -> ID3v2Tag {
+    /// The tags the save writes: the ID3v2 tag (keys moved to the forms the target version
+    /// has), and the APE tag and INFO list when they changed.
+    private func tagsToWrite(_ options: MediaFile.SaveOptions) -> CarriedTags {
         var prepared = store
         if let version = version(options) { prepared.prepareForWriting(as: version) }
-        return prepared.tag
+        return CarriedTags(id3v2: prepared.tag,
+                           ape: store.ape != store.originalAPE ? store.ape : nil,
+                           info: store.info != store.originalInfo ? store.info ?? RIFFInfoList() : nil)
     }
 
     func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
-        try Carrier.save(tagToWrite(options), to: path, options: carrierOptions(options, dryRun: dryRun))
+        try Carrier.save(tagsToWrite(options), to: path, options: carrierOptions(options, dryRun: dryRun))
     }
 
     var saveWords: (inPlace: String, rewrite: String, what: String) {

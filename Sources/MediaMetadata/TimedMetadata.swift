@@ -47,7 +47,7 @@ public struct TimedMetadataReport: Sendable {
     /// In time order (events of one time keep their order in the file).
     public var events: [TimedMetadataEvent]
     /// What was tolerated while reading, with byte offsets.
-    public var diagnostics: [MetadataDiagnostic]
+    public var diagnostics: [Diagnostic]
 }
 
 /// Reads timed metadata: ID3 in MPEG-2 transport streams, `emsg` boxes and QuickTime timed
@@ -101,7 +101,7 @@ public enum TimedMetadata {
             guard let tag = event.tag, let time = event.time else { continue }
             events += Self.events(tag, time: time, duration: nil, source: .transportStream, offset: event.offset)
         }
-        return TimedMetadataReport(path: path, format: "ts", events: events, diagnostics: file.diagnostics.map(MetadataDiagnostic.init))
+        return TimedMetadataReport(path: path, format: "ts", events: events, diagnostics: file.diagnostics)
     }
 
     static func packedAudio(_ source: FileByteSource, path: String, format: MediaFormat) throws -> TimedMetadataReport {
@@ -110,12 +110,12 @@ public enum TimedMetadata {
         if let tag = file.primaryTag, let stamp = tag.transportStreamTimestamp {
             events = Self.events(tag, time: Double(stamp & 0x1_FFFF_FFFF) / 90_000, duration: file.duration, source: .packedAudio, offset: tag.offset)
         }
-        return TimedMetadataReport(path: path, format: format.rawValue, events: events, diagnostics: file.diagnostics.map(MetadataDiagnostic.init))
+        return TimedMetadataReport(path: path, format: format.rawValue, events: events, diagnostics: file.diagnostics)
     }
 
     static func movie(_ source: FileByteSource, path: String, format: MediaFormat) throws -> TimedMetadataReport {
         let tree = try AtomTree(source: source)
-        var diagnostics = tree.diagnostics.map(MetadataDiagnostic.init)
+        var diagnostics = tree.diagnostics
         var events: [TimedMetadataEvent] = []
         // emsg boxes: top level, each before the moof of its segment. Where each segment starts
         // is found once, walking the top level backwards.
@@ -128,11 +128,11 @@ public enum TimedMetadata {
                 var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
                 box = try EventMessageBox(from: &reader, context: AtomDecodingContext(atom: atom))
             } catch {
-                diagnostics.append(MetadataDiagnostic(severity: "warning", offset: atom.offset, place: "emsg", message: "cannot decode: \(error)"))
+                diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: atom.offset, path: "emsg", message: "cannot decode: \(error)"))
                 continue
             }
             guard box.timescale > 0 else {
-                diagnostics.append(MetadataDiagnostic(severity: "warning", offset: atom.offset, place: "emsg", message: "timescale 0: the event has no time"))
+                diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: atom.offset, path: "emsg", message: "timescale 0: the event has no time"))
                 continue
             }
             var time: Double
@@ -143,7 +143,7 @@ public enum TimedMetadata {
                 if start == nil {
                     relativeTimes += 1
                     if relativeTimes == 1 {
-                        diagnostics.append(MetadataDiagnostic(severity: "note", offset: atom.offset, place: "emsg",
+                        diagnostics.append(Diagnostic(.note, MetadataError.Code.malformed, offset: atom.offset, path: "emsg",
                                                               message: "no sidx or tfdt gives the segment's start: version 0 times are relative to the segment"))
                     }
                 }
@@ -154,7 +154,7 @@ public enum TimedMetadata {
                     let tag = try ID3v2Tag(parsing: box.messageData, at: box.messageDataOffset)
                     events += Self.events(tag, time: time, duration: box.durationSeconds, source: .eventMessage, offset: atom.offset)
                 } catch {
-                    diagnostics.append(MetadataDiagnostic(severity: "warning", offset: box.messageDataOffset, place: "emsg", message: "the message is not a readable ID3 tag: \(error.description)"))
+                    diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: box.messageDataOffset, path: "emsg", message: "the message is not a readable ID3 tag: \(error.description)"))
                 }
             } else {
                 // A message is shown up to 4 KiB (the inspector shows its bytes in full).
@@ -168,12 +168,12 @@ public enum TimedMetadata {
         }
         // QuickTime timed metadata tracks.
         for track in TimedMetadataTrack.read(tree) {
-            diagnostics += track.problems.map(MetadataDiagnostic.init)
+            diagnostics += track.problems
             let keys = Dictionary(track.keys.map { ($0.localID, $0) }, uniquingKeysWith: { a, _ in a })
             for sample in track.samples {
                 for item in sample.items {
                     guard let key = keys[item.localID] else {
-                        diagnostics.append(MetadataDiagnostic(severity: "warning", offset: item.offset, place: "track \(track.trackID)",
+                        diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: item.offset, path: "track \(track.trackID)",
                                                               message: "an item names local key \(item.localID), which the sample entry does not declare"))
                         continue
                     }

@@ -29,12 +29,12 @@ public struct FileInspection: Sendable {
     /// The top-level nodes, in file order.
     public let nodes: [InspectionNode]
     /// Problems met reading the structure (those met decoding a node are in its details).
-    public let diagnostics: [InspectionDiagnostic]
+    public let diagnostics: [Diagnostic]
     /// The atom tree, for atom-based files.
     public let atomTree: AtomTree?
     /// The problems a whole check finds beyond those met opening the file (an Ogg file's
     /// audio pages, each read and checked); nil when opening meets them all.
-    let deepCheck: (@Sendable () -> [InspectionDiagnostic])?
+    let deepCheck: (@Sendable () -> [Diagnostic])?
     /// Bytes at the end of an atom-based file that form no atom.
     public var trailingBytes: UInt64 { atomTree?.trailingSize ?? 0 }
 
@@ -97,14 +97,14 @@ public struct FileInspection: Sendable {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
         }
         return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
-                              diagnostics: tree.diagnostics.map(InspectionDiagnostic.init), atomTree: tree, deepCheck: nil)
+                              diagnostics: tree.diagnostics, atomTree: tree, deepCheck: nil)
     }
 
     /// A file of a carrier layout: read with `read`, its diagnostics, its nodes.
     private static func openCarrier<File>(
         _ path: String, source: FileByteSource, format: MediaFormat?, name: String? = nil, strict: Bool,
-        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [CarrierDiagnostic], nodes: (File) -> [InspectionNode],
-        deepCheck: (@Sendable (File) -> [CarrierDiagnostic])? = nil
+        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [Diagnostic], nodes: (File) -> [InspectionNode],
+        deepCheck: (@Sendable (File) -> [Diagnostic])? = nil
     ) throws(InspectionFailure) -> FileInspection where File: Sendable {
         let file: File
         do {
@@ -117,15 +117,15 @@ public struct FileInspection: Sendable {
             }
             throw InspectionFailure(kind: kind, message: "\(path): \(error.description)")
         }
-        let found = diagnostics(file).map { InspectionDiagnostic($0) }
+        let found = diagnostics(file)
         // `--strict` refuses any anomaly, those of a deeper walk too.
-        try checkStrict(path, found + (strict ? deepCheck.map { $0(file) }?.map { InspectionDiagnostic($0) } ?? [] : []), strict)
-        let deep = deepCheck.map { check in { @Sendable in check(file).map { InspectionDiagnostic($0) } } }
+        try checkStrict(path, found + (strict ? deepCheck.map { $0(file) } ?? [] : []), strict)
+        let deep = deepCheck.map { check in { @Sendable in check(file) } }
         return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found,
                               atomTree: nil, deepCheck: deep)
     }
 
-    private static func checkStrict(_ path: String, _ diagnostics: [InspectionDiagnostic], _ strict: Bool) throws(InspectionFailure) {
+    private static func checkStrict(_ path: String, _ diagnostics: [Diagnostic], _ strict: Bool) throws(InspectionFailure) {
         if strict, let first = diagnostics.first(where: \.isProblem) {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed at byte offset \(first.offset) (\(first.path)): \(first.message)")
         }
@@ -152,7 +152,7 @@ public struct FileInspection: Sendable {
     }
 
     /// Every problem met reading the file and decoding every node (a whole walk).
-    public func allDiagnostics() -> [InspectionDiagnostic] {
+    public func allDiagnostics() -> [Diagnostic] {
         var found = diagnostics
         func visit(_ nodes: [InspectionNode]) {
             for node in nodes {
@@ -166,9 +166,9 @@ public struct FileInspection: Sendable {
 
     /// What `atominspect check` reports: every problem (not notes), and for atom-based files the
     /// structural cross-checks of `AtomStructureCheck`.
-    public func findings() -> [InspectionDiagnostic] {
+    public func findings() -> [Diagnostic] {
         if let atomTree {
-            return AtomStructureCheck.findings(in: atomTree).map(InspectionDiagnostic.init).filter(\.isProblem)
+            return AtomStructureCheck.findings(in: atomTree).filter(\.isProblem)
         }
         var found = diagnostics
         found.appendNew(deepCheck?() ?? [])

@@ -24,7 +24,7 @@ public enum InspectionHTML {
         return template.replacing("@TITLE@", with: escape(title)).replacing("@DATA@", with: safe)
     }
 
-    static func json(_ node: InspectionNode, file: FileInspection, diagnostics: inout [InspectionDiagnostic]) -> JSONValue {
+    static func json(_ node: InspectionNode, file: FileInspection, diagnostics: inout [Diagnostic]) -> JSONValue {
         let details = node.details
         let children = node.children.map { json($0, file: file, diagnostics: &diagnostics) }
         diagnostics.appendNew(details.diagnostics)
@@ -45,7 +45,7 @@ public enum InspectionHTML {
             ("type", .string(node.type)), ("path", .string(node.path)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
             ("headerSize", .int(Int64(node.headerSize))), ("summary", .string(details.summary)), ("fields", .array(fields)),
             ("hex", .string(bytes.hexString)), ("shown", .uint(UInt64(bytes.count))),
-            ("diagnostics", .array(details.diagnostics.map { .string($0.severity + ": " + $0.message) })),
+            ("diagnostics", .array(details.diagnostics.map { .string($0.severity.rawValue + ": " + $0.message) })),
             ("children", .array(children)),
         ])
     }

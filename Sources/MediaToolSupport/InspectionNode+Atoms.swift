@@ -107,7 +107,7 @@ struct AtomNodes: Sendable {
         if table == nil { table = sampleTable(context) }
         if let first = table?.rows(0..<1).first?.reference, references.isEmpty { references.append(first) }
         return InspectionDetails(fields: fields, summary: inspected.summary, references: references,
-                                 diagnostics: inspected.diagnostics.map(InspectionDiagnostic.init), table: table)
+                                 diagnostics: inspected.diagnostics, table: table)
     }
 
     /// Byte ranges of the fields whose place in the payload is fixed.
@@ -309,12 +309,6 @@ struct AtomNodes: Sendable {
         case .list(let v): .array(v.map(json))
         case .record(let v): .object(v.map { ($0.name, json($0.value)) })
         }
-    }
-}
-
-extension InspectionDiagnostic {
-    public init(_ diagnostic: AtomDiagnostic) {
-        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset, path: diagnostic.path.description, message: diagnostic.message)
     }
 }
 

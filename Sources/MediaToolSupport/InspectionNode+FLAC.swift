@@ -114,7 +114,7 @@ public enum FLACInspection {
             summary = "\(block.length) bytes of padding"
         default: break
         }
-        let diagnostics = file.diagnostics.filter { body.contains($0.offset) || $0.offset == block.offset }.map(InspectionDiagnostic.init)
+        let diagnostics = file.diagnostics.filter { body.contains($0.offset) || $0.offset == block.offset }
         return InspectionNode(kind: .block, type: block.type.description, offset: block.offset, size: 4 + UInt64(block.length), headerSize: 4,
                               path: path, fields: fields, summary: summary, diagnostics: diagnostics, children: children)
     }

@@ -405,17 +405,3 @@ extension InspectionNode {
                   fields: fields.map { InspectionField($0.0, $0.1) }, summary: summary, children: children)
     }
 }
-
-extension InspectionDiagnostic {
-    /// `container` is the path of the tag the diagnostic is about.
-    public init(_ diagnostic: ID3Diagnostic, container: String = "ID3v2") {
-        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
-                  path: diagnostic.frame.map { container + "/" + $0 } ?? container, message: diagnostic.message)
-    }
-
-    /// A diagnostic of a carrier or of a tag it holds, at the path of its area (`ID3v2/TIT2`, `RIFF`).
-    public init(_ diagnostic: CarrierDiagnostic) {
-        self.init(severity: diagnostic.severity.rawValue, offset: diagnostic.offset,
-                  path: diagnostic.element.map { diagnostic.area + "/" + $0 } ?? diagnostic.area, message: diagnostic.message)
-    }
-}

@@ -72,7 +72,7 @@ public enum OggInspection {
         let flags = flagsText(page.flags)
         var summary = "stream 0x\(String(page.serial, radix: 16)), page \(page.sequence)\(flags.isEmpty ? "" : " (\(flags))"), \(page.bodySize) bytes"
         if page.serial != file.serial { summary += "; another stream, kept as it is" }
-        let diagnostics = file.diagnostics.filter { page.range.contains($0.offset) }.map(InspectionDiagnostic.init)
+        let diagnostics = file.diagnostics.filter { page.range.contains($0.offset) }
         return InspectionNode(kind: .page, type: "OggS", offset: page.offset, size: page.size, headerSize: page.headerSize, path: path,
                               fields: fields, summary: summary, diagnostics: diagnostics, children: children)
     }
@@ -173,7 +173,7 @@ public enum OggInspection {
             var fields: [InspectionField] = [InspectionField("pages", .uint(UInt64(walk.count))), InspectionField("streams", .uint(UInt64(streams)))]
             if let duration = file.duration { fields.append(InspectionField("duration", .string(ID3Inspection.format3(duration)))) }
             let text = summary + ", \(walk.count) pages" + (streams > 1 ? " of \(streams) streams" : "")
-            return InspectionDetails(fields: fields, summary: text, diagnostics: walk.diagnostics.map(InspectionDiagnostic.init), table: table)
+            return InspectionDetails(fields: fields, summary: text, diagnostics: walk.diagnostics, table: table)
         })
     }
 }

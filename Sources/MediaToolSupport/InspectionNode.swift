@@ -66,7 +66,7 @@ public struct InspectionNode: Sendable {
     /// A node whose children and details are already known.
     public init(
         kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
-        extra: [(String, JSONValue)] = [], fields: [InspectionField] = [], summary: String = "", diagnostics: [InspectionDiagnostic] = [],
+        extra: [(String, JSONValue)] = [], fields: [InspectionField] = [], summary: String = "", diagnostics: [Diagnostic] = [],
         references: [InspectionReference] = [], table: InspectionTable? = nil, children: [InspectionNode] = []
     ) {
         let details = InspectionDetails(fields: fields, summary: summary, references: references, diagnostics: diagnostics, table: table)
@@ -109,11 +109,11 @@ public struct InspectionDetails: Sendable {
     public var summary: String
     /// Where the node points as a whole (its fields and table rows may point too).
     public var references: [InspectionReference]
-    public var diagnostics: [InspectionDiagnostic]
+    public var diagnostics: [Diagnostic]
     public var table: InspectionTable?
 
     public init(fields: [InspectionField] = [], summary: String = "", references: [InspectionReference] = [],
-                diagnostics: [InspectionDiagnostic] = [], table: InspectionTable? = nil) {
+                diagnostics: [Diagnostic] = [], table: InspectionTable? = nil) {
         self.fields = fields
         self.summary = summary
         self.references = references
@@ -201,37 +201,18 @@ public struct InspectionRow: Sendable {
     }
 }
 
-/// A problem met while reading a file, in the tool's one form for atoms and ID3 alike.
-public struct InspectionDiagnostic: Sendable, Hashable {
-    /// `note`, `warning` or `error`; notes are not problems.
-    public var severity: String
-    public var offset: UInt64
-    public var path: String
-    public var message: String
-
-    public init(severity: String, offset: UInt64, path: String, message: String) {
-        self.severity = severity
-        self.offset = offset
-        self.path = path
-        self.message = message
-    }
-
-    public var isProblem: Bool { severity != "note" }
-
-    /// `warning: moov/udta at offset 1234: message`.
-    public var line: String {
-        "\(severity): \(path.isEmpty ? "top level" : path) at offset \(offset): \(message)"
-    }
-
+extension Diagnostic {
+    /// A diagnostic in both tools' JSON: `{"severity", "code", "offset", "path", "message"}`.
     public var json: JSONValue {
-        .object([("severity", .string(severity)), ("offset", .uint(offset)), ("path", .string(path)), ("message", .string(message))])
+        .object([("severity", .string(severity.rawValue)), ("code", .string(code)), ("offset", .uint(offset)),
+                 ("path", .string(path)), ("message", .string(message))])
     }
 }
 
-extension [InspectionDiagnostic] {
+extension [Diagnostic] {
     /// Appends those of `more` not already here: a node repeats the file's diagnostics that
     /// fall in its bytes, so that a view of it shows them, and a whole walk lists each once.
-    mutating func appendNew(_ more: [InspectionDiagnostic]) {
+    mutating func appendNew(_ more: [Diagnostic]) {
         for diagnostic in more where !contains(diagnostic) { append(diagnostic) }
     }
 }

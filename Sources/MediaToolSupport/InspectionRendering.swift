@@ -5,7 +5,7 @@ import MediaBytes
 public enum InspectionRendering {
     /// One line per node, indented two spaces per level: `type @offset size=N [(notes)]  summary`,
     /// down to `maxDepth` levels (1 = these nodes only; nil = all).
-    public static func text(_ nodes: [InspectionNode], maxDepth: Int? = nil, diagnostics: inout [InspectionDiagnostic]) -> String {
+    public static func text(_ nodes: [InspectionNode], maxDepth: Int? = nil, diagnostics: inout [Diagnostic]) -> String {
         var out = ""
         func visit(_ nodes: [InspectionNode], depth: Int) {
             for node in nodes {
@@ -24,7 +24,7 @@ public enum InspectionRendering {
 
     /// The text view alone.
     public static func text(_ nodes: [InspectionNode], maxDepth: Int? = nil) -> String {
-        var ignored: [InspectionDiagnostic] = []
+        var ignored: [Diagnostic] = []
         return text(nodes, maxDepth: maxDepth, diagnostics: &ignored)
     }
 
@@ -33,7 +33,7 @@ public enum InspectionRendering {
     /// text is the same as `json(...).serialized()`. `diagnostics` (the file's own) come first in
     /// the document's list, then those met decoding the nodes.
     public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
-                                 diagnostics: [InspectionDiagnostic], to write: (String) -> Void) {
+                                 diagnostics: [Diagnostic], to write: (String) -> Void) {
         var diagnostics = diagnostics
         let head: [(String, JSONValue)] = [
             ("path", .string(PathBytes.display(path))), ("format", format.map { .string($0) } ?? .null), ("fileSize", .uint(fileSize)),
@@ -55,7 +55,7 @@ public enum InspectionRendering {
 
     /// The pinned document: `{"path", "format", "fileSize", "atoms", "diagnostics"}`.
     public static func json(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
-                            diagnostics: [InspectionDiagnostic]) -> JSONValue {
+                            diagnostics: [Diagnostic]) -> JSONValue {
         var diagnostics = diagnostics
         let atoms = nodes.map { json($0, maxDepth: maxDepth, diagnostics: &diagnostics) }
         return .object([
@@ -68,7 +68,7 @@ public enum InspectionRendering {
     }
 
     /// One node and its children down to `maxDepth` levels, adding the diagnostics met.
-    public static func json(_ node: InspectionNode, maxDepth: Int? = nil, diagnostics: inout [InspectionDiagnostic]) -> JSONValue {
+    public static func json(_ node: InspectionNode, maxDepth: Int? = nil, diagnostics: inout [Diagnostic]) -> JSONValue {
         let details = node.details
         var members: [(String, JSONValue)] = [
             ("type", .string(node.type)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
@@ -87,7 +87,7 @@ public enum InspectionRendering {
 
     /// One node and its children, without their diagnostics.
     public static func json(_ node: InspectionNode, maxDepth: Int? = nil) -> JSONValue {
-        var ignored: [InspectionDiagnostic] = []
+        var ignored: [Diagnostic] = []
         return json(node, maxDepth: maxDepth, diagnostics: &ignored)
     }
 }

@@ -97,7 +97,7 @@ public enum TagReport {
         writer.endArray()
         writer.key("diagnostics")
         writer.beginArray()
-        for diagnostic in file.diagnostics { writer.value(diagnosticJSON(diagnostic)) }
+        for diagnostic in file.diagnostics { writer.value(diagnostic.json) }
         writer.endArray()
     }
 
@@ -247,18 +247,10 @@ public enum TagReport {
         "\(picture.type.name), \(picture.mimeType), \(picture.size) bytes" + (picture.description.isEmpty ? "" : ", \"\(picture.description)\"")
     }
 
-    /// A diagnostic in `show --json`: severity, byte offset, place in the structure, message.
-    static func diagnosticJSON(_ diagnostic: MetadataDiagnostic) -> JSONValue {
-        .object([
-            ("severity", .string(diagnostic.severity)), ("offset", .uint(diagnostic.offset)),
-            ("place", .string(diagnostic.place)), ("message", .string(diagnostic.message)),
-        ])
-    }
-
     /// The problems (warnings and errors, not notes) a reading command reports on standard
     /// error, one line each: `PATH: warning: at byte offset N (PLACE): MESSAGE`.
     public static func problemLines(_ file: MediaFile) -> [String] {
-        file.diagnostics.filter(\.isProblem).map { "\(file.path): \($0.severity): at byte offset \($0.offset) (\($0.place)): \($0.message)" }
+        file.diagnostics.filter(\.isProblem).map { "\(file.path): \($0)" }
     }
 
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.

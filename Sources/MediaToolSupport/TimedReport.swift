@@ -26,7 +26,7 @@ public enum TimedReport {
                     ("offset", .uint(event.offset)),
                 ])
             })),
-            ("diagnostics", .array(report.diagnostics.map(TagReport.diagnosticJSON))),
+            ("diagnostics", .array(report.diagnostics.map(\.json))),
         ])
     }
 

@@ -106,7 +106,7 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
     @Test func noAudioFrameIsADiagnosticNotAnError() throws {
         let file = try stream(tag + [UInt8](repeating: 0x55, count: 600))
         #expect(file.kind == nil)
-        #expect(file.diagnostics.map(\.code) == [.malformed])
+        #expect(file.diagnostics.map(\.code) == ["malformed"])
     }
 }
 
@@ -145,7 +145,7 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
         bytes[19] = 200
         let file = try IFFChunkFile(source: MemoryByteSource(bytes))
-        #expect(file.diagnostics.map(\.code) == [.truncated])
+        #expect(file.diagnostics.map(\.code) == ["truncated"])
         #expect(file.root.children.first?.dataSize == 4)
     }
 
@@ -210,7 +210,7 @@ struct CorpusAPETagTests {
             let preamble = Array("APETAGEX".utf8)
             guard tail.count >= 32, (tail.startIndex...(tail.endIndex - 8)).contains(where: { tail[$0] == 0x41 && tail[$0..<$0 + 8].elementsEqual(preamble) }) else { continue }
             let stream = try MPEGStreamFile(source: FileByteSource(path: path))
-            let apeProblems = stream.diagnostics.filter { $0.area == "APEv2" }
+            let apeProblems = stream.diagnostics.filter { $0.path.hasPrefix("APEv2") }
             guard let tag = stream.apeTag, let range = stream.apeBlock else {
                 // The bytes are an APE preamble the reader could not place: it says so, or the
                 // preamble is not at the end of the stream (inside audio or another tag).

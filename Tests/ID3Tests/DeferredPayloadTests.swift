@@ -209,6 +209,6 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         let path = try TemporaryFile.write(Array(full.prefix(90_000)), name: "cut.mp3")
         let file = try MPEGStreamFile(source: FileByteSource(path: path))
         // The whole read says the tag is cut short (the sparse path would only see a frame too big).
-        #expect(file.diagnostics.contains { $0.code == .truncated })
+        #expect(file.diagnostics.contains { $0.code == "truncated" })
     }
 }

@@ -25,7 +25,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         let bytes = I.tag(frames: [I.frame("TIT2", I.text(["Hi"])), I.frame("TPE1", I.text(["Artist"]))])
         let tag = try read(Array(bytes.dropLast(3)))
         #expect(tag.frames.map(\.id) == ["TIT2"])
-        #expect(tag.diagnostics.map(\.code).contains(.truncated))
+        #expect(tag.diagnostics.map(\.code).contains("truncated"))
     }
 
     @Test func v23ExtendedHeaderWithCRCAndPadding() throws {
@@ -47,14 +47,14 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
 
     @Test func paddingThatIsNotZeroIsADiagnostic() throws {
         let tag = try read(I.tag(frames: [I.frame("TIT2", I.text(["Hi"])), [0, 0, 7, 0]]))
-        #expect(tag.diagnostics.map(\.code) == [.padding])
+        #expect(tag.diagnostics.map(\.code) == ["padding"])
         #expect(tag.paddingSize == 4)
     }
 
     @Test func invalidFrameIDStopsTheWalkWithADiagnostic() throws {
         let tag = try read(I.tag(frames: [I.frame("TIT2", I.text(["Hi"])), Array("ti!2".utf8) + [0, 0, 0, 1, 0, 0, 0]]))
         #expect(tag.frames.count == 1)
-        #expect(tag.diagnostics.first?.code == .invalidFrame)
+        #expect(tag.diagnostics.first?.code == "invalidFrame")
         #expect(tag.diagnostics.first?.offset == 10 + 13)
     }
 
@@ -63,8 +63,8 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         frame[7] = 100
         let tag = try read(I.tag(frames: [frame]))
         #expect(tag.frames.isEmpty)
-        #expect(tag.diagnostics.first?.code == .invalidFrameSize)
-        #expect(tag.diagnostics.first?.frame == "TIT2")
+        #expect(tag.diagnostics.first?.code == "invalidFrameSize")
+        #expect(tag.diagnostics.first?.path == "TIT2")
     }
 }
 
@@ -133,7 +133,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x05, 0x9F, 0x01, 0xF8]
         let body = SyncsafeInteger.encode(2)! + compressed
         let tag = try read(I.tag(frames: [I.frame("TIT2", body, flags: (0, 0x09))]))
-        #expect(tag.diagnostics.map(\.code) == [.compression])
+        #expect(tag.diagnostics.map(\.code) == ["compression"])
         guard tag.frames.first?.content.kind == .binary else {
             Issue.record("expected bytes kept")
             return
@@ -144,7 +144,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         let tag = try read(I.tag(frames: [I.frame("TIT2", [0x80, 1, 2, 3], flags: (0, 0x04))]))
         #expect(tag.frames.first?.flags.encryptionMethod == 0x80)
         #expect(tag.frames.first?.content == .binary([1, 2, 3]))
-        #expect(tag.diagnostics.map(\.code) == [.encrypted])
+        #expect(tag.diagnostics.map(\.code) == ["encrypted"])
     }
 
     @Test func groupingAndStatusFlagsAreKept() throws {
@@ -175,7 +175,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
 
     @Test func extendedHeaderThatDoesNotFitIsADiagnostic() throws {
         let tag = try read(I.tag(version: 3, flags: 0x40, [0, 0, 0, 10, 0, 0, 0, 0, 0, 0]))
-        #expect(tag.diagnostics.map(\.code) == [.invalidExtendedHeader])
+        #expect(tag.diagnostics.map(\.code) == ["invalidExtendedHeader"])
     }
 
     @Test func deeplyNestedChaptersStopAtTheDepthLimit() throws {
@@ -328,7 +328,7 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
     @Test func typedFrameThatDoesNotFollowItsLayoutIsKeptWithAWarning() throws {
         let tag = try read(I.tag(frames: [I.frame("COMM", [9, 1])]))
         #expect(tag.frames.first?.content == .binary([9, 1]))
-        #expect(tag.diagnostics.map(\.code) == [.invalidFrame])
+        #expect(tag.diagnostics.map(\.code) == ["invalidFrame"])
     }
 }
 

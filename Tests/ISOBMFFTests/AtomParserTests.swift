@@ -46,7 +46,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let tree = try parse(bytes)
         let free = try #require(tree.atom(at: AtomPath(parsing: "moov/free")!))
         #expect(free.size == 12)
-        #expect(tree.diagnostics.map(\.code) == [.zeroSizeInContainer])
+        #expect(tree.diagnostics.map(\.code) == ["zeroSizeInContainer"])
         #expect(tree.diagnostics.first?.path.description == "moov/free")
         #expect(try roundTrip(tree) == bytes)
     }
@@ -58,7 +58,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         #expect(moov.children.map(\.type) == ["free"])
         #expect(moov.trailingSize == 11)
         let diagnostic = try #require(tree.diagnostics.first)
-        #expect(diagnostic.code == .invalidSize)
+        #expect(diagnostic.code == "invalidSize")
         #expect(diagnostic.offset == 40)
         #expect(diagnostic.path.description == "moov")
         #expect(diagnostic.message.contains("size of 5"))
@@ -71,7 +71,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let tree = try parse(bytes)
         #expect(tree.atoms.count == 1)
         #expect(tree.trailingSize == 16)
-        #expect(tree.diagnostics.map(\.code) == [.invalidSize])
+        #expect(tree.diagnostics.map(\.code) == ["invalidSize"])
         #expect(try roundTrip(tree) == bytes)
     }
 
@@ -93,7 +93,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         #expect(mdat.size == 12)
         #expect(mdat.isTruncated)
         #expect(mdat.header.declaredSize == 1000)
-        #expect(tree.diagnostics.map(\.code) == [.truncated])
+        #expect(tree.diagnostics.map(\.code) == ["truncated"])
         #expect(tree.diagnostics.first?.message.contains("1000") == true)
         #expect(try roundTrip(tree) == bytes)
     }
@@ -105,7 +105,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let free = try #require(tree.atom(at: AtomPath(parsing: "moov/free")!))
         #expect(free.size == 12)
         #expect(tree.atoms.map(\.type) == ["ftyp", "moov", "mdat"])
-        #expect(tree.diagnostics.map(\.code) == [.overrun])
+        #expect(tree.diagnostics.map(\.code) == ["overrun"])
         #expect(tree.diagnostics.first?.path.description == "moov/free")
         #expect(try roundTrip(tree) == bytes)
     }
@@ -114,7 +114,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let bytes = B.ftyp() + B.atom("moov", B.atom("free") + [1, 2, 3])
         let tree = try parse(bytes)
         #expect(tree.atoms[1].trailingSize == 3)
-        #expect(tree.diagnostics.map(\.code) == [.trailingBytes])
+        #expect(tree.diagnostics.map(\.code) == ["trailingBytes"])
         #expect(try roundTrip(tree) == bytes)
     }
 
@@ -202,7 +202,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         for _ in 0..<20 { inner = B.container("moov", inner) }
         let bytes = B.ftyp() + inner
         let tree = try parse(bytes, AtomReadingOptions(limits: AtomLimits(maxDepth: 5)))
-        #expect(tree.diagnostics.contains { $0.code == .depthLimit })
+        #expect(tree.diagnostics.contains { $0.code == "depthLimit" })
         var depth = 0
         tree.walk { _, _, d in depth = max(depth, d); return true }
         #expect(depth == 5)
@@ -215,7 +215,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         var count = 0
         tree.walk { _, _, _ in count += 1; return true }
         #expect(count == 10)
-        #expect(tree.diagnostics.map(\.code) == [.atomCountLimit])
+        #expect(tree.diagnostics.map(\.code) == ["atomCountLimit"])
         #expect(try roundTrip(tree) == bytes)
     }
 
@@ -233,7 +233,7 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         let bytes = B.ftyp() + B.container("moov", B.container("trak", B.container("mdia", B.container("minf", B.container("stbl", stsz)))))
         let tree = try parse(bytes)
         let (_, diagnostics) = AtomInspector(tree: tree).inspect()
-        #expect(diagnostics.map(\.code) == [.invalidPayload])
+        #expect(diagnostics.map(\.code) == ["invalidPayload"])
         #expect(diagnostics.first?.path.description == "moov/trak/mdia/minf/stbl/stsz")
     }
 }

@@ -16,7 +16,7 @@ func mediaPayloads(_ path: String) throws -> [[UInt8]] {
 }
 
 /// The structural findings (warnings and errors) of the file at `path`.
-func structureFindings(_ path: String) throws -> [AtomDiagnostic] {
+func structureFindings(_ path: String) throws -> [Diagnostic] {
     AtomStructureCheck.findings(in: try AtomTree(contentsOf: path)).filter { $0.severity >= .warning }
 }
 

@@ -20,7 +20,7 @@ import Testing
         return [payloadStart, payloadStart + 20]
     }
 
-    func findings(_ bytes: [UInt8]) throws -> [AtomDiagnostic] {
+    func findings(_ bytes: [UInt8]) throws -> [Diagnostic] {
         AtomStructureCheck.findings(in: try parse(bytes)).filter { $0.severity >= .warning }
     }
 
@@ -30,28 +30,28 @@ import Testing
 
     @Test func chunkOutsideMediaDataIsAFinding() throws {
         let found = try findings(movie(offsets: [0, 5]))
-        #expect(found.map(\.code) == [.chunkOffsetOutsideMediaData, .chunkOffsetOutsideMediaData])
+        #expect(found.map(\.code) == ["chunkOffsetOutsideMediaData", "chunkOffsetOutsideMediaData"])
         #expect(found.first?.path.description == "moov/trak/mdia/minf/stbl/stco")
     }
 
     @Test func chunkRunningPastTheEndOfMediaDataIsAFinding() throws {
         let found = try findings(movie(offsets: [soundOffsets[0], soundOffsets[0] + 30]))
-        #expect(found.map(\.code) == [.chunkOffsetOutsideMediaData])
+        #expect(found.map(\.code) == ["chunkOffsetOutsideMediaData"])
         #expect(found.first?.message.contains("chunk 2") == true)
     }
 
     @Test func disagreeingSampleCountsAreFindings() throws {
         let found = try findings(movie(stszCount: 4, sttsCount: 5, offsets: soundOffsets))
-        #expect(found.map(\.code).contains(.inconsistentTables))
+        #expect(found.map(\.code).contains("inconsistentTables"))
         #expect(found.contains { $0.message.contains("'stts' covers 5") })
     }
 
     @Test func twoMoviesAreAFinding() throws {
-        #expect(try findings(movie(offsets: [], moovCount: 2)).map(\.code).contains(.movieCount))
+        #expect(try findings(movie(offsets: [], moovCount: 2)).map(\.code).contains("movieCount"))
     }
 
     @Test func parseDiagnosticsAreFindings() throws {
         let bytes = movie(offsets: soundOffsets) + [1, 2, 3]
-        #expect(try findings(bytes).map(\.code) == [.trailingBytes])
+        #expect(try findings(bytes).map(\.code) == ["trailingBytes"])
     }
 }

@@ -250,7 +250,7 @@ import VorbisComment
                 continue
             }
             var differences = FLACCrossCheck.differences(taglib.properties, file.tags)
-            if ogg.diagnostics.contains(where: { $0.area == "comment header" && $0.isProblem }) {
+            if ogg.diagnostics.contains(where: { $0.path == "comment header" && $0.isProblem }) {
                 // A damaged comment: the fields before the damage are read, and agree with TagLib's.
                 #expect(!file.tags.isEmpty, "\(name)")
                 differences.removeAll { $0.hasSuffix("here []") }

@@ -267,7 +267,7 @@ import Testing
         return [
             ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("audio", audio), ("video", .array(video)),
             ("tags", .object(tags)), ("items", .array(items)), ("pictures", .array(pictures)),
-            ("chapters", .array(file.chapters.map(ChapterReport.json))), ("diagnostics", .array(file.diagnostics.map(TagReport.diagnosticJSON))),
+            ("chapters", .array(file.chapters.map(ChapterReport.json))), ("diagnostics", .array(file.diagnostics.map(\.json))),
         ]
     }
 

@@ -140,26 +140,26 @@ import Testing
 
     @Test func diagnosticLineNamesPlaceAndOffset() throws {
         let (tree, _) = try nodes()
-        let line = InspectionDiagnostic(try #require(tree.diagnostics.first)).line
-        #expect(line.hasPrefix("warning: free at offset 43: atom 'free' declares 100 bytes"))
+        let line = try #require(tree.diagnostics.first).description
+        #expect(line.hasPrefix("warning: at byte offset 43 (free): atom 'free' declares 100 bytes"))
     }
 
     @Test func jsonNodeHasThePinnedKeysInOrder() throws {
         let (tree, nodes) = try nodes()
         let document = InspectionRendering.json(path: "x.mp4", format: nil, fileSize: tree.fileSize, nodes: nodes,
-                                                diagnostics: tree.diagnostics.map(InspectionDiagnostic.init))
+                                                diagnostics: tree.diagnostics)
         guard case .object(let top) = document else { Issue.record("not an object"); return }
         #expect(top.map(\.0) == ["path", "format", "fileSize", "atoms", "diagnostics"])
         guard case .array(let list) = document["atoms"]!, case .object(let mdat) = list[1] else { Issue.record("no atoms"); return }
         #expect(mdat.map(\.0) == ["type", "offset", "size", "headerSize", "path", "sizeForm", "fields", "children"])
         #expect(list[1]["headerSize"] == JSONValue.int(16))
         guard case .array(let diagnostics) = document["diagnostics"]!, case .object(let first) = diagnostics[0] else { Issue.record("no diagnostics"); return }
-        #expect(first.map(\.0) == ["severity", "offset", "path", "message"])
+        #expect(first.map(\.0) == ["severity", "code", "offset", "path", "message"])
     }
 
     @Test func streamedJSONIsTheSameDocument() throws {
         let (tree, nodes) = try nodes()
-        let diagnostics = tree.diagnostics.map(InspectionDiagnostic.init)
+        let diagnostics = tree.diagnostics
         var streamed = ""
         InspectionRendering.writeJSON(path: "x.mp4", format: "mp4", fileSize: tree.fileSize, nodes: nodes, diagnostics: diagnostics) { streamed += $0 }
         let whole = InspectionRendering.json(path: "x.mp4", format: "mp4", fileSize: tree.fileSize, nodes: nodes, diagnostics: diagnostics)

@@ -227,7 +227,7 @@ import Testing
         let path = try TemporaryFile.write(bytes, name: "junk-padding.mp3")
         let broken = try await atominspect("check", path)
         #expect(broken.status == 1)
-        #expect(broken.standardOutput.contains("ID3v2 at offset 22"))  // header 10 + TIT2 12
+        #expect(broken.standardOutput.contains("at byte offset 22 (ID3v2"))  // header 10 + TIT2 12
     }
 
     @Test func malformedFileInStrictModeExitsFourNamingOffsetAndPath() async throws {
@@ -242,7 +242,7 @@ import Testing
 
         let lenient = try await atominspect(path)
         #expect(lenient.status == 0)
-        #expect(lenient.standardError.contains("warning: moov/udta/meta at offset 801"))
+        #expect(lenient.standardError.contains("warning: at byte offset 801 (moov/udta/meta)"))
 
         let strict = try await atominspect(path, "--strict")
         #expect(strict.status == 4)

@@ -195,8 +195,36 @@ import Testing
         let diagnostic = try #require((documents.first?["diagnostics"] as? [[String: Any]])?.first)
         #expect(diagnostic["severity"] as? String == "warning")
         #expect(diagnostic["offset"] as? Int == 27)
-        #expect(diagnostic["place"] as? String == "ID3v2/TIT2")
+        #expect(diagnostic["path"] as? String == "ID3v2/TIT2")
+        #expect(diagnostic["code"] as? String == "invalidFrameSize")
         #expect((diagnostic["message"] as? String)?.contains("TIT2") == true)
+    }
+
+    @Test func bothToolsGiveADiagnosticInOneShape() async throws {
+        // One diagnostic type from the readers up: the same problem is the same JSON object in
+        // `tagedit show --json` and `atominspect --json`, and the same line on standard error
+        // (`atominspect` prints it there from its text view).
+        var frame = ID3Builder.frame("TIT2", ID3Builder.text(["Title"]))
+        frame[7] = 0x7F
+        let tag = ID3Builder.tag(frames: [ID3Builder.frame("TPE1", ID3Builder.text(["Artist"])), frame])
+        let path = try TemporaryFile.write(tag + ID3Builder.mp3Frame() + ID3Builder.mp3Frame(), name: "broken.mp3")
+        func diagnostics(_ json: String, inArray: Bool) throws -> [NSDictionary] {
+            let object = try JSONSerialization.jsonObject(with: Data(json.utf8))
+            let document = inArray ? (object as? [[String: Any]])?.first : object as? [String: Any]
+            return try #require(document?["diagnostics"] as? [NSDictionary])
+        }
+        let shown = try await tagedit("show", "--json", path)
+        let inspected = try await ToolRunner.run("atominspect", ["--json", path])
+        #expect(shown.status == 0 && inspected.status == 0)
+        let fromTagedit = try diagnostics(shown.standardOutput, inArray: true)
+        let fromAtominspect = try diagnostics(inspected.standardOutput, inArray: false)
+        #expect(!fromTagedit.isEmpty)
+        #expect(fromTagedit == fromAtominspect)
+        #expect(fromTagedit.allSatisfy { ($0.allKeys as? [String]).map(Set.init) == ["severity", "code", "offset", "path", "message"] })
+        let line = "warning: at byte offset 27 (ID3v2/TIT2): frame TIT2 declares"
+        let tree = try await ToolRunner.run("atominspect", [path])
+        #expect(shown.standardError.contains("tagedit: \(path): " + line), "\(shown.standardError)")
+        #expect(tree.standardError.contains("atominspect: \(path): " + line), "\(tree.standardError)")
     }
 
     @Test func aDamagedMP3IsRefusedForWritingWithItsOffsetAndPlace() async throws {

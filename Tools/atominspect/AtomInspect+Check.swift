@@ -49,7 +49,7 @@ extension AtomInspect {
                 } catch {
                     return .unreadable(message: error.message, status: ExitStatus.code(for: error).rawValue)
                 }
-                return .checked(findings: file.findings().map(\.line))
+                return .checked(findings: file.findings().map(\.description))
             }, emit: { index, outcome in
                 let path = paths[index]
                 switch outcome {

@@ -41,7 +41,7 @@ extension AtomInspect {
                     print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }
                 for diagnostic in diagnostics {
-                    StandardError.write("atominspect: \(options.file): " + diagnostic.line + "\n")
+                    StandardError.write("atominspect: \(options.file): " + diagnostic.description + "\n")
                 }
             }
         }

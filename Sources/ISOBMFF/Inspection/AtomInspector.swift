@@ -9,7 +9,7 @@ public struct InspectedAtom: Sendable {
     public var fields: [AtomField]
     public var summary: String
     /// Problems met decoding this atom's own fields (parse diagnostics are in the tree).
-    public var diagnostics: [AtomDiagnostic]
+    public var diagnostics: [Diagnostic]
     public var children: [InspectedAtom]
 }
 
@@ -77,7 +77,7 @@ public struct AtomInspector: Sendable {
     /// visited).
     public func inspect(_ context: AtomDecodingContext) -> InspectedAtom {
         let atom = context.atom
-        var diagnostics: [AtomDiagnostic] = []
+        var diagnostics: [Diagnostic] = []
         var payload: (any AtomPayload)?
         var fields: [AtomField] = []
         do {
@@ -86,10 +86,10 @@ public struct AtomInspector: Sendable {
         } catch {
             let message = "cannot decode '\(atom.type)': \(Self.describe(error))"
             fields = [AtomField("error", message)]
-            diagnostics.append(AtomDiagnostic(.warning, .invalidPayload, offset: atom.offset, path: context.path, message: message))
+            diagnostics.append(Diagnostic(.warning, .invalidPayload, offset: atom.offset, path: context.path, message: message))
         }
         if let data = payload as? ItemDataAtom, data.typeName == nil {
-            diagnostics.append(AtomDiagnostic(
+            diagnostics.append(Diagnostic(
                 .note, .unknownDataType, offset: atom.offset, path: context.path,
                 message: "data type \(data.typeSet):\(data.typeIndicator) is not a well-known type; value kept as bytes"))
         }
@@ -108,8 +108,8 @@ public struct AtomInspector: Sendable {
 
     /// The inspected atoms under `root` (the whole file when nil) down to `maxDepth` levels
     /// below it, and the diagnostics met while decoding them, children's before their parent's.
-    public func inspect(root: AtomPath? = nil, maxDepth: Int? = nil) -> (atoms: [InspectedAtom], diagnostics: [AtomDiagnostic]) {
-        var diagnostics: [AtomDiagnostic] = []
+    public func inspect(root: AtomPath? = nil, maxDepth: Int? = nil) -> (atoms: [InspectedAtom], diagnostics: [Diagnostic]) {
+        var diagnostics: [Diagnostic] = []
         let start: [AtomDecodingContext]
         if let root {
             guard let context = context(at: root) else { return ([], []) }

@@ -8,7 +8,7 @@ import MediaBytes
 ///   samples' sizes added up through `stsc` and `stsz`) ends inside it too;
 /// - `stsz`, `stts` and `stsc` agree on the number of samples.
 public enum AtomStructureCheck {
-    public static func findings(in tree: AtomTree) -> [AtomDiagnostic] {
+    public static func findings(in tree: AtomTree) -> [Diagnostic] {
         var findings = tree.diagnostics
         findings += AtomInspector(tree: tree, options: .complete).inspect().diagnostics
 
@@ -16,7 +16,7 @@ public enum AtomStructureCheck {
         // An image file (HEIF/AVIF: a top-level `meta` and no movie) needs no `moov`.
         let isImageFile = movies.isEmpty && tree.atoms.contains { $0.type == "meta" }
         if movies.count != 1 && !isImageFile {
-            findings.append(AtomDiagnostic(
+            findings.append(Diagnostic(
                 .error, .movieCount, offset: movies.dropFirst().first?.offset ?? 0, path: .root,
                 message: movies.isEmpty ? "no 'moov' atom: the file has no movie header" : "\(movies.count) 'moov' atoms; a file has exactly one"))
         }
@@ -31,12 +31,12 @@ public enum AtomStructureCheck {
         return findings
     }
 
-    private static func checkTrack(_ trak: Atom, path: AtomPath, tree: AtomTree, mediaData: [Range<UInt64>]) -> [AtomDiagnostic] {
+    private static func checkTrack(_ trak: Atom, path: AtomPath, tree: AtomTree, mediaData: [Range<UInt64>]) -> [Diagnostic] {
         guard let tables = TrackSampleTables(trak, tree: tree) else { return [] }
         let tablePath = AtomPath(path.components + TrackSampleTables.stblPath.components)
-        var findings: [AtomDiagnostic] = []
+        var findings: [Diagnostic] = []
         if let (sizes, atom) = tables.sizes, let (times, _) = tables.times, UInt64(sizes.sampleCount) != times.sampleCount {
-            findings.append(AtomDiagnostic(
+            findings.append(Diagnostic(
                 .error, .inconsistentTables, offset: atom.offset, path: tablePath,
                 message: "'stsz' lists \(sizes.sampleCount) samples but 'stts' covers \(times.sampleCount)"))
         }
@@ -44,13 +44,13 @@ public enum AtomStructureCheck {
         if let (chunks, _) = tables.chunks, let (_, mappingAtom) = tables.mapping {
             samplesPerChunk = tables.samplesPerChunk
             if samplesPerChunk == nil {
-                findings.append(AtomDiagnostic(
+                findings.append(Diagnostic(
                     .error, .inconsistentTables, offset: mappingAtom.offset, path: tablePath.appending("stsc"),
                     message: "'stsc' does not map the \(chunks.offsets.count) chunks of 'stco'/'co64' (first chunks must rise from 1)"))
             } else if let (sizes, _) = tables.sizes {
                 let total = samplesPerChunk!.reduce(UInt64(0)) { $0 + UInt64($1) }
                 if total != UInt64(sizes.sampleCount) {
-                    findings.append(AtomDiagnostic(
+                    findings.append(Diagnostic(
                         .error, .inconsistentTables, offset: mappingAtom.offset, path: tablePath.appending("stsc"),
                         message: "'stsc' puts \(total) samples in \(chunks.offsets.count) chunks but 'stsz' lists \(sizes.sampleCount)"))
                     samplesPerChunk = nil
@@ -64,13 +64,13 @@ public enum AtomStructureCheck {
                 guard !inside else { continue }
                 reported += 1
                 if reported <= 5 {
-                    findings.append(AtomDiagnostic(
+                    findings.append(Diagnostic(
                         .error, .chunkOffsetOutsideMediaData, offset: chunkAtom.offset, path: tablePath.appending(chunkAtom.type),
                         message: "chunk \(index + 1) at offset \(chunk.offset) (\(chunk.length) bytes) is not inside an 'mdat' payload"))
                 }
             }
             if reported > 5 {
-                findings.append(AtomDiagnostic(
+                findings.append(Diagnostic(
                     .error, .chunkOffsetOutsideMediaData, offset: chunkAtom.offset, path: tablePath.appending(chunkAtom.type),
                     message: "\(reported - 5) more chunks lie outside every 'mdat' payload"))
             }

@@ -37,7 +37,7 @@ public struct TimedMetadataTrack: Sendable {
     public var keys: [Key]
     public var samples: [Sample]
     /// What could not be read, with byte offsets.
-    public var problems: [AtomDiagnostic]
+    public var problems: [Diagnostic]
 
     /// At most this many samples are read from one track (a track claiming more is read up to
     /// here, with a problem saying so).
@@ -66,9 +66,9 @@ public struct TimedMetadataTrack: Sendable {
         return tracks
     }
 
-    static func keys(of entry: Atom, tree: AtomTree, path: AtomPath, problems: inout [AtomDiagnostic]) -> [Key] {
+    static func keys(of entry: Atom, tree: AtomTree, path: AtomPath, problems: inout [Diagnostic]) -> [Key] {
         guard let table = entry.child("keys") else {
-            problems.append(AtomDiagnostic(.warning, .invalidPayload, offset: entry.offset, path: path, message: "the mebx sample entry has no keys box"))
+            problems.append(Diagnostic(.warning, .invalidPayload, offset: entry.offset, path: path, message: "the mebx sample entry has no keys box"))
             return []
         }
         var keys: [Key] = []
@@ -93,18 +93,18 @@ public struct TimedMetadataTrack: Sendable {
             if named {
                 keys.append(key)
             } else {
-                problems.append(AtomDiagnostic(.warning, .invalidPayload, offset: local.offset, path: path, message: "local key \(local.type) declares no key (keyd)"))
+                problems.append(Diagnostic(.warning, .invalidPayload, offset: local.offset, path: path, message: "local key \(local.type) declares no key (keyd)"))
             }
         }
         return keys
     }
 
     static func samples(of trak: Atom, tree: AtomTree, movieTimescale: UInt32, summary: MovieTrackSummary, path: AtomPath,
-                        problems: inout [AtomDiagnostic]) -> [Sample] {
+                        problems: inout [Diagnostic]) -> [Sample] {
         guard let locator = TrackSampleLocator(trak: trak, tree: tree), summary.timescale > 0 else { return [] }
         let count = min(locator.sampleCount, sampleLimit)
         if locator.sampleCount > sampleLimit {
-            problems.append(AtomDiagnostic(.warning, .payloadLimit, offset: trak.offset, path: path,
+            problems.append(Diagnostic(.warning, .payloadLimit, offset: trak.offset, path: path,
                                            message: "the track has \(locator.sampleCount) samples; the first \(sampleLimit) are read"))
         }
         let timescale = Double(summary.timescale)
@@ -131,16 +131,16 @@ public struct TimedMetadataTrack: Sendable {
             let next = index + 1 < located.count ? located[index + 1].decodeTime : (summary.mediaDuration > 0 ? summary.mediaDuration : nil)
             let duration = next.flatMap { $0 >= decode ? Double($0 - decode) / timescale : nil }
             guard bytesRead + Int(size) <= trackByteLimit, itemsRead < trackItemLimit else {
-                problems.append(AtomDiagnostic(.warning, .payloadLimit, offset: offset, path: path,
+                problems.append(Diagnostic(.warning, .payloadLimit, offset: offset, path: path,
                                                message: "the track's samples pass \(trackByteLimit) bytes or \(trackItemLimit) items at sample \(sample.number); the rest is not read"))
                 break
             }
             guard size <= sampleSizeLimit else {
-                problems.append(AtomDiagnostic(.warning, .payloadLimit, offset: offset, path: path, message: "sample \(sample.number) of \(size) bytes is not read"))
+                problems.append(Diagnostic(.warning, .payloadLimit, offset: offset, path: path, message: "sample \(sample.number) of \(size) bytes is not read"))
                 continue
             }
             guard let bytes = try? tree.bytes(at: offset, count: Int(size)) else {
-                problems.append(AtomDiagnostic(.warning, .truncated, offset: offset, path: path, message: "sample \(sample.number) (\(size) bytes at \(offset)) is not in the file"))
+                problems.append(Diagnostic(.warning, .truncated, offset: offset, path: path, message: "sample \(sample.number) (\(size) bytes at \(offset)) is not in the file"))
                 continue
             }
             var items: [Item] = []
@@ -148,7 +148,7 @@ public struct TimedMetadataTrack: Sendable {
             while at + 8 <= bytes.endIndex {
                 let length = Int(bytes[at..<at + 4].reduce(UInt32(0)) { $0 << 8 | UInt32($1) })
                 guard length >= 8, at + length <= bytes.endIndex else {
-                    problems.append(AtomDiagnostic(.warning, .invalidPayload, offset: offset + UInt64(at - bytes.startIndex), path: path,
+                    problems.append(Diagnostic(.warning, .invalidPayload, offset: offset + UInt64(at - bytes.startIndex), path: path,
                                                    message: "sample \(sample.number): an item of \(length) bytes does not fit the sample"))
                     break
                 }

@@ -126,9 +126,9 @@ public struct MovieFile: Sendable {
             throw fail("it does not parse: \(error)")
         }
         // No new diagnostics.
-        var before: [AtomError.Code: Int] = [:]
+        var before: [String: Int] = [:]
         for diagnostic in tree.diagnostics { before[diagnostic.code, default: 0] += 1 }
-        var after: [AtomError.Code: Int] = [:]
+        var after: [String: Int] = [:]
         for diagnostic in written.diagnostics { after[diagnostic.code, default: 0] += 1 }
         if let new = written.diagnostics.first(where: { after[$0.code]! > before[$0.code, default: 0] }) {
             throw fail("it reads with a new problem: \(new)", offset: new.offset)

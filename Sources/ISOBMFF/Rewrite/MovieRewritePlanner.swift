@@ -249,7 +249,7 @@ public enum MovieRewritePlanner {
     /// Refuses a file whose structure is not fully understood.
     static func checkWritable(_ tree: AtomTree) throws(AtomError) {
         if let problem = tree.diagnostics.first(where: { $0.severity >= .warning }) {
-            throw AtomError(.notWritable, offset: problem.offset, path: problem.path,
+            throw AtomError(.notWritable, offset: problem.offset, path: problem.atomError.path,
                             message: "not written, because its structure is not fully understood: \(problem.message)")
         }
         let movies = tree.atoms.filter { $0.type == "moov" }
