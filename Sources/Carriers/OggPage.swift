@@ -193,10 +193,16 @@ public struct OggCRC: Sendable {
         var index = 0
         let count = buffer.count
         Self.tables.withUnsafeBufferPointer { table in
-            while count - index >= 4 {
-                crc ^= UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8 | UInt32(buffer[index + 3])
-                crc = table[3 * 256 + Int(crc >> 24)] ^ table[2 * 256 + Int(crc >> 16 & 0xFF)] ^ table[256 + Int(crc >> 8 & 0xFF)] ^ table[Int(crc & 0xFF)]
-                index += 4
+            // Slicing by 8: the register takes four bytes, and four more go straight to the
+            // tables of a byte followed by 3, 2, 1 and 0 zero bytes.
+            while count - index >= 8 {
+                let high = crc ^ (UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8 | UInt32(buffer[index + 3]))
+                let first: UInt32 = table[7 * 256 + Int(high >> 24)] ^ table[6 * 256 + Int(high >> 16 & 0xFF)]
+                let second: UInt32 = table[5 * 256 + Int(high >> 8 & 0xFF)] ^ table[4 * 256 + Int(high & 0xFF)]
+                let third: UInt32 = table[3 * 256 + Int(buffer[index + 4])] ^ table[2 * 256 + Int(buffer[index + 5])]
+                let fourth: UInt32 = table[256 + Int(buffer[index + 6])] ^ table[Int(buffer[index + 7])]
+                crc = first ^ second ^ third ^ fourth
+                index += 8
             }
             while index < count {
                 crc = (crc << 8) ^ table[Int(UInt8(truncatingIfNeeded: crc >> 24) ^ buffer[index])]
@@ -206,15 +212,15 @@ public struct OggCRC: Sendable {
         value = crc
     }
 
-    /// Table k maps a byte to its CRC shifted through k further zero bytes (slicing by 4).
+    /// Table k maps a byte to its CRC shifted through k further zero bytes (slicing by 8).
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 4 * 256)
+        var tables = [UInt32](repeating: 0, count: 8 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte) << 24
             for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
             tables[byte] = crc
         }
-        for k in 1..<4 {
+        for k in 1..<8 {
             for byte in 0..<256 {
                 let previous = tables[(k - 1) * 256 + byte]
                 tables[k * 256 + byte] = (previous << 8) ^ tables[Int(previous >> 24)]

@@ -73,7 +73,9 @@ public enum PathBytes {
 
     /// `path` for people: each byte that is not UTF-8 shown as `\xHH`.
     public static func display(_ path: String) -> String {
-        guard path.utf8.contains(0xF4) else { return path }
+        // Every byte shown as \xHH is a scalar U+10FF80-U+10FFFF, whose UTF-8 starts with 0xF4.
+        let marked = path.utf8.withContiguousStorageIfAvailable { buffer in buffer.baseAddress.map { memchr($0, 0xF4, buffer.count) != nil } ?? false } ?? path.utf8.contains(0xF4)
+        guard marked else { return path }
         var text = ""
         for scalar in path.unicodeScalars {
             if scalar.value >= base + 0x80 && scalar.value <= base + 0xFF {

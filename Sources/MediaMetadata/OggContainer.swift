@@ -79,8 +79,10 @@ struct OggContainer: CarrierBackedContainer {
         let text = field.valueBytes
         guard text.count % 4 == 0 else { return nil }
         let total = text.count / 4 * 3 - text.suffix(2).filter { $0 == 0x3D }.count
-        // The fields before the image are a few dozen bytes unless the description is long.
-        for prefix in [min(total, 4096), total] {
+        // The fields before the image are a few dozen bytes unless the description is long:
+        // decoded from a short prefix first (a tenth of an Opus listing's time went to decoding
+        // 4 KiB of each cover).
+        for prefix in [min(total, 192), min(total, 4096), total] {
             guard let bytes = Base64.decode(text.prefix((prefix + 2) / 3 * 4)) else { return nil }
             do { return try FLACPicture.Header(parsing: bytes[...], totalLength: total) } catch where error.code == .truncated && prefix < total {
                 continue

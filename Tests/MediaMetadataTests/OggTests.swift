@@ -36,6 +36,31 @@ import VorbisComment
         return pages
     }
 
+    @Test func theCRCIsTheBitwiseOneOfRFC3533AtEveryLengthAndSplit() {
+        // RFC 3533's CRC: polynomial 0x04C11DB7, initial 0, no reflection, no final XOR,
+        // computed one bit at a time as the reference.
+        func reference(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0
+            for byte in bytes {
+                crc ^= UInt32(byte) << 24
+                for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
+            }
+            return crc
+        }
+        var generator = SystemRandomNumberGenerator()
+        for length in Array(0...40) + [255, 4096, 65_307] {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            #expect(OggCRC.checksum(bytes) == reference(bytes), "length \(length)")
+            let split = length / 3
+            var crc = OggCRC()
+            crc.update(bytes[..<split])
+            crc.update(bytes[split...])
+            #expect(crc.value == reference(bytes), "length \(length) split at \(split)")
+        }
+        // The capture pattern alone, a value other implementations give.
+        #expect(OggCRC.checksum(Array("OggS".utf8)) == reference(Array("OggS".utf8)))
+    }
+
     @Test func theVorbisFixtureReadsAsUniformKeysPicturesAndChapters() throws {
         let file = try MediaFile(path: TestFixtures.path("ogg-vorbis-tags.ogg"))
         #expect(file.format == .ogg)
