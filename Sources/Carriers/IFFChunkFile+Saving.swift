@@ -23,7 +23,19 @@ extension IFFChunkFile {
             throw CarrierError(.notWritable, offset: problem.offset, place: problem.path, message: "\(path): \(problem.message); not writing to a file that is not understood")
         }
         let littleEndian = file.kind == .wav
-        let old = file.root.children.first { $0.id == "ID3 " || $0.id == "id3 " }
+        // The tag takes the first ID3 chunk's place; further ones go (their frames are in it).
+        let tagChunks = file.tagChunks
+        let old = tagChunks.first
+        // AIFF's chunk is `ID3 ` (an `id3 ` one is renamed: ffmpeg reads only `ID3 ` there).
+        let id: FourCC = littleEndian ? old?.id ?? "id3 " : "ID3 "
+        var notes: [String] = []
+        if let old, old.id != id { notes.append("the '\(old.id)' chunk is written as '\(id)', the name ffmpeg reads in AIFF") }
+        if tagChunks.count > 1 {
+            notes.append("\(tagChunks.count - 1) further ID3 chunk\(tagChunks.count > 2 ? "s are" : " is") merged into the first and removed (ffmpeg reads them together)")
+            if !file.hiddenFrames.isEmpty {
+                notes.append("left out, hidden from every reader by the first chunk's frames of the same kind: \(file.hiddenFrames.map(\.id).joined(separator: ", "))")
+            }
+        }
         let version = options.version ?? file.id3Tag.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
@@ -67,22 +79,21 @@ extension IFFChunkFile {
         }
         let infoFits = infoInPlace.map { bytes in oldInfo.map { UInt64(bytes.count) == $0.totalSize && littleEndian && infoChunks.count == 1 } ?? false } ?? true
 
-        if options.allowInPlace, let old, UInt64(serialization.bytes.count) <= old.dataSize, infoFits {
+        if options.allowInPlace, let old, tagChunks.count == 1, old.id == id, UInt64(serialization.bytes.count) <= old.dataSize, infoFits {
             serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
             var ranges: [(offset: UInt64, bytes: [UInt8])] = [(old.dataOffset, serialization.bytes)]
             if let infoInPlace, let oldInfo { ranges.append((oldInfo.offset, infoInPlace)) }
             let written = zip(ranges, ["ID3v2 tag", "INFO list"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
-            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written) }
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
                 let reread = try IFFChunkFile(source: written)
                 guard reread.id3Tag?.frames == expected, reread.info == expectedInfo else {
                     throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended; the old bytes were put back")
                 }
             }
-            return CarrierSaveOutcome(method: .inPlace, notes: serialization.notes, ranges: written)
+            return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written)
         }
 
-        let id: FourCC = old?.id ?? (littleEndian ? "id3 " : "ID3 ")
         func tagChunk(padding: Int) throws -> [UInt8] {
             serialization = try tag.serialized(version: version, padding: padding)
             var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
@@ -101,6 +112,8 @@ extension IFFChunkFile {
                 tagIndex = pieces.count
                 pieces.append(.bytes(chunk))
                 wroteTag = true
+            } else if IFFChunkFile.isTagChunk(child) {
+                continue
             } else if isInfoChunk(child), let infoBytes {
                 // The new list takes the first old one's place; the others go.
                 if child.offset == oldInfo?.offset, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
@@ -152,7 +165,7 @@ extension IFFChunkFile {
         let trailing = rootEnd..<source.size
         let header = file.root.id.bytes + size(UInt32(formSize), littleEndian: littleEndian) + (file.root.formType?.bytes ?? [])
         let newSize = 8 + formSize + UInt64(trailing.count)
-        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes, ranges: [(0..<newSize, "whole file")]) }
+        if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes + serialization.notes, ranges: [(0..<newSize, "whole file")]) }
         let replacedIDs: Set<FourCC> = [id]
         var notKept: [String] = []  // what of the file's owner and attributes the rewrite could not keep
         do {
@@ -173,7 +186,8 @@ extension IFFChunkFile {
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
-                guard (reread.id3Tag?.frames ?? []) == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty else {
+                guard (reread.id3Tag?.frames ?? []) == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty,
+                      reread.root.children.filter(IFFChunkFile.isTagChunk).count <= 1 else {
                     throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
                 }
                 // Every chunk carried over is there, in order, byte for byte.
@@ -189,7 +203,7 @@ extension IFFChunkFile {
                 try source.checkUnchanged()
             })
         }
-        return CarrierSaveOutcome(method: .rewritten, notes: serialization.notes + notKept, ranges: [(0..<newSize, "whole file")])
+        return CarrierSaveOutcome(method: .rewritten, notes: notes + serialization.notes + notKept, ranges: [(0..<newSize, "whole file")])
     }
 
     private static func size(_ value: UInt32, littleEndian: Bool) -> [UInt8] {

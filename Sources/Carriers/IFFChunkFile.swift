@@ -29,7 +29,21 @@ public struct IFFChunkFile: Sendable {
 
     public var kind: Kind
     public var root: IFFChunk
+    /// The ID3v2 tag of the `ID3 `/`id3 ` chunk; of several such chunks, their merge.
     public var id3Tag: ID3v2Tag?
+    /// Of several ID3 chunks, the frames of the later ones that an earlier one's frame of the
+    /// same slot hides (a save leaves them out).
+    public var hiddenFrames: [ID3Frame] = []
+
+    /// True for a chunk that holds an ID3v2 tag (`ID3 ` or `id3 `, in AIFF and WAV alike).
+    static func isTagChunk(_ chunk: IFFChunk) -> Bool { chunk.id == "ID3 " || chunk.id == "id3 " }
+
+    /// The chunks that hold ID3v2 tags, the one whose frames come first first: in file order,
+    /// but in AIFF an `ID3 ` chunk before an `id3 ` one (the name ffmpeg and TagLib write).
+    var tagChunks: [IFFChunk] {
+        let chunks = root.children.filter(Self.isTagChunk)
+        return kind == .aiff ? chunks.filter { $0.id == "ID3 " } + chunks.filter { $0.id != "ID3 " } : chunks
+    }
     /// `LIST`/`INFO` entries of a WAV file (`INAM`, `IART`, `IPRD`, `ICMT`, `ICRD`, `IGNR`,
     /// `ITRK`...), or an AIFF file's text chunks (`NAME`, `AUTH`, `(c) `, `ANNO`), in order; nil
     /// when the file has none.
@@ -67,7 +81,11 @@ public struct IFFChunkFile: Sendable {
         root.children = try Self.chunks(source, from: 12, to: 8 + dataSize, littleEndian: littleEndian, depth: 0,
                                         count: &count, diagnostics: &diagnostics)
 
-        for chunk in root.children where chunk.id == "ID3 " || chunk.id == "id3 " {
+        // Every ID3 chunk: a file with two reads as their merge, the first's frames first (see
+        // `ID3v2Tag.merging`), an AIFF's `ID3 ` before its `id3 ` (ffmpeg reads only `ID3 ` in
+        // AIFF, either in WAV).
+        var tags: [ID3v2Tag] = []
+        for chunk in tagChunks {
             guard chunk.dataSize <= Self.maxTagChunkSize else {
                 diagnostics.append(Diagnostic(.warning, .limit, area: "ID3v2", offset: chunk.offset,
                                                  message: "'\(chunk.id)' chunk of \(chunk.dataSize) bytes is larger than an ID3v2 tag can be; not read"))
@@ -76,12 +94,15 @@ public struct IFFChunkFile: Sendable {
             let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
             do {
                 let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
-                id3Tag = tag
+                tags.append(tag)
                 diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
             } catch {
                 diagnostics.append(Diagnostic(.warning, error.code, offset: error.offset, message: error.message).within("ID3v2"))
+                break
             }
-            break
+        }
+        if let first = tags.first {
+            (id3Tag, hiddenFrames) = first.merging(Array(tags.dropFirst()))
         }
         if let format = root.children.first(where: { $0.id == (kind == .aiff ? "COMM" : "fmt ") }), format.dataSize <= 64 {
             audioFormat = IFFAudioFormat(chunk: format.id, data: try MPEGStreamFile.read(source, at: format.dataOffset, count: Int(format.dataSize)))

@@ -80,7 +80,7 @@ extension MPEGStreamFile {
     public static func save(_ tags: CarriedTags, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
         let source = try CarrierSaving.open(path, options: options)
         let layout = try MPEGStreamFile(source: source)
-        let tag = tags.id3v2 ?? layout.primaryTag ?? ID3v2Tag()
+        let tag = tags.id3v2 ?? layout.mergedTag ?? ID3v2Tag()
         guard layout.kind != nil else {
             throw CarrierError(.notWritable, offset: layout.audio.lowerBound,
                            message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
@@ -94,11 +94,13 @@ extension MPEGStreamFile {
             throw CarrierError(.notWritable, offset: old.offset, message: "\(path): the first ID3v2 tag does not start the file; not writing over it")
         }
         let version = options.version ?? old.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
-        let oldSize = old?.totalSize ?? 0
+        // The new tag takes the place of every leading tag (one truth: the others' frames are
+        // in it, see `mergedTag`), and an appended tag goes.
+        let oldSize = layout.leadingTagsEnd
         let writeV1 = !options.removeID3v1 && (options.writeID3v1 ?? (layout.id3v1 != nil))
         let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: options.mirrorID3v1 ? nil : layout.id3v1).encoded : nil
         let dropV1 = options.removeID3v1 && layout.id3v1 != nil
-        let v1Offset = layout.id3v1 != nil ? layout.fileSize - 128 : layout.fileSize
+        let v1Offset = layout.id3v1Block?.lowerBound ?? layout.fileSize
         // What is kept of the file's tail ends before a Lyrics3 block that goes.
         let dropLyrics3 = options.removeLyrics3 ? layout.lyrics3Block : nil
         let keptEnd = dropLyrics3?.lowerBound ?? v1Offset
@@ -106,7 +108,7 @@ extension MPEGStreamFile {
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
         var notes = serialization.notes
-        if layout.appendedTag != nil { notes.append("the ID3v2 tag appended at the end of the file is kept as it was") }
+        notes += Self.mergeNotes(layout)
         if let dropLyrics3 { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
 
         // The APE tag: replaced where it is (or, new, put before Lyrics3 and ID3v1) when it changes.
@@ -118,12 +120,16 @@ extension MPEGStreamFile {
         }()
         let expectedAPE = newAPE.map { $0.items.isEmpty ? nil : $0 } ?? layout.apeTag
         func verifyTags(_ reread: MPEGStreamFile) -> Bool {
-            reread.leadingTags.first?.frames == expected && Self.sameItems(reread.apeTag, expectedAPE)
+            reread.leadingTags.first?.frames == expected && reread.otherTags.isEmpty && reread.appendedTag == nil
+                && Self.sameItems(reread.apeTag, expectedAPE)
                 && !reread.diagnostics.contains(where: { $0.severity != .note })
         }
 
         let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
-        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, dropLyrics3 == nil {
+        let v1Last = layout.id3v1Block.map { $0.upperBound == layout.fileSize } ?? true
+        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, dropLyrics3 == nil,
+            layout.appendedBlock == nil, v1Last
+        {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = [(0, serialization.bytes, "ID3v2 tag")]
             if let apeBytes { ranges.append((apeRange.lowerBound, apeBytes, "APE tag")) }
@@ -138,24 +144,39 @@ extension MPEGStreamFile {
             return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
         }
 
-        // What is copied: everything between the tags, around the APE tag when it is replaced.
-        let kept: [Range<UInt64>] = apeBytes == nil ? [oldSize..<keptEnd] : [oldSize..<apeRange.lowerBound, apeRange.upperBound..<keptEnd]
+        // What follows the new tag: everything between the tags, with the APE tag replaced
+        // where it is (or, new, put before Lyrics3 and ID3v1) and an appended ID3v2 tag left out.
+        var cuts: [(range: Range<UInt64>, insert: [UInt8])] = []
+        if let apeBytes { cuts.append((apeRange, apeBytes)) }
+        if let appended = layout.appendedBlock, appended.upperBound <= keptEnd { cuts.append((appended, [])) }
+        var pieces: [Piece] = []
+        var cursor = oldSize
+        for cut in cuts.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            if cut.range.lowerBound > cursor { pieces.append(.copy(cursor..<cut.range.lowerBound)) }
+            if !cut.insert.isEmpty { pieces.append(.bytes(cut.insert)) }
+            cursor = max(cursor, cut.range.upperBound)
+        }
+        if keptEnd > cursor { pieces.append(.copy(cursor..<keptEnd)) }
         // The padding grows so that the audio keeps its alignment (a large copy only); the
         // tag is its frames (`serialization`, without padding) and the padding.
         let asked = UInt64(max(options.padding, 0))
-        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) + Int64(asked) - Int64(oldSize), moving: UInt64(kept[0].count))
+        var firstCopy: UInt64 = 0
+        if case .copy(let range) = pieces.first { firstCopy = UInt64(range.count) }
+        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) + Int64(asked) - Int64(oldSize), moving: firstCopy)
         serialization = try tag.serialized(version: version, padding: Int(padding))
         let newTag = serialization.bytes
-        let keptSize = kept.reduce(UInt64(0)) { $0 + UInt64($1.count) }
-        let newSize = UInt64(newTag.count) + keptSize + UInt64(apeBytes?.count ?? 0) + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
+        let piecesSize = pieces.reduce(UInt64(0)) { $0 + $1.count }
+        let newSize = UInt64(newTag.count) + piecesSize + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             var checked = CheckedCopies()
             notes += try CarrierSaving.replace(path, write: { sink in
                 try sink.write(newTag)
-                for (index, range) in kept.enumerated() {
-                    if index == 1, let apeBytes { try sink.write(apeBytes) }
-                    try source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
+                for piece in pieces {
+                    switch piece {
+                    case .copy(let range): try source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)
+                    case .bytes(let bytes): try sink.write(bytes)
+                    }
                 }
                 if let v1 { try sink.write(v1) } else if layout.id3v1 != nil && !dropV1 { try source.copy(from: v1Offset, count: 128, to: &sink) }
                 checked = sink.checkedCopies
@@ -165,15 +186,46 @@ extension MPEGStreamFile {
                     throw CarrierError(.verificationFailed, message: "\(path): the written tags do not read back as intended; the original is unchanged")
                 }
                 var at = UInt64(newTag.count)
-                for (index, range) in kept.enumerated() {
-                    if index == 1 { at += UInt64(apeBytes?.count ?? 0) }
-                    try CarrierSaving.compare(source, range, written, at: at, checked: checked, path: path)
-                    at += UInt64(range.count)
+                for piece in pieces {
+                    if case .copy(let range) = piece { try CarrierSaving.compare(source, range, written, at: at, checked: checked, path: path) }
+                    at += piece.count
                 }
                 try source.checkUnchanged()
             })
         }
         return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")])
+    }
+
+    /// A part of a rewritten file after its new tag: bytes copied from the original, or new ones.
+    private enum Piece {
+        case copy(Range<UInt64>)
+        case bytes([UInt8])
+
+        var count: UInt64 {
+            switch self {
+            case .copy(let range): UInt64(range.count)
+            case .bytes(let bytes): UInt64(bytes.count)
+            }
+        }
+    }
+
+    /// What a save says about the tags it merged: which were merged into the one it writes,
+    /// and which of their frames, hidden by an earlier tag's, are left out.
+    static func mergeNotes(_ layout: MPEGStreamFile) -> [String] {
+        var merged: [String] = []
+        if layout.leadingTags.count > 1 {
+            merged.append(layout.leadingTags.count == 2 ? "the second leading ID3v2 tag" : "the \(layout.leadingTags.count - 1) further leading ID3v2 tags")
+        }
+        if let appended = layout.appendedBlock, !layout.leadingTags.isEmpty { merged.append("the ID3v2 tag appended at byte \(appended.lowerBound)") }
+        else if let appended = layout.appendedBlock { return ["the ID3v2 tag appended at byte \(appended.lowerBound) is written at the start of the file instead"] }
+        guard !merged.isEmpty else { return [] }
+        let plural = merged.count > 1 || layout.leadingTags.count > 2
+        var notes = [merged.joined(separator: " and ") + (plural ? " are" : " is") + " merged into the first and removed (ffmpeg reads them together)"]
+        let hidden = layout.hiddenFrames.map(\.id)
+        if !hidden.isEmpty {
+            notes.append("left out, hidden from every reader by the first tag's frames of the same kind: \(hidden.joined(separator: ", "))")
+        }
+        return notes
     }
 
     /// True when both tags hold the same items (keys, flags and values; where they were read

@@ -21,8 +21,12 @@ public struct MPEGStreamFile: Sendable {
     public var mpegHeader: MPEGAudioFrameHeader?
     public var xingHeader: XingHeader?
     public var adtsHeader: ADTSFrameHeader?
+    /// Where the leading tags end (the file's start when it has none).
+    public var leadingTagsEnd: UInt64 = 0
     /// An ID3v2 tag appended at the end (found by its footer).
     public var appendedTag: ID3v2Tag?
+    /// Where the appended tag is (header to footer).
+    public var appendedBlock: Range<UInt64>?
     /// ADTS: the frames counted from the first on (up to `adtsScanLimit` bytes of them) and the
     /// bytes they cover; nil for MPEG audio.
     public var adtsFrames: (count: Int, bytes: UInt64)?
@@ -38,7 +42,10 @@ public struct MPEGStreamFile: Sendable {
     public var apeTag: APETag?
     /// A Lyrics3v2 block (detected and preserved, not edited).
     public var lyrics3Block: Range<UInt64>?
+    /// The ID3v1 tag: the last 128 bytes of the file, or those before an appended tag.
     public var id3v1: ID3v1Tag?
+    /// Where the ID3v1 tag is.
+    public var id3v1Block: Range<UInt64>?
     public var diagnostics: [Diagnostic]
 
     /// Most ID3v2 tags read in a row at the start of a file; anything after them is taken as
@@ -73,15 +80,20 @@ public struct MPEGStreamFile: Sendable {
             if position >= fileSize { break }
         }
 
-        // The end of the file: ID3v1, APEv2, Lyrics3v2, appended ID3v2.
+        leadingTagsEnd = position
+
+        // The end of the file: ID3v1, APEv2, Lyrics3v2, appended ID3v2 (and an ID3v1 tag before
+        // an appended one, which mutagen reads).
         var end = fileSize
-        if end >= 128 + position, let v1 = ID3v1Tag(try Self.read(source, at: end - 128, count: 128)) {
-            id3v1 = v1
-            end -= 128
-        }
         var moved = true
         while moved {
             moved = false
+            if id3v1 == nil, end >= 128 + position, let v1 = ID3v1Tag(try Self.read(source, at: end - 128, count: 128)) {
+                id3v1 = v1
+                id3v1Block = end - 128..<end
+                end -= 128
+                moved = true
+            }
             if apeTag == nil, let ape = Self.apeTag(source, endingAt: end, floor: position, diagnostics: &diagnostics) {
                 apeTag = ape.tag
                 apeBlock = ape.range
@@ -102,6 +114,7 @@ public struct MPEGStreamFile: Sendable {
                     let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
                     if let tag = try? ID3v2Tag(parsing: bytes, at: start) {
                         appendedTag = tag
+                        appendedBlock = start..<end
                         diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
                         end = start
                         moved = true
@@ -152,6 +165,18 @@ public struct MPEGStreamFile: Sendable {
 
     /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
     public var primaryTag: ID3v2Tag? { leadingTags.first ?? appendedTag }
+
+    /// The ID3v2 tags after the primary one: further leading tags, then the appended one.
+    public var otherTags: [ID3v2Tag] { leadingTags.isEmpty ? [] : Array(leadingTags.dropFirst()) + (appendedTag.map { [$0] } ?? []) }
+
+    /// What the file's ID3v2 tags say together, as ffmpeg reads them: the primary tag, and
+    /// each frame of the other tags whose slot (`ID3Frame.slot`) no earlier tag fills. A save
+    /// writes this as the one tag and removes the others, so that every reader sees one truth.
+    public var mergedTag: ID3v2Tag? { primaryTag?.merging(otherTags).tag }
+
+    /// The frames of the other tags that an earlier tag's frame of the same slot hides from
+    /// every reader (a merge leaves them out).
+    public var hiddenFrames: [ID3Frame] { primaryTag?.merging(otherTags).hidden ?? [] }
 
     /// Walks the ADTS frame headers in `audio` from its start (64 KiB reads), stopping at the
     /// first byte that is not a frame header or at `adtsScanLimit`.

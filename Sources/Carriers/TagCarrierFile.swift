@@ -10,8 +10,8 @@ import MediaBytes
 /// it. ID3v1 is not saved from here: it holds what the ID3v2 tag says, and
 /// `CarrierSaveOptions` says whether it is updated, mirrored or removed.
 public struct CarriedTags: Sendable {
-    /// The ID3v2 tag the metadata layer reads and writes (an MP3's first leading tag, else its
-    /// appended one; an AIFF/WAV `ID3 ` chunk).
+    /// The ID3v2 tag the metadata layer reads and writes (an MP3's tags merged, its first
+    /// leading one first: `MPEGStreamFile.mergedTag`; an AIFF/WAV `ID3 ` chunk).
     public var id3v2: ID3v2Tag?
     /// An ID3v1 tag at the end of an MP3 or ADTS stream (read only; see above).
     public var id3v1: ID3v1Tag?
@@ -57,7 +57,7 @@ extension TagCarrierFile {
 }
 
 extension MPEGStreamFile: TagCarrierFile {
-    public var carriedTags: CarriedTags { CarriedTags(id3v2: primaryTag, id3v1: id3v1, ape: apeTag) }
+    public var carriedTags: CarriedTags { CarriedTags(id3v2: mergedTag, id3v1: id3v1, ape: apeTag) }
 }
 
 extension IFFChunkFile: TagCarrierFile {

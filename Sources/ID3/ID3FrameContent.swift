@@ -324,3 +324,58 @@ extension ID3FrameContent {
         }
     }
 }
+
+extension ID3Frame {
+    /// What the frame is about, as readers key frames: two frames of one slot say the same
+    /// thing, and a reader shows one of them (ffmpeg the first it meets). The identifier, and
+    /// for the frames a tag may hold several of, what tells them apart (ID3v2.4.0 section 4:
+    /// the description of `TXXX`/`WXXX`, the language and description of `COMM`/`USLT`/`SYLT`,
+    /// the picture type of `APIC`, the owner of `PRIV`/`UFID`, the element of `CHAP`/`CTOC`...).
+    public var slot: String {
+        switch content.storage {
+        case .userText(_, let description, _), .userURL(_, let description, _), .object(_, _, _, let description, _):
+            "\(id)\0\(description)"
+        case .comment(_, let language, let description, _), .syncedLyrics(_, let language, _, _, let description, _):
+            "\(id)\0\(language)\0\(description)"
+        case .picture(_, _, let pictureType, let description, _):
+            "\(id)\0\(pictureType)\0\(description)"
+        case .privateData(let owner, _), .uniqueFileID(let owner, _), .popularimeter(let owner, _, _):
+            "\(id)\0\(owner)"
+        case .chapter(let elementID, _, _, _, _, _), .tableOfContents(let elementID, _, _, _, _):
+            "\(id)\0\(elementID)"
+        case .relativeVolume(let identification, _):
+            "\(id)\0\(identification)"
+        case .url(let url) where id == "WCOM" || id == "WOAR":
+            "\(id)\0\(url)"
+        // The v2.3 date frames are one v2.4 date each: a tag's recording date hides another's
+        // year or day.
+        case .text where ["TYER", "TDAT", "TIME", "TRDA"].contains(id):
+            "TDRC"
+        case .text where id == "TORY":
+            "TDOR"
+        case .binary(let bytes):
+            // A frame this package does not type: only the same bytes are the same thing (within
+            // one process, as slots are compared).
+            "\(id)\0\(bytes.count)\0\(bytes.hashValue)"
+        default:
+            id
+        }
+    }
+}
+
+extension ID3v2Tag {
+    /// This tag with the frames of `others` (tags read after it) whose slot no earlier tag
+    /// fills, as ffmpeg reads several tags together (the first frame of a slot wins); and the
+    /// frames of `others` left out because an earlier frame of their slot hides them.
+    public func merging(_ others: [ID3v2Tag]) -> (tag: ID3v2Tag, hidden: [ID3Frame]) {
+        var merged = self
+        var hidden: [ID3Frame] = []
+        var taken = Set(frames.map(\.slot))
+        for tag in others {
+            for frame in tag.frames {
+                if taken.insert(frame.slot).inserted { merged.frames.append(frame) } else { hidden.append(frame) }
+            }
+        }
+        return (merged, hidden)
+    }
+}

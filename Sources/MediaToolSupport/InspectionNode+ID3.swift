@@ -31,7 +31,8 @@ public enum ID3Inspection {
             }))
         }
         if let v1 = file.id3v1 {
-            nodes.append((file.fileSize - 128, "ID3v1", { path in v1Node(v1, offset: file.fileSize - 128, path: path) }))
+            let offset = file.id3v1Block?.lowerBound ?? file.fileSize - 128
+            nodes.append((offset, "ID3v1", { path in v1Node(v1, offset: offset, path: path) }))
         }
         nodes.sort { $0.0 < $1.0 }
         let indexes = InspectionPath.siblingIndexes(nodes.map(\.1))

@@ -55,6 +55,17 @@ import Testing
                 ours[contribution.key] = values.isEmpty ? nil : values
             }
         }
+        // TagLib reads the first of an MP3's leading ID3v2 tags; this project reads them
+        // together as ffmpeg does (`MPEGStreamFile.mergedTag`): the frames the merge took from
+        // the later tags are not compared.
+        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), let first = stream.leadingTags.first,
+            let merged = stream.mergedTag, merged.frames.count > first.frames.count
+        {
+            for frame in merged.frames[first.frames.count...] {
+                for item in items where item.identifier.keySpace == .id3 && item.identifier.key.hasPrefix(frame.id)
+                    && (frame.textValues.map { Set($0) == Set(item.values) } ?? true) { subtract(item) }
+            }
+        }
         // TagLib matches freeform names case-sensitively (`originaldate`, `label`) and gives
         // freeform items outside its table no key; this project matches without regard to case
         // and reads iTunes-domain items outside the table as custom keys (as TXXX).
