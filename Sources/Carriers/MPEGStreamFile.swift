@@ -85,15 +85,13 @@ public struct MPEGStreamFile: Sendable {
         // The end of the file: ID3v1, APEv2, Lyrics3v2, appended ID3v2 (and an ID3v1 tag before
         // an appended one, which mutagen reads).
         var end = fileSize
+        if let v1 = try Self.id3v1(source, endingAt: end, floor: position) {
+            (id3v1, id3v1Block) = (v1, end - 128..<end)
+            end -= 128
+        }
         var moved = true
         while moved {
             moved = false
-            if id3v1 == nil, end >= 128 + position, let v1 = ID3v1Tag(try Self.read(source, at: end - 128, count: 128)) {
-                id3v1 = v1
-                id3v1Block = end - 128..<end
-                end -= 128
-                moved = true
-            }
             if apeTag == nil, let ape = Self.apeTag(source, endingAt: end, floor: position, diagnostics: &diagnostics) {
                 apeTag = ape.tag
                 apeBlock = ape.range
@@ -118,6 +116,12 @@ public struct MPEGStreamFile: Sendable {
                         diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
                         end = start
                         moved = true
+                        // Only directly before an appended tag, not before an APE tag or a
+                        // Lyrics3 block (whose place is before it).
+                        if id3v1 == nil, let v1 = try Self.id3v1(source, endingAt: end, floor: position) {
+                            (id3v1, id3v1Block) = (v1, end - 128..<end)
+                            end -= 128
+                        }
                     }
                 }
             }
@@ -161,6 +165,12 @@ public struct MPEGStreamFile: Sendable {
             diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG", offset: position,
                                              message: "no MPEG audio or ADTS frame in the first \(windowSize) bytes after the tags"))
         }
+    }
+
+    /// The ID3v1 tag in the 128 bytes before `end`, if they are one and after `floor`.
+    static func id3v1(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> ID3v1Tag? {
+        guard end >= 128 + floor else { return nil }
+        return ID3v1Tag(try read(source, at: end - 128, count: 128))
     }
 
     /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
