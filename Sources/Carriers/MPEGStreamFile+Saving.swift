@@ -61,9 +61,11 @@ public struct CarrierSaveOutcome: Sendable {
 }
 
 extension MPEGStreamFile {
-    /// Writes `tags` into the MP3 or ADTS file at `path`: their ID3v2 tag as the file's leading
-    /// one (replacing the first one, if any; nil rewrites the file's own), their APE tag
-    /// when given.
+    /// Writes `tags` into the MP3 or ADTS file at `path`: their ID3v2 tag as the file's one
+    /// ID3v2 tag, at its start (nil writes `mergedTag`), and their APE tag when given. Every
+    /// leading tag and an appended tag are replaced by it; the notes name them (they read as
+    /// merged, which is what the tag written holds when it comes from `mergedTag` or
+    /// `carriedTags`, as the metadata layer's does).
     ///
     /// The audio bytes, any further leading tags, the Lyrics3 block and an appended tag are kept
     /// exactly, and so is the APE tag unless `tags.ape` replaces it (a new one goes before a

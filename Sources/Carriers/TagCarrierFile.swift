@@ -49,7 +49,10 @@ public protocol TagCarrierFile: Sendable {
 }
 
 extension TagCarrierFile {
-    /// Writes `tag` as the file's ID3v2 tag and keeps its other tags as they are.
+    /// Writes `tag` as the file's ID3v2 tag and keeps its APE tag and INFO list as they are.
+    /// A file's other ID3v2 tags (an MP3's further leading or appended tags, a second ID3
+    /// chunk) are removed: start from the carrier's `carriedTags.id3v2`, which holds what they
+    /// said, to keep it.
     @discardableResult
     public static func save(_ tag: ID3v2Tag, to path: String, options: CarrierSaveOptions = CarrierSaveOptions()) throws -> CarrierSaveOutcome {
         try save(CarriedTags(id3v2: tag), to: path, options: options)
