@@ -13,6 +13,7 @@ import Darwin
 /// | the path names | written |
 /// |---|---|
 /// | nothing, or a regular file | as a temporary file beside it, flushed and verified, renamed over it (atomic; an existing file's permission bits are kept) |
+/// | a read-only regular file, or one with other names (hard links) | refused: renaming over it would replace what its owner protected, or leave its other names with the old bytes |
 /// | a symbolic link to one of those | the same, at the link's target; the link stays |
 /// | a character device or a FIFO (`/dev/null`, a named pipe, a terminal) | through: opened for writing and written in order; nothing is created, renamed or verified |
 /// | `-`, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`, `/proc/self/fd/N` | through the process's own descriptor (an output redirected with `>>` is appended to, not replaced) |
@@ -29,7 +30,9 @@ public enum OutputTarget: Equatable, Sendable {
 
     /// Where writing to `path` goes.
     ///
-    /// - Throws: `FileWriteError` for a dangling link, a directory, a socket or a block device.
+    /// - Throws: `FileWriteError` for a dangling link, a directory, a socket or a block device,
+    ///   and for a regular file that is read-only (no write permission bit, or not writable by
+    ///   this process) or has other hard links.
     public static func resolve(_ path: String) throws(FileWriteError) -> OutputTarget {
         if let descriptor = ownDescriptor(path) { return .descriptor(descriptor) }
         var info = stat()
@@ -46,7 +49,17 @@ public enum OutputTarget: Equatable, Sendable {
             target = FileReplacement.resolvedPath(path)
         }
         switch info.st_mode & S_IFMT {
-        case S_IFREG: return .file(target, existing: true)
+        case S_IFREG:
+            if info.st_mode & 0o222 == 0 || SystemPath.access(target, W_OK) != 0 {
+                throw FileWriteError(path: path, reason: "is read-only; not replaced (make it writable, or name another file)", errorNumber: EACCES)
+            }
+            if info.st_nlink > 1 {
+                throw FileWriteError(
+                    path: path,
+                    reason: "has \(info.st_nlink) names (hard links); replacing it would leave the others with the old contents, so it is not replaced (remove it first, or name another file)",
+                    errorNumber: EEXIST)
+            }
+            return .file(target, existing: true)
         case S_IFCHR, S_IFIFO: return .stream(target)
         case S_IFDIR: throw FileWriteError(path: path, reason: "is a directory; name a file in it")
         case S_IFBLK: throw FileWriteError(path: path, reason: "is a block device (a disk); not written")

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Carriers
 import ID3
 import ISOBMFF
@@ -121,7 +128,10 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
             return MetadataError(code, path: path, offset: error.offset, message: CarrierError(error.code, offset: error.offset, place: error.place, message: message).description)
         }
         if let error = error as? FileWriteError {
-            return MetadataError(error.isPermissionProblem ? .permissionDenied : .io, path: path, message: error.description)
+            // A target that exists and is not replaced (a file with other hard links) counts with
+            // the read-only ones: exit 73 in tagedit.
+            let refused = error.isPermissionProblem || error.errorNumber == EEXIST
+            return MetadataError(refused ? .permissionDenied : .io, path: path, message: error.description)
         }
         return MetadataError(.io, path: path, message: "\(error)")
     }

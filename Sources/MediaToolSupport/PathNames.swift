@@ -31,6 +31,15 @@ public enum PathNames {
         return path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
+    /// Flushes the folder holding `path` to disk, so that a rename into it survives a crash.
+    public static func syncFolder(of path: String) {
+        let folder = deletingLastComponent(path)
+        let descriptor = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        _ = fsync(descriptor)
+        _ = close(descriptor)
+    }
+
     /// Creates the folder `path` and any missing folders above it; nil on success, else why not.
     public static func createFolders(_ path: String) -> String? {
         guard !path.isEmpty, !MediaFileList.isDirectory(path) else { return nil }

@@ -67,11 +67,20 @@ public enum StandardOutput {
         fflush(stdout) == 0 && ferror(stdout) == 0
     }
 
-    /// Sends standard output (and `print`) to the file at `path`, created or truncated, with a
-    /// 64 KiB buffer (reopening the stream drops the one it had); false when it cannot be
-    /// opened.
-    public static func redirect(to path: String) -> Bool {
-        guard SystemPath.freopen(path, "w", stdout) != nil else { return false }
+    /// Flushes standard output, a file it was redirected to, to disk, first giving it the
+    /// `permissions` bits when given; false when that fails.
+    public static func sync(permissions: mode_t? = nil) -> Bool {
+        guard flush() else { return false }
+        let descriptor = fileno(stdout)
+        if let permissions, fchmod(descriptor, permissions) != 0 { return false }
+        return fsync(descriptor) == 0
+    }
+
+    /// Sends standard output (and `print`) to the file at `path`, created or truncated (with
+    /// `exclusive`, only created: false when something is at `path` already), with a 64 KiB
+    /// buffer (reopening the stream drops the one it had); false when it cannot be opened.
+    public static func redirect(to path: String, exclusive: Bool = false) -> Bool {
+        guard SystemPath.freopen(path, exclusive ? "wx" : "w", stdout) != nil else { return false }
         setLargeBuffer()
         return true
     }

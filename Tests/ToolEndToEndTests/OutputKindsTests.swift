@@ -122,6 +122,52 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == before, "something was left or removed")
     }
 
+    /// A regular file is replaced by a verified new one, unless it is read-only (no write bit:
+    /// refused even for root, who could rename over it) or has another name (a hard link that
+    /// would keep the old bytes): then it is left as it was, and tagedit exits 73. Before
+    /// 2026-11-27 both were renamed over.
+    @Test(arguments: commands)
+    func aReadOnlyOrHardLinkedFileIsRefusedAndLeftAsItWas(_ command: Command) async throws {
+        let directory = try Self.folder()
+        let protected = directory + "/protected.out"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: protected))
+        #expect(chmod(protected, 0o444) == 0)
+        let readOnly = try await run(command, protected)
+        #expect(readOnly.status != 0)
+        if command.tool == "tagedit" { #expect(readOnly.status == 73, "\(readOnly.standardError)") }
+        #expect(readOnly.standardError.contains("is read-only; not replaced"), "\(readOnly.standardError)")
+        #expect(try TemporaryFile.read(protected) == Array("keep".utf8))
+        #expect(Self.permissions(protected) == 0o444)
+
+        let shared = directory + "/shared.out"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: shared))
+        #expect(link(shared, directory + "/other-name") == 0)
+        let linked = try await run(command, shared)
+        #expect(linked.status != 0)
+        if command.tool == "tagedit" { #expect(linked.status == 73, "\(linked.standardError)") }
+        #expect(linked.standardError.contains("has 2 names (hard links)"), "\(linked.standardError)")
+        #expect(try TemporaryFile.read(shared) == Array("keep".utf8))
+        #expect(Self.linkCount(shared) == 2)
+
+        let plain = directory + "/plain.out"
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: plain))
+        #expect(chmod(plain, 0o640) == 0)
+        let replaced = try await run(command, plain)
+        #expect(replaced.status == 0, "\(replaced.standardError)")
+        #expect(try TemporaryFile.read(plain) != Array("keep".utf8))
+        #expect(Self.permissions(plain) == 0o640, "the replaced file did not keep its permission bits")
+    }
+
+    static func permissions(_ path: String) -> mode_t? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
+    }
+
+    static func linkCount(_ path: String) -> UInt? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? UInt(info.st_nlink) : nil
+    }
+
     @Test(arguments: commands)
     func standardOutputRedirectedForAppendingIsAppendedTo(_ command: Command) async throws {
         let directory = try Self.folder()

@@ -323,13 +323,17 @@ extension TagEdit {
                 }
                 var partial: String?
                 var renamedOver: String?
+                var keptPermissions: mode_t?
                 if let output {
                     let target: OutputTarget
                     do { target = try OutputTarget.resolve(output) } catch { throw cannotWrite(output, FileRun.reason(error)) }
                     switch target {
-                    case .file(let file, _):
-                        partial = PathNames.appending(".\(PathNames.lastComponent(file)).partial", to: PathNames.deletingLastComponent(file))
+                    case .file(let file, let existing):
+                        // A name of this process's own, created exclusively (never an existing file).
+                        partial = PathNames.appending(".\(PathNames.lastComponent(file)).\(getpid()).partial", to: PathNames.deletingLastComponent(file))
                         renamedOver = file
+                        var info = stat()
+                        if existing && SystemPath.stat(file, &info) == 0 { keptPermissions = info.st_mode & 0o7777 }
                     case .stream(let device):
                         partial = device
                     case .descriptor(let descriptor):
@@ -338,7 +342,7 @@ extension TagEdit {
                         if descriptor != 1 && (!StandardOutput.flush() || dup2(descriptor, 1) < 0) { throw cannotWrite(output) }
                     }
                 }
-                if let output, let partial, !StandardOutput.redirect(to: partial) { throw cannotWrite(output) }
+                if let output, let partial, !StandardOutput.redirect(to: partial, exclusive: renamedOver != nil) { throw cannotWrite(output) }
                 let result = Result {
                     try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
                         try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, to: &writer) }
@@ -346,10 +350,15 @@ extension TagEdit {
                 }
                 if let output {
                     guard StandardOutput.flush() else { throw cannotWrite(output) }
-                    if let partial, let renamedOver, SystemPath.rename(partial, renamedOver) != 0 {
-                        let failure = cannotWrite(output)
-                        SystemPath.unlink(partial)
-                        throw failure
+                    if let partial, let renamedOver {
+                        // The replaced file's permission bits kept, the document on disk before
+                        // its name changes, and the rename made durable.
+                        guard StandardOutput.sync(permissions: keptPermissions), SystemPath.rename(partial, renamedOver) == 0 else {
+                            let failure = cannotWrite(output)
+                            SystemPath.unlink(partial)
+                            throw failure
+                        }
+                        PathNames.syncFolder(of: renamedOver)
                     }
                 }
                 _ = try result.get()
