@@ -157,6 +157,12 @@ public struct MPEGStreamFile: Sendable {
                 {
                     constantBitrate = next.bitrate
                 }
+                // A stream shorter than its header counts was cut (a partial download or copy):
+                // said, and timed by what is there (`duration`).
+                if let counted = countedBytesCutShort {
+                    diagnostics.append(Diagnostic(.warning, .truncated, area: "MPEG", offset: end,
+                                                  message: "the audio ends after \(audio.count) bytes, but its \(xingHeader?.tag ?? "Xing") header counts \(counted): the file was cut short"))
+                }
             } else {
                 adtsHeader = ADTSFrameHeader(frame)
                 adtsFrames = Self.countADTSFrames(original, in: audio)
@@ -222,11 +228,22 @@ public struct MPEGStreamFile: Sendable {
         }
         if let header = mpegHeader {
             if let frames = xingHeader?.frameCount, header.sampleRate > 0 {
-                return Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
+                let counted = Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
+                // A stream cut short plays for the share of it that is there.
+                if let bytes = countedBytesCutShort { return counted * Double(audio.count) / Double(bytes) }
+                return counted
             }
             if header.bitrate > 0 { return Double(audio.count) * 8 / Double(header.bitrate * 1000) }
         }
         return nil
+    }
+
+    /// The bytes the Xing or VBRI header counts, when the audio in the file is shorter by more
+    /// than a frame (a partial download or copy); nil otherwise.
+    public var countedBytesCutShort: UInt64? {
+        guard let counted = xingHeader?.byteCount.map(UInt64.init), let header = mpegHeader,
+              counted > UInt64(audio.count) + UInt64(header.frameLength ?? 0) else { return nil }
+        return counted
     }
 
     /// Average bit rate in kbit/s.
@@ -241,7 +258,9 @@ public struct MPEGStreamFile: Sendable {
         if let header = mpegHeader {
             // A CBR file's `Info` header counts frames too, but its rate is the frame header's.
             if let duration, duration > 0, xingHeader?.frameCount != nil, xingHeader?.tag != "Info" {
-                return Int(exactly: (Double(xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)) * 8 / duration).rounded())
+                // (The bytes there are, when cut short: the duration is theirs too.)
+                let bytes = countedBytesCutShort != nil ? UInt64(audio.count) : xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)
+                return Int(exactly: (Double(bytes) * 8 / duration).rounded())
             }
             return header.bitrate * 1000
         }

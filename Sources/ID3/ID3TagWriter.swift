@@ -105,9 +105,14 @@ enum ID3FrameEncoder {
 
 /// Frame conversions between ID3v2.3 and v2.4 (id3v2.4.0-changes): the date frames, the
 /// involved-people lists, and the frames one version has and the other does not.
-enum ID3VersionConversion {
+public enum ID3VersionConversion {
     /// v2.4 frames with no v2.3 form.
     static let v24Only: Set<String> = ["ASPI", "EQU2", "RVA2", "SEEK", "SIGN", "TDEN", "TDRL", "TDTG", "TMOO", "TPRO", "TSST"]
+    /// v2.4-only text frames a v2.3 tag keeps as `TXXX` frames of these descriptions (the forms
+    /// the key table writes in v2.3, and reads back as the same keys), instead of dropping them.
+    public static let v24TextAsUserText: [String: String] = [
+        "TDRL": "RELEASEDATE", "TDTG": "TAGGINGDATE", "TDEN": "ENCODINGTIME", "TMOO": "MOOD", "TPRO": "PRODUCEDNOTICE", "TSST": "DISCSUBTITLE",
+    ]
     /// v2.3 frames with no v2.4 form.
     static let v23Only: Set<String> = ["EQUA", "RVAD", "TRDA", "TSIZ"]
 
@@ -139,8 +144,21 @@ enum ID3VersionConversion {
                 if digits.count == 2 { notes.append("TDRC: the month is dropped in v2.3 (TDAT needs a day too)") }
                 if digits.count == 4 { notes.append("TDRC: the hour is dropped in v2.3 (TIME needs minutes too)") }
             case "TDOR":
-                let year = String((frame.textValues?.first ?? "").prefix(4))
+                let value = frame.textValues?.first ?? ""
+                let year = String(value.prefix(4))
                 result.append(text("TORY", [year], like: frame))
+                if value.count > 4 { notes.append("TDOR \"\(value)\" becomes TORY \"\(year)\": v2.3 keeps the original release year only") }
+            case _ where v24TextAsUserText[frame.id] != nil:
+                guard case .text(let encoding, let values) = frame.content.storage, let name = v24TextAsUserText[frame.id] else {
+                    notes.append("\(frame.id) dropped: ID3v2.4 only")
+                    continue
+                }
+                if frames.contains(where: { $0.id == "TXXX" && $0.content.userText?.description.uppercased() == name }) {
+                    notes.append("\(frame.id) dropped: ID3v2.4 only, and the tag has a TXXX:\(name) already")
+                    continue
+                }
+                result.append(ID3Frame(id: "TXXX", content: .userText(encoding: encoding, description: name, values: values)))
+                notes.append("\(frame.id) becomes TXXX:\(name) (v2.3 has no \(frame.id))")
             case "TIPL", "TMCL":
                 if (frame.textValues?.count ?? 0) > 1 && frame.id == "TMCL" {
                     notes.append("TMCL: musician credits become v2.3 involved people (IPLS)")

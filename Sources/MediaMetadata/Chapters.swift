@@ -150,11 +150,23 @@ public struct ChapterList: Sendable, Hashable {
 
 extension MediaFile {
     /// The chapters as players show them: the QuickTime chapter track when the file has one
-    /// (what Apple reads; ffmpeg too), else Nero chapters, else ID3 chapters.
-    public var chapters: [Chapter] {
+    /// (what Apple reads; ffmpeg too), else Nero chapters, else ID3 chapters (`shownChapterList`).
+    public var chapters: [Chapter] { shownChapterList?.chapters ?? [] }
+
+    /// The chapter list players show: the first form of `ChapterForm.all` that has chapters.
+    /// Players pass over a form they find empty or unusable (a QuickTime chapter track whose
+    /// samples cannot be read) to the next, and so does this; the list then says so in its
+    /// notes. Nil when the file has no form of chapters; the first (empty) form's list when
+    /// none has chapters.
+    public var shownChapterList: ChapterList? {
         let lists = chapterLists
-        for form in ChapterForm.all { if let list = lists.first(where: { $0.form == form }) { return list.chapters } }
-        return lists.first?.chapters ?? []
+        let ordered = ChapterForm.all.flatMap { form in lists.filter { $0.form == form } } + lists.filter { !ChapterForm.all.contains($0.form) }
+        guard var shown = ordered.first(where: { !$0.chapters.isEmpty }) else { return ordered.first }
+        let passed = ordered.prefix { $0.form != shown.form }.filter(\.chapters.isEmpty)
+        for skipped in passed {
+            shown.notes.append("the \(skipped.form.name) has no chapters players can read; they show these \(shown.form.name) instead, as this list does")
+        }
+        return shown
     }
 
     /// Every form of chapters the file holds, in the order of `ChapterForm.all`, each with

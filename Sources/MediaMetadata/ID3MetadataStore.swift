@@ -427,6 +427,11 @@ struct ID3MetadataStore: MetadataStore {
             guard let form = row.id3Form(version: version) else {
                 throw MetadataError(.notRepresentable, message: "\(row.key) has no ID3 form (the key table lists each key's forms)")
             }
+            if row.kind == .pair, let total = values.first, total.hasPrefix("/") {
+                // `TRCK` is "4/12": the specification has a total only after its number.
+                let totalKey = row.key == MetadataKey.discNumber.rawValue ? "DISCTOTAL" : "TRACKTOTAL"
+                throw MetadataError(.notRepresentable, message: "\(totalKey)=\(total.dropFirst()): ID3 keeps a total only after its number (\(row.id3?.frameID ?? "TRCK") n/m); set \(row.key) too")
+            }
             let place = tag.frames.firstIndex { frame in [row.id3, row.id3v23].compactMap({ $0 }).contains { $0.frameID == frame.id } }
             for old in [row.id3, row.id3v23].compactMap({ $0 }) { remove(old, row: row) }
             let start = tag.frames.count

@@ -209,12 +209,14 @@ public struct MediaFile: Sendable {
     }
 
     /// Replaces the values of `key` (an empty list removes it). Values are checked against the
-    /// key's kind (`TRACKNUMBER=abc` throws `.badValue`).
+    /// key's kind (`TRACKNUMBER=abc` throws `.badValue`). `TRACKNUMBER` and `DISCNUMBER` keep
+    /// their totals when given a number alone (`4` on a file at `3/12` gives `4/12`; `4/` drops
+    /// the total); `TRACKTOTAL` and `DISCTOTAL` set the total and keep the number.
     public mutating func set(_ key: String, _ values: [String]) throws(MetadataError) {
         if try setTotal(key, values) { return }
         let target = try resolve(key)
         // An empty value removes the key, as in TagLib.
-        let values = values.filter { !$0.isEmpty }
+        let values = (try keepingTotal(key, values) ?? values).filter { !$0.isEmpty }
         if values.isEmpty {
             _ = try remove(key)
             return

@@ -97,15 +97,30 @@ extension MediaFile {
         let current = pair(pairKey)
         switch (current.number, total) {
         case (nil, nil): try set(pairKey.rawValue, [])
-        case (let number?, nil): try set(pairKey.rawValue, [String(number)])
-        case (let number, let total?): try set(pairKey.rawValue, ["\(number ?? 0)/\(total)"])
+        case (let number?, nil): try set(pairKey.rawValue, ["\(number)/"])  // `n/`: the number alone
+        case (let number?, let total?): try set(pairKey.rawValue, ["\(number)/\(total)"])
+        case (nil, let total?): try set(pairKey.rawValue, ["/\(total)"])
         }
         return true
     }
 
+    /// `TRACKNUMBER=4` (a number without a total) on a file whose track number has a total
+    /// keeps that total (`4/12`), as `TRACKTOTAL` is a key of its own; `TRACKNUMBER=4/` gives
+    /// the number alone. Nil when `values` are to be set as they are.
+    func keepingTotal(_ key: String, _ values: [String]) throws(MetadataError) -> [String]? {
+        let values = values.filter { !$0.isEmpty }
+        guard values.count == 1, !values[0].contains("/"), case .uniform(let row) = try resolve(key), row.kind == .pair,
+              let total = pair(MetadataKey(rawValue: row.key)).total else { return nil }
+        return [values[0].trimmingCharacters(" ") + "/\(total)"]
+    }
+
     /// `n/m` of a number-pair key, as numbers.
     private func pair(_ key: MetadataKey) -> (number: Int?, total: Int?) {
-        guard let text = first(key) else { return (nil, nil) }
+        guard let text = first(key) else {
+            // A total without its number (a Vorbis `TRACKTOTAL` field alone) reads as its own key.
+            let total = MetadataKey.totals.lazy.filter { $0.value == key }.compactMap { self.first(MetadataKey(rawValue: $0.key)) }.first
+            return (nil, total.flatMap { Int($0.trimmingCharacters(" ")) })
+        }
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         return (Int(String(parts[0]).trimmingCharacters(" ")), parts.count > 1 ? Int(String(parts[1]).trimmingCharacters(" ")) : nil)
     }
@@ -113,8 +128,9 @@ extension MediaFile {
     private mutating func setPair(_ key: MetadataKey, number: Int?, total: Int?) {
         switch (number, total) {
         case (nil, nil): assign(key, nil)
-        case (let n, nil): assign(key, "\(n!)")
-        case (let n, let t): assign(key, "\(n ?? 0)/\(t!)")
+        case (let n?, nil): assign(key, "\(n)/")  // `n/`: the number alone (`n` would keep a total)
+        case (let n?, let t?): assign(key, "\(n)/\(t)")
+        case (nil, let t?): assign(key, "/\(t)")  // a total alone: refused where it cannot stand alone (ID3)
         }
     }
 

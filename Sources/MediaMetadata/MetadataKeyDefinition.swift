@@ -12,6 +12,10 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
     public var aliases: [String]
     /// iTunes item list forms; the first is written, all are read.
     public var iTunes: [ITunesForm]
+    /// True when `iTunes` is not a form of the key's own (TagLib's), but the freeform item
+    /// `----:com.apple.iTunes:KEY` a key without one is written as (as TagLib writes a
+    /// property it has no atom for, and as `CUSTOM:KEY` would).
+    public var iTunesIsFreeformByName: Bool
     /// QuickTime user-data item (`udta/©nam`).
     public var userData: FourCC?
     /// QuickTime metadata key (`com.apple.quicktime.title`).
@@ -112,7 +116,10 @@ public struct MetadataKeyDefinition: Sendable, Hashable {
         self.key = key
         self.kind = kind
         self.aliases = aliases
-        self.iTunes = iTunes
+        // A key with no atom of its own is a freeform item of `com.apple.iTunes` named as the
+        // key, as TagLib writes a property it has no atom for (and as CUSTOM:KEY would write it).
+        iTunesIsFreeformByName = iTunes.isEmpty && kind != .picture
+        self.iTunes = iTunesIsFreeformByName ? [.iTunes(key)] : iTunes
         self.userData = userData
         quickTimeKey = quickTime
         self.threeGPP = threeGPP

@@ -66,7 +66,7 @@ public enum MetadataKeyTable {
         Row("ENCODEDBY", aliases: ["common/software"], iTunes: [.item("©too")], userData: "©swr", quickTime: "com.apple.quicktime.software",
             id3: .frame("TENC"),
             note: "TagLib maps iTunes `©too` (encoding tool) to ENCODEDBY, as here; ID3 TENC is the person or organisation that encoded."),
-        Row("ENCODING", id3: .frame("TSSE"), note: "ID3 TSSE (encoder software and settings); TagLib has no MP4 form for it."),
+        Row("ENCODING", id3: .frame("TSSE"), note: "ID3 TSSE (encoder software and settings); MP4's ©too is ENCODEDBY, as in TagLib, so in MP4 it is a freeform item."),
         Row("GROUPING", iTunes: [.item("©grp")], id3: .frame("GRP1"),
             note: "TagLib 1.13 and iTunes 12.5+ write grouping as GRP1 and WORK as TIT1; older writers put grouping in TIT1, which reads as WORK."),
         Row("WORK", iTunes: [.item("©wrk")], id3: .frame("TIT1")),

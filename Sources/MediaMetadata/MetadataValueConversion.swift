@@ -43,6 +43,9 @@ enum MetadataValueConversion {
                 }
                 throw bad("expected a number, or a number and a total as n/m")
             }
+            // `/5`, a total without its number, stays so: a format that keeps the two apart
+            // (Vorbis comments) writes no number, one that cannot (ID3) refuses it.
+            if value.trimmingCharacters(" ").hasPrefix("/") { return "/\(pair.total)" }
             return render(pair)
         case .boolean:
             guard let flag = boolean(value) else { throw bad("expected 1 or 0 (or true/false, yes/no)") }

@@ -165,7 +165,8 @@ struct VorbisCommentStore: MetadataStore {
             if let totals = Self.totalFields[row.key] {
                 // `3/12`: the number in its field, the total in the first total field.
                 let parts = values.first.map { $0.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false).map(String.init) } ?? []
-                comment.setValues(name, parts.first.map { [$0] } ?? [])
+                // `/12` (a total alone) writes no number field.
+                comment.setValues(name, parts.first.flatMap { $0.isEmpty ? nil : [$0] } ?? [])
                 let totalName = comment.fields.first { totals.contains($0.key) }?.name ?? totals[0]
                 for other in totals where other != totalName.uppercased() { comment.removeValues(other) }
                 if parts.count > 1 { comment.setValues(totalName, [parts[1]]) } else { comment.removeValues(totalName) }

@@ -32,8 +32,14 @@ public enum ChapterReport {
                 .object([("form", .string(list.form.rawValue)), ("name", .string(list.form.name)), ("readers", .string(list.form.readers)),
                          ("count", .int(Int64(list.chapters.count)))])
             })),
-            ("notes", .array(lists.flatMap { list in list.notes.map { .string("\(list.form.rawValue): \($0)") } })),
+            ("notes", .array(withNotesOf(shown.map { [$0] } ?? [], lists).flatMap { list in list.notes.map { .string("\(list.form.rawValue): \($0)") } })),
         ])
+    }
+
+    /// `lists`, each replaced by the shown list of its form (which may carry a note of its own,
+    /// such as the form players passed over to reach it).
+    static func withNotesOf(_ shown: [ChapterList], _ lists: [ChapterList]) -> [ChapterList] {
+        lists.map { list in shown.first { $0.form == list.form } ?? list }
     }
 }
 
@@ -52,7 +58,7 @@ extension ChapterReport {
         for list in lists {
             out += "  form \(list.form.rawValue): \(list.chapters.count) chapters, read by \(list.form.readers)\n"
         }
-        for list in lists {
+        for list in withNotesOf(shown, lists) {
             for note in list.notes { out += "  note (\(list.form.rawValue)): \(note)\n" }
         }
         return out

@@ -22,7 +22,8 @@ public enum KeySpaceReference {
             `udta/%A9nam`, `mdta/com.apple.quicktime.title`, `3gpp/titl`, `id3/TIT2`, \
             `id3/TXXX:NAME`); see the README for the spelling rules.
 
-            Columns: iTunes item list (the first form is written, all are read), QuickTime user data, \
+            Columns: iTunes item list (the first form is written, all are read; a key TagLib has \
+            no atom for is the freeform item named as the key, in italics, as TagLib writes it), QuickTime user data, \
             QuickTime metadata key, 3GPP asset, ID3v2.4 frame, ID3v2.3 frame where it differs, RIFF \
             INFO (written only where a WAV file already has an `INFO` list, kept in step with the \
             ID3 tag; an AIFF file's own text chunks stand for four of them, `NAME` for `INAM`, `AUTH` \
@@ -39,7 +40,8 @@ public enum KeySpaceReference {
         for row in rows {
             let cells = [
                 "`\(row.key)`", row.kind.rawValue, row.aliases.map { code($0) }.joined(separator: " "),
-                row.iTunes.map { code($0.description) }.joined(separator: " "), code(row.userData?.description),
+                row.iTunes.map { row.iTunesIsFreeformByName ? "*\(code($0.description))*" : code($0.description) }.joined(separator: " "),
+                code(row.userData?.description),
                 code(row.quickTimeKey), code(row.threeGPP?.description), code(row.id3?.description), code(row.id3v23?.description),
                 code(row.riffInfo?.description), code(row.ape), row.vorbisNames.map { code($0) }.joined(separator: " "),
             ]

@@ -31,6 +31,42 @@ public enum PathNames {
         return path.hasSuffix("/") ? path + component : path + "/" + component
     }
 
+    /// Whether the file system holding `folder` (or the nearest folder above it that exists)
+    /// ignores case in names (APFS and HFS+ by default, exFAT, FAT, NTFS, SMB shares, ext4
+    /// folders with casefolding): a name of an entry there with its letters' case swapped is
+    /// looked up, and names the same file. False when no name there has a letter to swap.
+    public static func ignoresCase(folder: String) -> Bool {
+        var folder = folder.isEmpty ? "." : folder
+        var info = stat()
+        while SystemPath.stat(folder, &info) != 0 {
+            let parent = deletingLastComponent(folder)
+            if parent == folder || parent.isEmpty { folder = parent.isEmpty ? "." : parent; break }
+            folder = parent
+        }
+        func swapped(_ name: String) -> String? {
+            let swapped = String(name.map { $0.isUppercase ? Character($0.lowercased()) : $0.isLowercase ? Character($0.uppercased()) : $0 })
+            return swapped == name ? nil : swapped
+        }
+        func same(_ a: String, _ b: String) -> Bool {
+            var x = stat(), y = stat()
+            return SystemPath.lstat(a, &x) == 0 && SystemPath.lstat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+        }
+        // The folder's own name, looked up in its parent.
+        let name = lastComponent(folder)
+        if folder != "/", folder != ".", let other = swapped(name) {
+            let parent = deletingLastComponent(folder)
+            return same(folder, appending(other, to: parent))
+        }
+        // Else the first entry in it with a letter.
+        guard let directory = SystemPath.opendir(folder) else { return false }
+        defer { closedir(directory) }
+        while let entry = readdir(directory) {
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix(while: { $0 != 0 })) }
+            if let other = swapped(entryName) { return same(appending(entryName, to: folder), appending(other, to: folder)) }
+        }
+        return false
+    }
+
     /// Flushes the folder holding `path` to disk, so that a rename into it survives a crash.
     public static func syncFolder(of path: String) {
         let folder = deletingLastComponent(path)

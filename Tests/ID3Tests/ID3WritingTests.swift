@@ -70,10 +70,31 @@ func mp3(with tag: [UInt8], name: String = "written.mp3") throws -> String {
         #expect(encoding == .utf16)
         #expect(values == ["Fixture Älbum ✓"])
         #expect(written.notes.contains("RVA2 dropped: ID3v2.4 only"))
-        #expect(written.notes.contains("TMOO dropped: ID3v2.4 only"))
+        // A v2.4-only text frame with a v2.3 form in the key table is kept as that TXXX.
+        #expect(written.notes.contains("TMOO becomes TXXX:MOOD (v2.3 has no TMOO)"), "\(written.notes)")
+        #expect(v23.frames("TXXX").contains { $0.content.userText?.description == "MOOD" && $0.content.userText?.values == tag.frames("TMOO").first?.textValues })
+        #expect(v23.frames("TMOO").isEmpty)
         #expect(written.notes.contains { $0.hasPrefix("TCOM: 2 values joined") })
         #expect(v23.frames("APIC").count == 2)
         #expect(v23.frames("CHAP").count == 2)
+    }
+
+    /// A full original date becomes TORY's year with a note saying so (before 2026-11-27 it
+    /// was cut silently), and a TXXX the tag already has is not doubled.
+    @Test func v24ToV23SaysWhatTheOriginalDateLosesAndKeepsReleaseDateAsUserText() throws {
+        let tag = ID3v2Tag(majorVersion: 4, frames: [
+            ID3Frame(id: "TDOR", content: .text(encoding: .utf8, values: ["1999-01-02"])),
+            ID3Frame(id: "TDRL", content: .text(encoding: .utf8, values: ["2001-03-04"])),
+            ID3Frame(id: "TDTG", content: .text(encoding: .utf8, values: ["2026-11-27"])),
+            ID3Frame(id: "TXXX", content: .userText(encoding: .latin1, description: "TAGGINGDATE", values: ["2020"])),
+        ])
+        let written = try tag.serialized(version: 3)
+        let v23 = try read(written.bytes)
+        #expect(v23.frames("TORY").first?.textValues == ["1999"])
+        #expect(written.notes.contains("TDOR \"1999-01-02\" becomes TORY \"1999\": v2.3 keeps the original release year only"), "\(written.notes)")
+        #expect(v23.frames("TXXX").compactMap { $0.content.userText.map { "\($0.description)=\($0.values)" } } == ["RELEASEDATE=[\"2001-03-04\"]", "TAGGINGDATE=[\"2020\"]"])
+        #expect(written.notes.contains("TDRL becomes TXXX:RELEASEDATE (v2.3 has no TDRL)"))
+        #expect(written.notes.contains("TDTG dropped: ID3v2.4 only, and the tag has a TXXX:TAGGINGDATE already"))
     }
 
     @Test func v23ToV24JoinsTheDateSplit() throws {

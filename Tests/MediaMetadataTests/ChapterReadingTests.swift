@@ -16,6 +16,34 @@ import Testing
         return try MediaFile(path: try TemporaryFile.write(bytes, name: "patched.m4b"))
     }
 
+    /// A QuickTime chapter track players cannot use (no samples; its chunk past the end of the
+    /// file) is passed over for the Nero chapters, as players do, with a note saying so.
+    /// Before 2026-11-27 `chapters` came back empty where ffprobe listed the Nero chapters.
+    @Test(arguments: ["no samples", "chunk past the end"])
+    func anUnusableChapterTrackGivesWayToTheNeroChapters(_ damage: String) throws {
+        var bytes = try TemporaryFile.read(TestFixtures.path("audiobook-chapters.m4b"))
+        // The chapter track is the second `trak`; its `stsz` and `stco` follow the first ones.
+        func offsets(_ type: String) -> [Int] {
+            let name = Array(type.utf8)
+            return (4..<bytes.count - 4).filter { Array(bytes[$0..<$0 + 4]) == name }.map { $0 - 4 }
+        }
+        if damage == "no samples" {
+            let stsz = try #require(offsets("stsz").dropFirst().first)
+            bytes.replaceSubrange(stsz + 16..<stsz + 20, with: [0, 0, 0, 0])
+        } else {
+            let stco = try #require(offsets("stco").dropFirst().first)
+            bytes.replaceSubrange(stco + 16..<stco + 20, with: [0x7F, 0xFF, 0xFF, 0x00])
+        }
+        let file = try MediaFile(path: try TemporaryFile.write(bytes, name: "damaged.m4b"))
+        let shown = try #require(file.shownChapterList)
+        #expect(shown.form == .nero)
+        #expect(shown.chapters.map(\.title) == ["Chapter 1: Opening", "Chapter 2: Middle", "Chapter 3: End"])
+        #expect(file.chapters == shown.chapters)
+        #expect(shown.notes.contains("the QuickTime chapter track has no chapters players can read; they show these Nero chapters (chpl) instead, as this list does"), "\(shown.notes)")
+        let quickTime = file.chapterLists.first { $0.form == .quickTime }
+        #expect(quickTime == nil || quickTime?.chapters.isEmpty == true)
+    }
+
     @Test func bothMP4FormsAreListedAndAgree() throws {
         let file = try MediaFile(path: TestFixtures.path("audiobook-chapters.m4b"))
         let lists = file.chapterLists

@@ -207,10 +207,23 @@ import Testing
     }
 }
 
+@Suite struct ID3VersionConversionAgreesWithTheKeyTableTests {
+    /// `convert --id3v2-version 3` keeps a v2.4-only text frame as the TXXX the key table
+    /// writes for its key in v2.3, so the value reads back as the same key.
+    @Test func everyV24FrameKeptAsUserTextIsTheKeyTablesV23Form() {
+        for (frame, description) in ID3VersionConversion.v24TextAsUserText {
+            let row = MetadataKeyTable.rows.first { $0.id3 == .frame(frame) }
+            #expect(row?.id3v23 == .userText(description), "\(frame)")
+        }
+    }
+}
+
 @Suite struct ValueConversionTests {
     @Test func pairsAcceptIndexTotalAndCanonicalise() throws {
         #expect(try MetadataValueConversion.canonical("03/12", kind: .pair, key: "TRACKNUMBER") == "3/12")
         #expect(try MetadataValueConversion.canonical("5", kind: .pair, key: "TRACKNUMBER") == "5")
+        #expect(try MetadataValueConversion.canonical(" / 07", kind: .pair, key: "TRACKNUMBER") == "/7")
+        #expect(try MetadataValueConversion.canonical("0/7", kind: .pair, key: "TRACKNUMBER") == "0/7")
         #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("abc", kind: .pair, key: "TRACKNUMBER") }
         #expect(throws: MetadataError(.badValue)) { try MetadataValueConversion.canonical("70000", kind: .pair, key: "TRACKNUMBER") }
     }

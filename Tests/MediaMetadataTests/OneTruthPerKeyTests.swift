@@ -438,7 +438,7 @@ struct WAVInfoInStepTests {
         let path = try make()
         var file = try MediaFile(path: path)
         #expect(Set(Self.holders(file, key).map(\.keySpace.rawValue)) == areas, "\(name): the file does not hold the key in every area")
-        let value = key == "TRACKNUMBER" ? "7" : "One Truth"
+        let value = key == "TRACKNUMBER" ? "7/3" : "One Truth"
         try file.set(key, [value])
         try file.save()
         var reread = try MediaFile(path: path)

@@ -68,11 +68,12 @@ import Testing
         }
         // TagLib matches freeform names case-sensitively (`originaldate`, `label`) and gives
         // freeform items outside its table no key; this project matches without regard to case
-        // and reads iTunes-domain items outside the table as custom keys (as TXXX).
+        // and reads iTunes-domain items outside the table as custom keys (as TXXX), and those
+        // named as a key without an iTunes form of its own (ARRANGER) as that key.
         for item in items {
             guard let parts = item.identifier.freeformParts else { continue }
             let exact = MetadataKeyTable.rows.first { $0.iTunes.contains(.freeform(mean: parts.mean, name: parts.name)) }
-            if exact.map({ Self.keysTagLibDoesNotMap.contains($0.key) }) ?? true { subtract(item) }
+            if exact.map({ Self.keysTagLibDoesNotMap.contains($0.key) || $0.iTunesIsFreeformByName }) ?? true { subtract(item) }
         }
         // TagLib drops a whole TIPL/TMCL list when a role is not as it spells it (upper case);
         // Picard writes them in lower case, and this project reads them.

@@ -25,13 +25,13 @@ extension TagEdit {
         }
 
         /// `--form`: which form to show; `auto` is what players most read (QuickTime track,
-        /// else Nero, else ID3), `all` shows every form.
+        /// else Nero, else ID3, passing over a form without chapters: `shownChapterList`),
+        /// `all` shows every form.
         static func lists(_ file: MediaFile, form: String) -> (all: [ChapterList], shown: [ChapterList]) {
             let lists = file.chapterLists
             switch form {
             case "auto":
-                let first = ChapterForm.all.lazy.compactMap { form in lists.first { $0.form == form } }.first
-                return (lists, first.map { [$0] } ?? [])
+                return (lists, file.shownChapterList.map { [$0] } ?? [])
             case "all":
                 return (lists, lists)
             default:

@@ -94,10 +94,14 @@ extension TagEdit {
 
         static func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
-        /// A name as case-insensitive and normalising file systems (APFS, exFAT, SMB) compare
-        /// it: two targets equal this way collide there. Lower case is enough: Swift compares
-        /// and hashes strings by canonical equivalence, so NFC and NFD spellings are one key.
-        static func folded(_ path: String) -> String { standard(path).lowercased() }
+        /// A name as the file system of its folder compares it: in lower case where it ignores
+        /// case (APFS, exFAT, SMB: `PathNames.ignoresCase`), so that two targets equal this way
+        /// collide there; as it is elsewhere. Lower case is enough: Swift compares and hashes
+        /// strings by canonical equivalence, so NFC and NFD spellings are one key.
+        static func folded(_ path: String, ignoringCase: (String) -> Bool) -> String {
+            let path = standard(path)
+            return ignoringCase(PathNames.deletingLastComponent(path)) ? path.lowercased() : path
+        }
 
         static func isSymbolicLink(_ path: String) -> Bool {
             var info = stat()
@@ -116,13 +120,26 @@ extension TagEdit {
         /// another file of the batch, and folders on the way that are files.
         static func problems(moves: [(from: String, to: String)], pending: [(from: String, to: String)]) -> [String] {
             var problems: [String] = []
-            for (_, group) in Dictionary(grouping: moves, by: { folded($0.to) }) where group.count > 1 {
-                problems.append("\(group.map(\.from).sorted().joined(separator: ", ")) would all become \(group[0].to)")
+            var probed: [String: Bool] = [:]
+            let ignoringCase = { (folder: String) -> Bool in
+                if let known = probed[folder] { return known }
+                let answer = PathNames.ignoresCase(folder: folder)
+                probed[folder] = answer
+                return answer
             }
-            let sources = Set(moves.map { folded($0.from) })
+            for (_, group) in Dictionary(grouping: moves, by: { folded($0.to, ignoringCase: ignoringCase) }) where group.count > 1 {
+                let sorted = group.sorted { $0.from < $1.from }
+                if Set(group.map(\.to)).count == 1 {
+                    problems.append("\(sorted.map(\.from).joined(separator: ", ")) would all become \(group[0].to)")
+                } else {
+                    // Names that differ in case only, where the file system ignores it.
+                    problems.append("\(sorted.map { "\($0.from) -> \($0.to)" }.joined(separator: ", ")): these names differ only in case, which the file system of \(PathNames.deletingLastComponent(group[0].to)) ignores")
+                }
+            }
+            let sources = Set(moves.map { folded($0.from, ignoringCase: ignoringCase) })
             for move in pending {
                 var info = stat()
-                if sources.contains(folded(move.to)) {
+                if sources.contains(folded(move.to, ignoringCase: ignoringCase)) {
                     if !sameFile(move.from, move.to) { problems.append("\(move.from): \(move.to) is another file of this batch") }
                 } else if SystemPath.lstat(move.to, &info) == 0 {
                     problems.append("\(move.from): \(move.to) exists")
@@ -279,7 +296,8 @@ extension TagEdit {
                 let last = start + sorted.count - 1
                 guard last <= 65535 else { throw ValidationError("numbering \(sorted.count) files from \(start) passes 65535") }
                 for (index, entry) in sorted.enumerated() {
-                    numbers[entry.path] = noTotal ? "\(start + index)" : "\(start + index)/\(sorted.count)"
+                    // `n/`: the number alone, a total the file had removed (`n` would keep it).
+                    numbers[entry.path] = noTotal ? "\(start + index)/" : "\(start + index)/\(sorted.count)"
                 }
                 ordered += sorted.map(\.path)
             }
