@@ -1,5 +1,6 @@
 import ID3
 import MediaBytes
+import VorbisComment
 
 /// What the two tag-carrying file saves (`MPEGStreamFile.save`, `IFFChunkFile.save`) share:
 /// opening the file, the in-place write, and the byte comparison of a rewrite.
@@ -10,6 +11,37 @@ enum CarrierSaving {
             throw CarrierError(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
         }
         do { return try FileByteSource(path: path) } catch { throw CarrierError(.io, message: error.description) }
+    }
+
+    /// What differs between the `kind`s (frames, entries, items) a save meant to write and
+    /// those read back, for the verification's message: the first that differs, by position
+    /// and as `describe` shows it, or the ones missing or extra; nil when they agree.
+    static func disagreement<T: Equatable>(_ kind: String, expected: [T], read: [T], describe: (T) -> String) -> String? {
+        guard expected != read else { return nil }
+        if let index = (0..<min(expected.count, read.count)).first(where: { expected[$0] != read[$0] }) {
+            return "\(kind) \(index + 1) reads as \(describe(read[index])), not \(describe(expected[index]))"
+        }
+        if read.count < expected.count {
+            return "\(expected.count) \(kind)\(expected.count == 1 ? "" : "s") written, \(read.count) read: missing \(expected[read.count...].prefix(3).map(describe).joined(separator: ", "))"
+        }
+        return "\(expected.count) \(kind)\(expected.count == 1 ? "" : "s") written, \(read.count) read: extra \(read[expected.count...].prefix(3).map(describe).joined(separator: ", "))"
+    }
+
+    /// An ID3v2 frame as a verification message names it: its ID and the start of its text.
+    static func describe(_ frame: ID3Frame) -> String {
+        guard let text = frame.textValues?.joined(separator: "/") else { return frame.id }
+        return "\(frame.id) \"\(text.count > 40 ? text.prefix(40) + "…" : text)\""
+    }
+
+    /// What differs between the Vorbis comment meant and the one read back; nil when they agree.
+    static func disagreement(_ expected: VorbisComment?, read: VorbisComment?) -> String? {
+        guard expected != read else { return nil }
+        if expected?.vendorBytes != read?.vendorBytes { return "the vendor string reads as \"\(read?.vendor ?? "")\", not \"\(expected?.vendor ?? "")\"" }
+        let describe: (VorbisComment.Field) -> String = { field in
+            let text = String(decoding: field.bytes.prefix(48), as: UTF8.self)
+            return "\"\(text)\(field.bytes.count > 48 ? "…" : "")\""
+        }
+        return disagreement("comment field", expected: expected?.fields ?? [], read: read?.fields ?? [], describe: describe) ?? "the comment differs"
     }
 
     /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,

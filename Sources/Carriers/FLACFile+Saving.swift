@@ -94,9 +94,12 @@ extension FLACFile {
         func verify(_ written: FileByteSource, at markerOffset: UInt64, against original: FileByteSource?, checked: CheckedCopies) throws {
             let reread = try FLACFile(source: written)
             let blocks = reread.blocks.filter { $0.type != .padding }
-            guard !reread.diagnostics.contains(where: \.isProblem), blocks.count == planned.count,
-                  reread.markerOffset == markerOffset, reread.comment == comment else {
-                throw CarrierError(.verificationFailed, message: "\(path): the written metadata blocks do not read back as intended; the original is unchanged")
+            let difference = reread.diagnostics.first(where: \.isProblem)?.description
+                ?? (blocks.count != planned.count ? "\(planned.count) metadata blocks written, \(blocks.count) read" : nil)
+                ?? (reread.markerOffset != markerOffset ? "the fLaC marker read at \(reread.markerOffset), not \(markerOffset)" : nil)
+                ?? CarrierSaving.disagreement(comment, read: reread.comment)
+            if let difference {
+                throw CarrierError(.verificationFailed, message: "\(path): the written metadata blocks do not read back as intended (\(difference)); the original is unchanged")
             }
             for (block, plan) in zip(blocks, planned) {
                 switch plan {

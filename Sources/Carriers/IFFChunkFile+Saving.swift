@@ -45,8 +45,16 @@ extension IFFChunkFile {
         let isInfoChunk: (IFFChunk) -> Bool = littleEndian ? { $0.id == "LIST" && $0.formType == "INFO" } : { RIFFInfoList.aiffTextIDs[$0.id] != nil }
         let infoChunks = file.root.children.filter(isInfoChunk)
         let oldInfo = infoChunks.first
+        if littleEndian && infoChunks.count > 1 {
+            notes.append("\(infoChunks.count - 1) further LIST/INFO chunk\(infoChunks.count > 2 ? "s are" : " is") merged into the first and removed")
+            if !file.hiddenInfoEntries.isEmpty {
+                notes.append("left out, hidden by the first INFO list's entries of the same ID: \(file.hiddenInfoEntries.map(\.description).joined(separator: ", "))")
+            }
+        }
         let form: RIFFInfoList.Form = littleEndian ? .riffInfo : .aiffText
-        let newInfo = tags.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
+        var newInfo = tags.info.flatMap { $0.entries == (file.info?.entries ?? []) ? nil : RIFFInfoList($0.entries, form: form) }
+        // Several INFO lists are written as the one they read as, even when it did not change.
+        if littleEndian && infoChunks.count > 1 && newInfo == nil { newInfo = RIFFInfoList(file.info?.entries ?? [], form: form) }
         var infoBytes = newInfo.map { $0.entries.isEmpty ? [] : $0.bytes }
         if form == .aiffText, let newInfo, let oldEntries = file.info?.entries, oldEntries.count == infoChunks.count {
             // A text chunk whose entry did not change is copied as it is (one longer than what
@@ -86,9 +94,8 @@ extension IFFChunkFile {
             let written = zip(ranges, ["ID3v2 tag", "INFO list"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
-                let reread = try IFFChunkFile(source: written)
-                guard reread.id3Tag?.frames == expected, reread.info == expectedInfo else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended; the old bytes were put back")
+                if let difference = Self.disagreement(try IFFChunkFile(source: written), frames: expected, info: expectedInfo) {
+                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended (\(difference)); the old bytes were put back")
                 }
             }
             return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written)
@@ -186,9 +193,11 @@ extension IFFChunkFile {
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
                 let reread = try IFFChunkFile(source: written)
-                guard (reread.id3Tag?.frames ?? []) == expected, reread.info == expectedInfo, reread.diagnostics.isEmpty,
-                      reread.root.children.filter(IFFChunkFile.isTagChunk).count <= 1 else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended; the original is unchanged")
+                let difference = Self.disagreement(reread, frames: expected, info: expectedInfo)
+                    ?? reread.diagnostics.first?.description
+                    ?? (reread.tagChunks.count > 1 ? "\(reread.tagChunks.count) ID3 chunks read" : nil)
+                if let difference {
+                    throw CarrierError(.verificationFailed, message: "\(path): the written file does not read back as intended (\(difference)); the original is unchanged")
                 }
                 // Every chunk carried over is there, in order, byte for byte.
                 let rereadKept = reread.root.children.filter { chunk in
@@ -210,5 +219,20 @@ extension IFFChunkFile {
         littleEndian
             ? [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value >> 16 & 0xFF), UInt8(value >> 24)]
             : [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// What of a written file's tags disagrees with the ID3 frames and INFO list meant; nil
+    /// when nothing does.
+    static func disagreement(_ reread: IFFChunkFile, frames: [ID3Frame], info: RIFFInfoList?) -> String? {
+        disagreement(readFrames: reread.id3Tag?.frames ?? [], readInfo: reread.info, frames: frames, info: info)
+    }
+
+    static func disagreement(readFrames: [ID3Frame], readInfo: RIFFInfoList?, frames: [ID3Frame], info: RIFFInfoList?) -> String? {
+        if let difference = CarrierSaving.disagreement("ID3v2 frame", expected: frames, read: readFrames, describe: CarrierSaving.describe) {
+            return difference
+        }
+        guard readInfo != info else { return nil }
+        return CarrierSaving.disagreement("INFO entry", expected: info?.entries ?? [], read: readInfo?.entries ?? [], describe: { "\($0.id) \"\($0.value)\"" })
+            ?? "the INFO list is read as \(readInfo?.form == .aiffText ? "AIFF text chunks" : "a LIST/INFO chunk") where \(info == nil ? "none" : "another form") was written"
     }
 }

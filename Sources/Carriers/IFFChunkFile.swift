@@ -48,6 +48,9 @@ public struct IFFChunkFile: Sendable {
     /// `ITRK`...), or an AIFF file's text chunks (`NAME`, `AUTH`, `(c) `, `ANNO`), in order; nil
     /// when the file has none.
     public var info: RIFFInfoList?
+    /// The entries of a further `LIST`/`INFO` chunk left out of `info` because an earlier
+    /// list has an entry of the same ID (a save writes one list, without them).
+    public var hiddenInfoEntries: [FourCC] = []
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
     public var diagnostics: [Diagnostic]
@@ -117,10 +120,20 @@ public struct IFFChunkFile: Sendable {
             }
             if !entries.isEmpty { info = RIFFInfoList(entries, form: .aiffText) }
         }
+        // Several INFO lists read as one (a save writes one): an entry of a later list whose
+        // ID an earlier one has is hidden by it, as a later ID3 chunk's frame is.
+        var earlierIDs: Set<FourCC> = []
         for list in root.children where list.id == "LIST" && list.formType == "INFO" {
             var entries = info?.entries ?? []
-            defer { info = RIFFInfoList(entries, form: info?.form ?? .riffInfo) }
+            defer {
+                info = RIFFInfoList(entries, form: info?.form ?? .riffInfo)
+                earlierIDs.formUnion(entries.map(\.id))
+            }
             for entry in list.children {
+                if earlierIDs.contains(entry.id) {
+                    hiddenInfoEntries.append(entry.id)
+                    continue
+                }
                 // INFO values are short texts; a longer one is read up to 64 KiB.
                 let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
                 let end = bytes.firstIndex(of: 0) ?? bytes.count

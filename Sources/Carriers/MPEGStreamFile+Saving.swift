@@ -121,10 +121,18 @@ extension MPEGStreamFile {
             return at..<at
         }()
         let expectedAPE = newAPE.map { $0.items.isEmpty ? nil : $0 } ?? layout.apeTag
-        func verifyTags(_ reread: MPEGStreamFile) -> Bool {
-            reread.leadingTags.first?.frames == expected && reread.otherTags.isEmpty && reread.appendedTag == nil
-                && Self.sameItems(reread.apeTag, expectedAPE)
-                && !reread.diagnostics.contains(where: { $0.severity != .note })
+        /// What of the file written disagrees with what was meant; nil when nothing does.
+        func disagreement(_ reread: MPEGStreamFile) -> String? {
+            if let frames = CarrierSaving.disagreement("ID3v2 frame", expected: expected, read: reread.leadingTags.first?.frames ?? [], describe: CarrierSaving.describe) {
+                return frames
+            }
+            if !reread.otherTags.isEmpty { return "\(reread.otherTags.count) further ID3v2 tag(s) read after the one written" }
+            if let appended = reread.appendedBlock { return "an appended ID3v2 tag read at offset \(appended.lowerBound)" }
+            if !Self.sameItems(reread.apeTag, expectedAPE) {
+                func strip(_ tag: APETag?) -> [APEItem] { tag?.items.map { APEItem(key: $0.key, flags: $0.flags, value: $0.value) } ?? [] }
+                return CarrierSaving.disagreement("APE item", expected: strip(expectedAPE), read: strip(reread.apeTag), describe: \.key) ?? "the APE tag differs"
+            }
+            return reread.diagnostics.first(where: { $0.severity != .note })?.description
         }
 
         let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
@@ -139,8 +147,8 @@ extension MPEGStreamFile {
             let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $0.what) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             try CarrierSaving.patch(path, ranges: ranges.map { ($0.offset, $0.bytes) }, newSize: dropV1 ? v1Offset : nil, original: source) { written in
-                guard verifyTags(try MPEGStreamFile(source: written)) else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended; the old bytes were put back")
+                if let difference = disagreement(try MPEGStreamFile(source: written)) {
+                    throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended (\(difference)); the old bytes were put back")
                 }
             }
             return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
@@ -184,8 +192,8 @@ extension MPEGStreamFile {
                 checked = sink.checkedCopies
             }, verify: { temporary in
                 let written = try FileByteSource(path: temporary)
-                guard verifyTags(try MPEGStreamFile(source: written)) else {
-                    throw CarrierError(.verificationFailed, message: "\(path): the written tags do not read back as intended; the original is unchanged")
+                if let difference = disagreement(try MPEGStreamFile(source: written)) {
+                    throw CarrierError(.verificationFailed, message: "\(path): the written tags do not read back as intended (\(difference)); the original is unchanged")
                 }
                 var at = UInt64(newTag.count)
                 for piece in pieces {

@@ -108,12 +108,15 @@ extension OggFile {
         // The written file's header packets are those planned.
         func verifyHeaders(_ written: FileByteSource) throws {
             let reread = try OggFile(source: written)
-            guard !reread.diagnostics.contains(where: \.isProblem), reread.serial == file.serial, reread.codec == file.codec,
-                  reread.comment == comment, reread.headerPackets.count == file.headerPackets.count,
-                  !keepsBinaryData || reread.commentTrailing == file.commentTrailing,
-                  reread.headerPackets[0].bytes == file.headerPackets[0].bytes,
-                  zip(reread.headerPackets.dropFirst(commentPacketIndex + 1), after).allSatisfy({ $0.bytes == $1.bytes }) else {
-                throw CarrierError(.verificationFailed, message: "\(path): the written header packets do not read back as intended; the original is unchanged")
+            let difference = reread.diagnostics.first(where: \.isProblem)?.description
+                ?? (reread.serial != file.serial || reread.codec != file.codec ? "the stream read is another (serial \(reread.serial), \(reread.codec))" : nil)
+                ?? CarrierSaving.disagreement(comment, read: reread.comment)
+                ?? (reread.headerPackets.count != file.headerPackets.count ? "\(file.headerPackets.count) header packets written, \(reread.headerPackets.count) read" : nil)
+                ?? (keepsBinaryData && reread.commentTrailing != file.commentTrailing ? "the bytes after the comment fields differ" : nil)
+                ?? (reread.headerPackets[0].bytes != file.headerPackets[0].bytes ? "the identification header differs" : nil)
+                ?? (zip(reread.headerPackets.dropFirst(commentPacketIndex + 1), after).allSatisfy({ $0.bytes == $1.bytes }) ? nil : "a header packet after the comment differs")
+            if let difference {
+                throw CarrierError(.verificationFailed, message: "\(path): the written header packets do not read back as intended (\(difference)); the original is unchanged")
             }
         }
         if inPlace {

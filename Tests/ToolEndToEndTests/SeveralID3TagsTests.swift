@@ -1,5 +1,6 @@
 import Foundation
 import MediaBytes
+import MediaMetadata
 import TestSupport
 import Testing
 
@@ -164,5 +165,48 @@ struct SeveralID3TagsTests {
         let ffprobe = try await OtherReaders.ffprobeTags(path)
         #expect(ffprobe["title"] == "Lower Title" && ffprobe["artist"] == "Someone", "\(ffprobe)")
         #expect(Array(try TemporaryFile.read(path)[0..<4054].dropFirst(8)) == Array(original[8..<4054]), "COMM and SSND as they were")
+    }
+}
+
+/// A WAV file with two `LIST`/`INFO` chunks (issue 35): read as one list, an entry of the second
+/// whose ID the first has hidden by it; a save (whatever key it changes) writes the one list,
+/// without the hidden entries, and says so. Before 2026-11-27 the two were read as one list with
+/// every entry twice, and a save wrote that.
+@Suite struct SeveralInfoListsTests {
+    /// `wav-id3-info.wav` with a second INFO list of `entries` after its ID3 chunk.
+    static func wav(second entries: [(String, String)]) throws -> String {
+        var bytes = try TemporaryFile.read(TestFixtures.path("wav-id3-info.wav"))
+        var list = Array("INFO".utf8)
+        for (id, value) in entries {
+            var text = Array(value.utf8) + [0]
+            if text.count % 2 == 1 { text.append(0) }
+            list += Array(id.utf8) + le32(value.utf8.count + 1) + text
+        }
+        bytes += Array("LIST".utf8) + le32(list.count) + list
+        bytes.replaceSubrange(4..<8, with: le32(bytes.count - 8))
+        return try TemporaryFile.write(bytes, name: "two-lists.wav")
+    }
+
+    static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+
+    @Test(arguments: ["TITLE=New", "COMPOSER=Someone"])
+    func aSaveWritesOneListWithoutTheHiddenEntries(_ assignment: String) async throws {
+        let path = try Self.wav(second: [("INAM", "Second Title"), ("ICOP", "Second Copyright")])
+        let before = try MediaFile(path: path)
+        #expect(before.items.filter { $0.identifier.description == "riff/INAM" }.map(\.values) == [["WAV INFO Title"]])
+        #expect(before.items.contains { $0.identifier.description == "riff/ICOP" && $0.values == ["Second Copyright"] })
+
+        let result = try await ToolRunner.run("tagedit", ["set", path, assignment])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("note: 1 further LIST/INFO chunk is merged into the first and removed"), "\(result.standardError)")
+        #expect(result.standardError.contains("left out, hidden by the first INFO list's entries of the same ID: INAM"), "\(result.standardError)")
+        let tree = try await ToolRunner.run("atominspect", [path])
+        let lines = tree.standardOutput.split(separator: "\n")
+        #expect(lines.filter { $0.contains("LIST @") }.count == 1, "\(tree.standardOutput)")
+        #expect(lines.filter { $0.contains("IART @") }.count == 1, "\(tree.standardOutput)")
+        #expect(lines.contains { $0.contains("ICOP @") && $0.contains("Second Copyright") })
+        let exif = try await ToolRunner.runProgram(OtherReaders.exiftool, ["-s3", "-RIFF:Title", "-RIFF:Copyright", path])
+        let title = assignment == "TITLE=New" ? "New" : "WAV INFO Title"
+        #expect(exif.standardOutput == "\(title)\nSecond Copyright\n", "\(exif.standardOutput)")
     }
 }
