@@ -13,6 +13,16 @@ public struct IFFAudioFormat: Sendable, Hashable {
     public var bitsPerSample: Int
     /// AIFF: the number of sample frames.
     public var frameCount: UInt32?
+    /// WAV: the average bytes per second `fmt ` declares (what times a compressed stream, such
+    /// as MP3 in WAV, whose samples have no fixed width); nil for AIFF.
+    public var byteRate: UInt32?
+
+    /// Whether the samples are stored as they are (PCM, float, A-law, mu-law), each frame the
+    /// same number of bytes.
+    public var isUncompressed: Bool {
+        if let formatTag { return [1, 3, 6, 7, 0xFFFE].contains(formatTag) && bitsPerSample > 0 }
+        return true
+    }
 
     /// Reads a `COMM` (big-endian) or `fmt ` (little-endian) chunk body.
     init?(chunk id: FourCC, data: [UInt8]) {
@@ -27,6 +37,7 @@ public struct IFFAudioFormat: Sendable, Hashable {
             sampleRate = Self.extended80(rate)
             compressionType = data.count >= 22 ? FourCC(data[18], data[19], data[20], data[21]) : nil
             formatTag = nil
+            byteRate = nil
         } else if id == "fmt ", data.count >= 16 {
             func le16(_ i: Int) -> Int { Int(data[i]) | Int(data[i + 1]) << 8 }
             func le32(_ i: Int) -> UInt32 { UInt32(data[i]) | UInt32(data[i + 1]) << 8 | UInt32(data[i + 2]) << 16 | UInt32(data[i + 3]) << 24 }
@@ -34,6 +45,7 @@ public struct IFFAudioFormat: Sendable, Hashable {
             channels = le16(2)
             sampleRate = Double(le32(4))
             bitsPerSample = le16(14)
+            byteRate = le32(8)
             frameCount = nil
             compressionType = nil
         } else {

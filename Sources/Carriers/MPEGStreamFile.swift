@@ -157,11 +157,13 @@ public struct MPEGStreamFile: Sendable {
                 {
                     constantBitrate = next.bitrate
                 }
-                // A stream shorter than its header counts was cut (a partial download or copy):
-                // said, and timed by what is there (`duration`).
+                // A stream shorter than its header counts was cut (a partial download or copy).
+                // It is timed as the header says, as ffprobe and players do; the warning says
+                // how much is there.
                 if let counted = countedBytesCutShort {
+                    let share = Double(audio.count) / Double(counted) * 100
                     diagnostics.append(Diagnostic(.warning, .truncated, area: "MPEG", offset: end,
-                                                  message: "the audio ends after \(audio.count) bytes, but its \(xingHeader?.tag ?? "Xing") header counts \(counted): the file was cut short"))
+                                                  message: "the audio ends after \(audio.count) bytes, but its \(xingHeader?.tag ?? "Xing") header counts \(counted) (\(share < 1 ? "under 1" : String(Int(share)))% is there): the file was cut short"))
                 }
             } else {
                 adtsHeader = ADTSFrameHeader(frame)
@@ -228,10 +230,9 @@ public struct MPEGStreamFile: Sendable {
         }
         if let header = mpegHeader {
             if let frames = xingHeader?.frameCount, header.sampleRate > 0 {
-                let counted = Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
-                // A stream cut short plays for the share of it that is there.
-                if let bytes = countedBytesCutShort { return counted * Double(audio.count) / Double(bytes) }
-                return counted
+                // As ffprobe and players count it, also for a stream cut short (the warning says
+                // how much of it is there).
+                return Double(frames) * Double(header.samplesPerFrame) / Double(header.sampleRate)
             }
             if header.bitrate > 0 { return Double(audio.count) * 8 / Double(header.bitrate * 1000) }
         }
@@ -258,9 +259,7 @@ public struct MPEGStreamFile: Sendable {
         if let header = mpegHeader {
             // A CBR file's `Info` header counts frames too, but its rate is the frame header's.
             if let duration, duration > 0, xingHeader?.frameCount != nil, xingHeader?.tag != "Info" {
-                // (The bytes there are, when cut short: the duration is theirs too.)
-                let bytes = countedBytesCutShort != nil ? UInt64(audio.count) : xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)
-                return Int(exactly: (Double(bytes) * 8 / duration).rounded())
+                return Int(exactly: (Double(xingHeader?.byteCount.map(UInt64.init) ?? UInt64(audio.count)) * 8 / duration).rounded())
             }
             return header.bitrate * 1000
         }

@@ -65,10 +65,15 @@ extension MPEGStreamFile: TagCarrierFile {
 
 extension IFFChunkFile: TagCarrierFile {
     /// AIFF: the sample frames of `COMM` over the rate; WAV: the `data` chunk's bytes over the
-    /// PCM byte rate.
+    /// PCM byte rate, or over the declared average byte rate for a compressed format (MP3 in
+    /// WAV), as ffprobe times them.
     public var duration: Double? {
         guard let format = audioFormat, format.sampleRate > 0 else { return nil }
         if let frames = format.frameCount { return Double(frames) / format.sampleRate }
+        if !format.isUncompressed {
+            guard let rate = format.byteRate, rate > 0, let data = root.children.first(where: { $0.id == "data" }) else { return nil }
+            return Double(data.dataSize) / Double(rate)
+        }
         let frameBytes = format.channels * ((format.bitsPerSample + 7) / 8)
         guard frameBytes > 0, let data = root.children.first(where: { $0.id == "data" }) else { return nil }
         return Double(data.dataSize / UInt64(frameBytes)) / format.sampleRate

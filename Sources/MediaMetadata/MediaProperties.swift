@@ -169,7 +169,11 @@ extension MediaProperties {
         let duration = file.duration
         let isPCM = codec.hasPrefix("pcm_")
         var bitrate: Int?
-        if isPCM, format.sampleRate > 0 { bitrate = Int(exactly: (format.sampleRate * Double(format.channels * bits)).rounded()) }
+        if isPCM, format.sampleRate > 0 {
+            bitrate = Int(exactly: (format.sampleRate * Double(format.channels * bits)).rounded())
+        } else if !format.isUncompressed, let rate = format.byteRate, rate > 0 {
+            bitrate = Int(rate) * 8
+        }
         audio = AudioProperties(codec: codec, duration: duration, sampleRate: Int(exactly: format.sampleRate.rounded()), channels: format.channels,
                                 bitsPerSample: isPCM ? bits : nil, bitrate: bitrate)
     }

@@ -427,3 +427,32 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         #expect(tree.diagnostics.first?.path.description == "moov/udta[0]")
     }
 }
+
+/// The AudioSpecificConfig's SBR and PS signalling (ISO/IEC 14496-3, 1.6.2.1 and 1.6.6): the
+/// rate a decoder outputs is the SBR extension's, explicit (object type 5 or 29 first) or
+/// backward-compatible (the 0x2B7 sync extension after the core's configuration). Before
+/// 2026-11-27 an HE-AAC file reported its core rate (22050 where ffprobe says 44100).
+@Suite struct AudioSpecificConfigTests {
+    @Test func aLowComplexityConfigOutputsItsOwnRate() throws {
+        let config = try #require(AudioSpecificConfig([0x12, 0x10]))
+        #expect(config.audioObjectType == 2 && config.samplingFrequency == 44100 && config.channelConfiguration == 2)
+        #expect(config.extensionSamplingFrequency == nil && config.outputSamplingFrequency == 44100 && !config.parametricStereo)
+    }
+
+    @Test func explicitSBRAndPSSignallingGiveTheOutputRate() throws {
+        let he = try #require(AudioSpecificConfig([0x2B, 0x11, 0x88, 0x00]))
+        #expect(he.audioObjectType == 5 && he.samplingFrequency == 24000 && he.outputSamplingFrequency == 48000 && !he.parametricStereo)
+        let v2 = try #require(AudioSpecificConfig([0xEB, 0x09, 0x88, 0x00]))
+        #expect(v2.audioObjectType == 29 && v2.channelConfiguration == 1 && v2.outputSamplingFrequency == 48000 && v2.parametricStereo)
+    }
+
+    @Test func backwardCompatibleSignallingGivesTheOutputRate() throws {
+        let sbr = try #require(AudioSpecificConfig([0x13, 0x90, 0x56, 0xE5, 0xA0]))
+        #expect(sbr.audioObjectType == 2 && sbr.samplingFrequency == 22050 && sbr.outputSamplingFrequency == 44100 && !sbr.parametricStereo)
+        let ps = try #require(AudioSpecificConfig([0x13, 0x90, 0x56, 0xE5, 0xA5, 0x48, 0x80]))
+        #expect(ps.outputSamplingFrequency == 44100 && ps.parametricStereo)
+        // A sync word that is not 0x2B7 is no signalling.
+        let other = try #require(AudioSpecificConfig([0x13, 0x90, 0x56, 0xE4, 0xA0]))
+        #expect(other.extensionSamplingFrequency == nil)
+    }
+}

@@ -50,7 +50,57 @@ public struct MovieTrackSummary: Sendable, Hashable {
     public static func tracks(in tree: AtomTree) -> [MovieTrackSummary] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
         let movieTimescale = (tree.payload(of: moov.child("mvhd")) as MovieHeaderBox?)?.timescale ?? 0
-        return moov.children.filter { $0.type == "trak" }.map { summary(of: $0, tree: tree, movieTimescale: movieTimescale) }
+        var tracks = moov.children.filter { $0.type == "trak" }.map { summary(of: $0, tree: tree, movieTimescale: movieTimescale) }
+        if let mvex = moov.child("mvex") {
+            // A fragmented movie: the samples of every `moof` count too (ffprobe sums them).
+            let totals = fragmentTotals(in: tree, mvex: mvex)
+            for index in tracks.indices {
+                guard let total = totals[tracks[index].trackID] else { continue }
+                tracks[index].mediaDuration &+= total.duration
+                tracks[index].sampleCount = (tracks[index].sampleCount ?? 0) + UInt64(total.count)
+                tracks[index].sampleBytes = (tracks[index].sampleBytes ?? 0) &+ total.bytes
+            }
+        }
+        return tracks
+    }
+
+    /// The samples of each track in the movie fragments: their count, duration (media
+    /// timescale) and bytes, from each `trun` with the `tfhd` and `trex` defaults (ISO/IEC
+    /// 14496-12, 8.8). A fragment that does not decode adds nothing.
+    static func fragmentTotals(in tree: AtomTree, mvex: Atom) -> [UInt32: (count: Int, duration: UInt64, bytes: UInt64)] {
+        var defaults: [UInt32: (duration: UInt64, size: UInt64)] = [:]
+        for trex in mvex.children where trex.type == "trex" {
+            guard let box: FragmentFieldsBox = tree.payload(of: trex, parent: "mvex") else { continue }
+            func value(_ name: String) -> UInt64? {
+                if case .unsigned(let v)? = box.fields.first(where: { $0.name == name })?.value { return v }
+                return nil
+            }
+            if let id = value("trackID") { defaults[UInt32(truncatingIfNeeded: id)] = (value("defaultSampleDuration") ?? 0, value("defaultSampleSize") ?? 0) }
+        }
+        var totals: [UInt32: (count: Int, duration: UInt64, bytes: UInt64)] = [:]
+        for moof in tree.atoms where moof.type == "moof" {
+            for traf in moof.children where traf.type == "traf" {
+                guard let tfhd: TrackFragmentHeaderBox = tree.payload(of: traf.child("tfhd"), parent: "traf") else { continue }
+                let duration = tfhd.defaultSampleDuration.map(UInt64.init) ?? defaults[tfhd.trackID]?.duration ?? 0
+                let size = tfhd.defaultSampleSize.map(UInt64.init) ?? defaults[tfhd.trackID]?.size ?? 0
+                var total = totals[tfhd.trackID] ?? (0, 0, 0)
+                for trunAtom in traf.children where trunAtom.type == "trun" {
+                    guard let trun: TrackRunBox = tree.payload(of: trunAtom, parent: "traf") else { continue }
+                    total.count += Int(trun.sampleCount)
+                    if trun.samples.isEmpty {
+                        total.duration &+= UInt64(trun.sampleCount) &* duration
+                        total.bytes &+= UInt64(trun.sampleCount) &* size
+                    } else {
+                        for sample in trun.samples {
+                            total.duration &+= sample.duration.map(UInt64.init) ?? duration
+                            total.bytes &+= sample.size.map(UInt64.init) ?? size
+                        }
+                    }
+                }
+                totals[tfhd.trackID] = total
+            }
+        }
+        return totals
     }
 
     /// The movie's duration in seconds (`mvhd`, or `mvex/mehd` for a fragmented movie).
@@ -156,7 +206,9 @@ public struct MovieTrackSummary: Sendable, Hashable {
                 if let bitrate = esds.averageBitrate, bitrate > 0 { declaredBitrate = bitrate }
                 if let config = esds.audioConfig {
                     audioObjectType = config.audioObjectType
-                    if let rate = config.samplingFrequency, sampleRate == nil || sampleRate == 0 { sampleRate = Double(rate) }
+                    // The decoder's configuration, not the sample entry, says the rate it
+                    // outputs (as ffprobe reports it): SBR's for HE-AAC.
+                    if let rate = config.outputSamplingFrequency, rate > 0 { sampleRate = Double(rate) }
                     if (1...7).contains(config.channelConfiguration) {
                         channels = config.channelConfiguration == 7 ? 8 : config.channelConfiguration
                     }
@@ -174,6 +226,17 @@ public struct MovieTrackSummary: Sendable, Hashable {
                 channels = Int(count)
                 if rate > 0 { sampleRate = Double(rate) }
                 if average > 0 { declaredBitrate = average }
+            case "dfLa":
+                // FLACSpecificBox: a full-box header, then metadata blocks, STREAMINFO first; its
+                // 20-bit sample rate follows a 4-byte block header and 10 bytes of sizes.
+                guard child.payloadSize >= 4 + 4 + 18, let slice = try? tree.bytes(at: child.payloadOffset, count: 4 + 4 + 18) else { continue }
+                let bytes = Array(slice)
+                guard bytes[4] & 0x7F == 0 else { continue }  // the first block is STREAMINFO (type 0)
+                let info = Array(bytes.dropFirst(8))
+                let rate = Int(info[10]) << 12 | Int(info[11]) << 4 | Int(info[12]) >> 4
+                if rate > 0 { sampleRate = Double(rate) }
+                channels = Int(info[12] >> 1 & 0x7) + 1
+                bitsPerSample = Int(info[12] & 1) << 4 + Int(info[13] >> 4) + 1
             case "wave":
                 // QuickTime's decompression parameters: `enda` 1 means little-endian samples.
                 guard let enda = child.child("enda"), enda.payloadSize >= 2,

@@ -97,28 +97,63 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
     }
 }
 
-/// The start of an MPEG-4 AudioSpecificConfig: object type, sampling rate and channels.
+/// The start of an MPEG-4 AudioSpecificConfig (ISO/IEC 14496-3, 1.6.2.1): object type,
+/// sampling rate and channels, and the SBR (HE-AAC) and PS (HE-AACv2) signalling that says
+/// the rate a decoder outputs.
 public struct AudioSpecificConfig: Sendable, Hashable {
+    /// The object type signalled first: 5 (SBR) or 29 (PS) for explicit hierarchical HE-AAC
+    /// signalling, the core's (2, AAC LC) otherwise.
     public var audioObjectType: Int
+    /// The rate of the first sampling-frequency field: the core decoder's rate.
     public var samplingFrequency: Int?
     public var channelConfiguration: Int
+    /// The output rate SBR doubles the core's to, when the configuration signals SBR (either
+    /// explicitly, object type 5 or 29 first, or backward-compatibly, the `0x2B7` extension
+    /// after the core's configuration); nil without SBR.
+    public var extensionSamplingFrequency: Int?
+    /// Whether the configuration signals parametric stereo (HE-AACv2).
+    public var parametricStereo = false
+
+    /// The rate a decoder outputs: the SBR extension's when there is one, else the core's.
+    public var outputSamplingFrequency: Int? { extensionSamplingFrequency ?? samplingFrequency }
 
     static let frequencies = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
     public init?(_ bytes: [UInt8]) {
         var bits = BitReader(bytes)
-        guard var type = bits.read(5) else { return nil }
-        if type == 31 { guard let extra = bits.read(6) else { return nil }; type = 32 + extra }
-        guard let index = bits.read(4) else { return nil }
-        if index == 0xF {
-            guard let explicit = bits.read(24) else { return nil }
-            samplingFrequency = explicit
-        } else {
-            samplingFrequency = index < Self.frequencies.count ? Self.frequencies[index] : nil
+        func objectType() -> Int? {
+            guard let type = bits.read(5) else { return nil }
+            guard type == 31 else { return type }
+            return bits.read(6).map { 32 + $0 }
         }
-        guard let channels = bits.read(4) else { return nil }
+        func frequency() -> Int?? {
+            guard let index = bits.read(4) else { return nil }
+            if index == 0xF { return bits.read(24).map { .some($0) } }
+            return .some(index < Self.frequencies.count ? Self.frequencies[index] : nil)
+        }
+        guard let type = objectType(), let rate = frequency(), let channels = bits.read(4) else { return nil }
         audioObjectType = type
+        samplingFrequency = rate
         channelConfiguration = channels
+        var core = type
+        if type == 5 || type == 29 {
+            // Explicit hierarchical signalling: the output rate, then the core's object type.
+            parametricStereo = type == 29
+            guard let outputRate = frequency(), let coreType = objectType() else { return }
+            extensionSamplingFrequency = outputRate
+            core = coreType
+            if core == 22, bits.read(4) == nil { return }  // extensionChannelConfiguration
+        }
+        // Backward-compatible signalling after an AAC core's GASpecificConfig (a channel
+        // configuration of 0 has a program config element first: not followed here).
+        guard [1, 2, 3, 4, 6, 7].contains(core), channels != 0, extensionSamplingFrequency == nil else { return }
+        guard bits.read(1) != nil, let dependsOnCore = bits.read(1) else { return }  // frameLengthFlag
+        if dependsOnCore == 1, bits.read(14) == nil { return }  // coreCoderDelay
+        guard bits.read(1) == 0 else { return }  // extensionFlag (the ER extensions are not followed)
+        guard bits.remaining >= 16, bits.read(11) == 0x2B7, objectType() == 5, bits.read(1) == 1 else { return }
+        guard let outputRate = frequency() else { return }
+        extensionSamplingFrequency = outputRate
+        if bits.remaining >= 12, bits.read(11) == 0x548, bits.read(1) == 1 { parametricStereo = true }
     }
 
     public var objectTypeName: String {
@@ -141,12 +176,15 @@ public struct AudioSpecificConfig: Sendable, Hashable {
         var fields = [AtomField("audioObjectType", audioObjectType), AtomField("audioObjectTypeName", objectTypeName)]
         if let samplingFrequency { fields.append(AtomField("samplingFrequency", samplingFrequency)) }
         fields.append(AtomField("channelConfiguration", channelConfiguration))
+        if let extensionSamplingFrequency { fields.append(AtomField("sbrOutputSamplingFrequency", extensionSamplingFrequency)) }
+        if parametricStereo { fields.append(AtomField("parametricStereo", true)) }
         return fields
     }
 
     var summary: String {
         var text = objectTypeName
-        if let samplingFrequency { text += " \(samplingFrequency) Hz" }
+        if extensionSamplingFrequency != nil, audioObjectType != 5, audioObjectType != 29 { text += parametricStereo ? " + SBR + PS" : " + SBR" }
+        if let outputSamplingFrequency { text += " \(outputSamplingFrequency) Hz" }
         if channelConfiguration > 0 { text += " \(channelConfiguration) ch" }
         return text
     }
@@ -158,6 +196,9 @@ struct BitReader {
     var bitPosition = 0
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    /// The bits not read yet.
+    var remaining: Int { bytes.count * 8 - bitPosition }
 
     mutating func read(_ count: Int) -> Int? {
         guard count <= 32, bitPosition + count <= bytes.count * 8 else { return nil }

@@ -1,0 +1,64 @@
+import Foundation
+import ISOBMFF
+import MediaMetadata
+import TestSupport
+import Testing
+
+/// Audio properties where the sample entry is not the whole story, on files ffmpeg makes here
+/// (or a fixture patched in code), against ffprobe: the rate of FLAC in MP4 is in `dfLa`'s
+/// STREAMINFO (the entry's 16.16 field cannot hold 96000), and an `esds` whose
+/// AudioSpecificConfig says another rate than the entry is followed, as decoders do. Before
+/// 2026-11-27 both reported the entry's rate.
+@Suite(.enabled(if: OtherReaders.isRequired || OtherReaders.hasFFprobe, "ffmpeg makes the files and ffprobe reads them (.ci/run installs ffmpeg)"))
+struct MediaPropertiesOfMadeFilesTests {
+    func sampleRate(byFFprobe path: String) async throws -> Double? {
+        let streams = try await OtherReaders.ffprobeStreams(path)
+        return (streams.first { $0["codec_type"] as? String == "audio" }?["sample_rate"] as? String).flatMap(Double.init)
+    }
+
+    @Test func flacInMP4At96kHzReportsTheRateOfItsStreamInfo() async throws {
+        let path = try TemporaryFile.makeDirectory() + "/hi-res.mp4"
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=r=96000:d=1", "-ac", "2",
+                                                                          "-c:a", "flac", "-sample_fmt", "s32", "-strict", "-2", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let audio = try #require(try MediaFile(path: path).audio)
+        #expect(audio.codec == "flac")
+        #expect(audio.sampleRate == 96000)
+        #expect(try await sampleRate(byFFprobe: path) == 96000)
+        #expect(audio.channels == 2)
+        #expect(audio.bitsPerSample == 24)
+    }
+
+    /// MP3 in WAV (format tag 0x55): timed by the `data` bytes over the average byte rate
+    /// `fmt ` declares, as ffprobe times it (before 2026-11-27 it had no duration).
+    @Test func mp3InWAVIsTimedByItsDeclaredByteRate() async throws {
+        let path = try TemporaryFile.makeDirectory() + "/mp3.wav"
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=3", "-c:a", "libmp3lame", "-b:a", "64k", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let audio = try #require(try MediaFile(path: path).audio)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(path).first { $0["codec_type"] as? String == "audio" })
+        #expect(audio.codec == "mp3" && stream["codec_name"] as? String == "mp3")
+        let duration = try #require(audio.duration)
+        let expected = try #require((stream["duration"] as? String).flatMap { Double($0) })
+        #expect(abs(duration - expected) < 0.05, "\(duration) against ffprobe's \(expected)")
+        #expect(audio.bitrate.map(String.init) == stream["bit_rate"] as? String)
+    }
+
+    @Test func anAudioSpecificConfigThatDisagreesWithTheEntryIsFollowed() async throws {
+        // moov-before-mdat.m4a: AAC LC, 22050 Hz mono in both the entry and the config; the
+        // config's frequency index (7) becomes 44100's (4).
+        var bytes = try TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a"))
+        let tag: [UInt8] = [0x05, 0x80, 0x80, 0x80, 0x05]  // DecoderSpecificInfo of 5 bytes (ffmpeg writes lengths in four bytes)
+        let at = try #require((0..<bytes.count - 7).first { Array(bytes[$0..<$0 + 5]) == tag }) + 5
+        let old = try #require(AudioSpecificConfig([bytes[at], bytes[at + 1]]))
+        #expect(old.samplingFrequency == 22050)
+        let patched = UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])
+        let withIndex4 = patched & ~(0xF << 7) | (4 << 7)
+        bytes[at] = UInt8(withIndex4 >> 8)
+        bytes[at + 1] = UInt8(withIndex4 & 0xFF)
+        let path = try TemporaryFile.write(bytes, name: "config-says-44100.m4a")
+        let audio = try #require(try MediaFile(path: path).audio)
+        #expect(audio.sampleRate == 44100)
+        #expect(try await sampleRate(byFFprobe: path) == 44100)
+    }
+}
