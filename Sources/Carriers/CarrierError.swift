@@ -9,7 +9,7 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
     /// An open set of problem kinds; new codes do not break clients' switches.
     public struct Code: Hashable, Sendable, CustomStringConvertible, DiagnosticCode {
         private enum Kind: Hashable, Sendable {
-            case unrecognized, truncated, malformed, padding, limit, tag, io, notWritable, verificationFailed
+            case unrecognized, truncated, malformed, padding, limit, tag, io, notWritable, unsupported, verificationFailed
         }
         private let kind: Kind
         /// The code's stable name, as diagnostics and JSON give it (`truncated`).
@@ -32,6 +32,8 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
         public static let io = Code(.io)
         /// The file is not understood well enough to write to it safely.
         public static let notWritable = Code(.notWritable)
+        /// A form of the format that is read but not written (an RF64 WAV's tags).
+        public static let unsupported = Code(.unsupported)
         /// The written file did not read back as intended; the original was kept.
         public static let verificationFailed = Code(.verificationFailed)
 
@@ -45,6 +47,7 @@ public struct CarrierError: Error, Sendable, Equatable, CustomStringConvertible 
             case .tag: "tag problem"
             case .io: "I/O error"
             case .notWritable: "not writable"
+            case .unsupported: "not supported"
             case .verificationFailed: "verification failed"
             }
         }

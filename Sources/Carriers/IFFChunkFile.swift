@@ -8,8 +8,9 @@ public struct IFFChunk: Sendable, Hashable {
     public var id: FourCC
     /// File offset of the chunk header.
     public var offset: UInt64
-    /// The data size the header declares.
-    public var declaredSize: UInt32
+    /// The data size the header declares (in an RF64 file, the `ds64` chunk's 64-bit size
+    /// where the header's 32-bit field says -1).
+    public var declaredSize: UInt64
     /// The data bytes present (less than declared for a truncated chunk).
     public var dataSize: UInt64
     /// `AIFF`, `AIFC`, `WAVE` or `INFO` for container chunks.
@@ -66,23 +67,35 @@ public struct IFFChunkFile: Sendable {
         let id = FourCC(head[0], head[1], head[2], head[3])
         switch id {
         case "FORM": kind = .aiff
-        case "RIFF", "RIFX": kind = .wav
-        default: throw CarrierError(.unrecognized, message: "not an AIFF (FORM) or WAV (RIFF) file")
+        case "RIFF", "RIFX", "RF64", "BW64": kind = .wav
+        default: throw CarrierError(.unrecognized, message: "not an AIFF (FORM) or WAV (RIFF, RF64) file")
         }
         diagnostics = []
-        let littleEndian = id == "RIFF"
+        let littleEndian = id != "FORM" && id != "RIFX"
         let declared = Self.size(head[4..<8], littleEndian: littleEndian)
         let available = source.size - 8
-        if UInt64(declared) > available {
-            diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,
-                                             message: "\(id) declares \(declared) bytes but the file has \(available) after the header"))
+        // RF64 and BW64 (EBU Tech 3306, ITU-R BS.2088): the 64-bit sizes of the file and of
+        // its `data` chunk are in the `ds64` chunk that comes first; the 32-bit fields say -1.
+        var sizes64: (riff: UInt64, data: UInt64)?
+        if id == "RF64" || id == "BW64" {
+            let ds64 = try MPEGStreamFile.read(source, at: 12, count: 8 + 16)
+            guard ds64.count == 24, FourCC(ds64[0], ds64[1], ds64[2], ds64[3]) == "ds64" else {
+                throw CarrierError(.malformed, offset: 12, place: id.description, message: "an \(id) file starts with a 'ds64' chunk; this one does not")
+            }
+            func le64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(ds64[at + $1]) << (8 * UInt64($1)) } }
+            sizes64 = (le64(8), le64(16))
         }
-        let dataSize = min(UInt64(declared), available)
-        root = IFFChunk(id: id, offset: 0, declaredSize: declared, dataSize: dataSize,
+        let declaredBytes = declared == UInt32.max ? sizes64?.riff ?? UInt64(declared) : UInt64(declared)
+        if declaredBytes > available {
+            diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,
+                                             message: "\(id) declares \(declaredBytes) bytes but the file has \(available) after the header"))
+        }
+        let dataSize = min(declaredBytes, available)
+        root = IFFChunk(id: id, offset: 0, declaredSize: declaredBytes, dataSize: dataSize,
                         formType: FourCC(head[8], head[9], head[10], head[11]), children: [])
         var count = 0
         root.children = try Self.chunks(source, from: 12, to: 8 + dataSize, littleEndian: littleEndian, depth: 0,
-                                        count: &count, diagnostics: &diagnostics)
+                                        count: &count, diagnostics: &diagnostics, dataSize64: sizes64?.data)
 
         // Every ID3 chunk: a file with two reads as their merge, the first's frames first (see
         // `ID3v2Tag.merging`), an AIFF's `ID3 ` before its `id3 ` (ffmpeg reads only `ID3 ` in
@@ -152,9 +165,20 @@ public struct IFFChunkFile: Sendable {
             : UInt32(b[0]) << 24 | UInt32(b[1]) << 16 | UInt32(b[2]) << 8 | UInt32(b[3])
     }
 
+    /// Whether the bytes at `offset` read as a chunk header: a printable ID and a size that
+    /// fits in the `room` bytes from there.
+    static func isChunkHeader(_ source: any ByteSource, at offset: UInt64, room: UInt64, littleEndian: Bool) throws(CarrierError) -> Bool {
+        guard room >= 8 else { return false }
+        let header = try MPEGStreamFile.read(source, at: offset, count: 8)
+        guard header.count == 8, FourCC(header[0], header[1], header[2], header[3]).isPrintable else { return false }
+        return UInt64(size(header[4..<8], littleEndian: littleEndian)) <= room - 8
+    }
+
+    /// The chunks from `start` to `end`. `dataSize64` is an RF64 file's `data` size from its
+    /// `ds64` chunk, for a `data` chunk whose 32-bit size says -1.
     private static func chunks(
         _ source: any ByteSource, from start: UInt64, to end: UInt64, littleEndian: Bool, depth: Int, count: inout Int,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout [Diagnostic], dataSize64: UInt64? = nil
     ) throws(CarrierError) -> [IFFChunk] {
         let area = littleEndian ? "RIFF" : "FORM"
         var found: [IFFChunk] = []
@@ -175,12 +199,26 @@ public struct IFFChunkFile: Sendable {
             }
             let room = end - position - 8
             var dataSize = UInt64(declared)
+            var declaredBytes = UInt64(declared)
+            if id == "data", declared == UInt32.max, let dataSize64 {
+                dataSize = dataSize64
+                declaredBytes = dataSize64
+            } else if id == "data", littleEndian, depth == 0, declared == 0 || declared == UInt32.max, room > 0,
+                      try !Self.isChunkHeader(source, at: position + 8, room: room, littleEndian: littleEndian) {
+                // A WAV written as a stream, whose writer never came back to fill in the size:
+                // the audio runs to the end of the file, as ffmpeg reads it (unless a chunk
+                // follows the header: then the data chunk is really empty).
+                diagnostics.append(Diagnostic(.warning, .malformed, area: area, offset: position,
+                                              message: "the 'data' chunk declares \(declared == 0 ? "0 bytes" : "-1 bytes (0xFFFFFFFF)") (a WAV written as a stream); read as the \(room) bytes to the end of the file"))
+                dataSize = room
+                declaredBytes = room
+            }
             if dataSize > room {
                 diagnostics.append(Diagnostic(.warning, .truncated, area: area, offset: position,
-                                                 message: "chunk '\(id)' declares \(declared) bytes but only \(room) remain"))
+                                                 message: "chunk '\(id)' declares \(declaredBytes) bytes but only \(room) remain"))
                 dataSize = room
             }
-            var chunk = IFFChunk(id: id, offset: position, declaredSize: declared, dataSize: dataSize, formType: nil, children: [])
+            var chunk = IFFChunk(id: id, offset: position, declaredSize: declaredBytes, dataSize: dataSize, formType: nil, children: [])
             if id == "LIST", dataSize >= 4, depth < 4, header.count >= 12 {
                 chunk.formType = FourCC(header[8], header[9], header[10], header[11])
                 chunk.children = try chunks(source, from: position + 12, to: position + 8 + dataSize, littleEndian: littleEndian,

@@ -69,11 +69,11 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     }
 
     /// True for an IFF file: `id` (`FORM`, `RIFF`) and a form type among `forms`.
-    static func iff(_ id: FourCC, _ forms: Set<FourCC>) -> @Sendable (ArraySlice<UInt8>) -> Bool {
+    static func iff(_ ids: Set<FourCC>, _ forms: Set<FourCC>) -> @Sendable (ArraySlice<UInt8>) -> Bool {
         { bytes in
             guard bytes.count >= 12 else { return false }
             let b = bytes.startIndex
-            return FourCC(bytes[b], bytes[b + 1], bytes[b + 2], bytes[b + 3]) == id && forms.contains(FourCC(bytes[b + 8], bytes[b + 9], bytes[b + 10], bytes[b + 11]))
+            return ids.contains(FourCC(bytes[b], bytes[b + 1], bytes[b + 2], bytes[b + 3])) && forms.contains(FourCC(bytes[b + 8], bytes[b + 9], bytes[b + 10], bytes[b + 11]))
         }
     }
 

@@ -120,7 +120,7 @@ public struct MetadataError: Error, Sendable, Equatable, CustomStringConvertible
             case .verificationFailed: .verificationFailed
             case .notWritable: .notWritable
             case .io: .io
-            case .unrecognized: .unsupportedFormat
+            case .unrecognized, .unsupported: .unsupportedFormat
             default: .malformed
             }
             var message = error.message

@@ -6,7 +6,9 @@ import MediaMetadata
 
 /// Why a file could not be inspected.
 public struct InspectionFailure: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable { case unreadable, unsupported, malformed }
+    /// Which failure: `notFound`, `permissionDenied`, `unreadable` (an I/O error),
+    /// `unsupported` (not a format the tools read, a folder, a device), `malformed`.
+    public enum Kind: Sendable { case notFound, permissionDenied, unreadable, unsupported, malformed }
     public var kind: Kind
     /// One line naming the file and, where it applies, the offset and the place in the file.
     public var message: String
@@ -40,15 +42,22 @@ public struct FileInspection: Sendable {
 
     /// Opens and reads `path`.
     ///
-    /// - Throws: `InspectionFailure` naming the file: `.unreadable` (missing, directory,
-    ///   permission, I/O), `.unsupported` (not a format this tool reads; the message says what
-    ///   it looks like), `.malformed` (with `strict`, the first anomaly).
+    /// - Throws: `InspectionFailure` naming the file: `.notFound`, `.permissionDenied`,
+    ///   `.unreadable` (I/O), `.unsupported` (a folder, a device, or not a format this tool
+    ///   reads; the message says what it looks like), `.malformed` (with `strict`, the first
+    ///   anomaly).
     public static func open(_ path: String, strict: Bool = false, fieldOptions: AtomFieldOptions = .default) throws(InspectionFailure) -> FileInspection {
         let source: FileByteSource
         do {
             source = try FileByteSource(path: path)
         } catch {
-            throw InspectionFailure(kind: .unreadable, message: error.description)
+            let kind: InspectionFailure.Kind = switch error.code {
+            case .notFound: .notFound
+            case .permissionDenied: .permissionDenied
+            case .isDirectory, .notRegularFile: .unsupported
+            default: .unreadable
+            }
+            throw InspectionFailure(kind: kind, message: error.description)
         }
         if TransportStreamFile.isTransportStream(source) {
             return try openCarrier(path, source: source, format: nil, name: "ts", strict: strict, read: TransportStreamFile.init(source:),

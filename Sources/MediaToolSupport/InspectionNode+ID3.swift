@@ -89,7 +89,7 @@ public enum ID3Inspection {
             fields.append(("formType", .string(form.description)))
             summary = "form \(form)"
         }
-        if chunk.dataSize < UInt64(chunk.declaredSize) { fields.append(("declaredSize", .uint(UInt64(chunk.declaredSize)))) }
+        if chunk.dataSize < chunk.declaredSize { fields.append(("declaredSize", .uint(chunk.declaredSize))) }
         if let format = file.audioFormat, chunk.id == "COMM" || chunk.id == "fmt " {
             if let tag = format.formatTag { fields.append(("formatTag", .uint(UInt64(tag)))) }
             if let compression = format.compressionType { fields.append(("compressionType", .string(compression.description))) }
@@ -112,7 +112,7 @@ public enum ID3Inspection {
             summary = "ID3v2.\(tag.majorVersion) tag"
         }
         return InspectionNode(kind: .chunk, type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
-                              path: path, notes: chunk.dataSize < UInt64(chunk.declaredSize) ? ["declares \(chunk.declaredSize): truncated"] : [],
+                              path: path, notes: chunk.dataSize < chunk.declaredSize ? ["declares \(chunk.declaredSize): truncated"] : [],
                               fields: ranged(fields, chunkRanges(chunk, in: file)), summary: summary, children: children)
     }
 

@@ -528,37 +528,18 @@ struct TextBuffer {
     }
 }
 
-/// The exit codes of `tagedit` (documented in the README).
-public enum TagEditExitCode {
-    public static let success: Int32 = 0
-    /// `get`: the key is absent.
-    public static let absent: Int32 = 1
-    /// Bad command-line usage.
-    public static let usage: Int32 = 64
-    /// An unknown key, a bad value, or a key the format cannot hold.
-    public static let badKeyOrValue: Int32 = 65
-    /// A file that does not exist.
-    public static let fileNotFound: Int32 = 66
-    /// A file of a format this tool does not read.
-    public static let unsupportedFormat: Int32 = 67
-    /// A file whose structure is damaged (unreadable, or not safe to write).
-    public static let malformed: Int32 = 68
-    /// A read-only file or directory, or no permission.
-    public static let permissionDenied: Int32 = 73
-    /// An I/O error or a failed verification (the original was kept).
-    public static let ioError: Int32 = 74
-    /// Another process is editing the file; try again later.
-    public static let locked: Int32 = 75
-
+extension ToolExitCode {
+    /// The code for a failure of the metadata layer.
     public static func code(for error: MetadataError) -> Int32 {
-        switch error.code {
-        case .unknownKey, .badValue, .notRepresentable: badKeyOrValue
-        case .fileNotFound: fileNotFound
-        case .unsupportedFormat: unsupportedFormat
-        case .malformed, .notWritable: malformed
-        case .permissionDenied: permissionDenied
-        case .locked: locked
-        default: ioError
+        let code: ToolExitCode = switch error.code {
+        case .unknownKey, .badValue, .notRepresentable: .badInput
+        case .fileNotFound: .notFound
+        case .unsupportedFormat: .unsupportedFormat
+        case .malformed, .notWritable: .malformed
+        case .permissionDenied: .permissionDenied
+        case .locked: .locked
+        default: .ioError
         }
+        return code.rawValue
     }
 }

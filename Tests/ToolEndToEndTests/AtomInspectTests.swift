@@ -1,4 +1,5 @@
 import Foundation
+import MediaToolSupport
 import TestSupport
 import Testing
 
@@ -34,7 +35,7 @@ import Testing
         let quiet = try await atominspect("check", "-r", "--quiet", directory)
         #expect(!quiet.standardOutput.contains(": ok"))
         let folder = try await atominspect("check", directory)
-        #expect(folder.status == 2)
+        #expect(folder.status == 67)
         #expect(folder.standardError.contains("is a directory; add -r"))
         // On several jobs: the same lines, summary and exit code as one after another.
         for arguments in [["check", "-r", directory], ["check", directory, directory + "/cut.m4a", directory + "/missing.m4a", directory + "/sub"]] {
@@ -162,23 +163,25 @@ import Testing
         #expect(result.standardOutput.contains("bytes at the end of the file form no atom"))
     }
 
-    @Test func missingFileExitsTwoWithOneLine() async throws {
+    /// Exit codes are the table both tools share (`ToolExitCode`): 66 for a missing file, as
+    /// tagedit says (before 2026-11-27 atominspect said 2).
+    @Test func missingFileExits66WithOneLine() async throws {
         let result = try await atominspect("/nonexistent/missing.m4a")
-        #expect(result.status == 2)
+        #expect(result.status == 66)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError == "atominspect: /nonexistent/missing.m4a: no such file\n")
     }
 
-    @Test func directoryExitsTwo() async throws {
+    @Test func directoryExits67() async throws {
         let result = try await atominspect(TestFixtures.directory)
-        #expect(result.status == 2)
+        #expect(result.status == 67)
         #expect(result.standardError.contains("is a directory"))
     }
 
-    @Test func unsupportedFileExitsThreeWithOneLine() async throws {
+    @Test func unsupportedFileExits67WithOneLine() async throws {
         let path = try TemporaryFile.write(Array("MThd".utf8) + [0, 0, 0, 6] + [UInt8](repeating: 0, count: 60), name: "sound.mid")
         let result = try await atominspect(path)
-        #expect(result.status == 3)
+        #expect(result.status == 67)
         #expect(result.standardError.contains("not an ISO-BMFF/QuickTime file"))
         #expect(result.standardError.contains("\"MThd\""))
         #expect(result.standardError.split(separator: "\n").count == 1)
@@ -187,10 +190,10 @@ import Testing
         let theora: [UInt8] = Array("OggS".utf8) + [0, 2] + [UInt8](repeating: 0, count: 8) + [1, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + [1, 8]
             + [0x80] + Array("theora".utf8) + [3]
         let video = try await atominspect(try TemporaryFile.write(theora, name: "video.ogv"))
-        #expect(video.status == 3, "\(video.standardError)")
+        #expect(video.status == 67, "\(video.standardError)")
         #expect(video.standardError.contains("no Vorbis, Opus, FLAC or Speex stream"), "\(video.standardError)")
         let broken = try await atominspect(try TemporaryFile.write(Array("OggS".utf8) + [UInt8](repeating: 0, count: 60), name: "sound.ogg"))
-        #expect(broken.status == 4, "\(broken.standardError)")
+        #expect(broken.status == 68, "\(broken.standardError)")
         #expect(broken.standardError.contains("offset 0"), "\(broken.standardError)")
     }
 
@@ -245,14 +248,14 @@ import Testing
         #expect(lenient.standardError.contains("warning: at byte offset 801 (moov/udta/meta)"))
 
         let strict = try await atominspect(path, "--strict")
-        #expect(strict.status == 4)
+        #expect(strict.status == 68)
         #expect(strict.standardError.contains("offset 801"))
         #expect(strict.standardError.contains("moov/udta/meta"))
     }
 
-    @Test func unknownPathExitsFive() async throws {
+    @Test func unknownPathExits65() async throws {
         let result = try await atominspect(fixture, "--path", "moov/zzzz")
-        #expect(result.status == 5)
+        #expect(result.status == 65)
         #expect(result.standardError.contains("no atom, chunk, tag or frame at path 'moov/zzzz'"))
     }
 
@@ -271,5 +274,22 @@ import Testing
         #expect(diagnostics.first?["path"] as? String == "moov")
         #expect(diagnostics.first?["offset"] as? Int == 36)
         #expect((diagnostics.first?["message"] as? String)?.contains("truncated") == true)
+    }
+}
+
+/// One exit-code table for both tools, from `ToolExitCode`: both `--help`s print it and the
+/// README gives it as generated.
+@Suite struct SharedExitCodeTests {
+    @Test func bothHelpsAndTheReadmeGiveTheOneTable() async throws {
+        for tool in ["atominspect", "tagedit"] {
+            let help = try await ToolRunner.run(tool, ["--help"])
+            let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            for code in ToolExitCode.allCases {
+                #expect(text.contains("\(code.rawValue) \(code.meaning.split(separator: "`").joined())".split(whereSeparator: \.isWhitespace).joined(separator: " ")),
+                        "\(tool) --help lacks \(code.rawValue)")
+            }
+        }
+        let readme = try String(contentsOfFile: TestFixtures.directory + "/../README.md", encoding: .utf8)
+        #expect(readme.contains(ToolExitCode.markdownTable), "the README's table is not ToolExitCode.markdownTable")
     }
 }

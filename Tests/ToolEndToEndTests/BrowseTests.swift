@@ -189,7 +189,7 @@ struct BrowseTests {
 
     @Test func withoutATerminalItRefusesWithOneLine() async throws {
         let result = try await ToolRunner.run("atominspect", ["browse", TestFixtures.path("video-h264-aac.mp4")])
-        #expect(result.status == 6)
+        #expect(result.status == 69)
         #expect(result.standardError.split(separator: "\n").count == 1)
         #expect(result.standardError.contains("atominspect tree"))
     }

@@ -51,10 +51,10 @@ import Testing
         #expect((document["shiftedInside"] as? Int ?? 0) > 0)
     }
 
-    @Test func aMissingFileIsExitTwo() async throws {
+    @Test func aMissingFileIsExit66() async throws {
         let (a, _) = try copies("no-tags.mp3")
         let result = try await ToolRunner.run("atominspect", ["diff", a, a + ".missing"])
-        #expect(result.status == 2)
+        #expect(result.status == 66)
         #expect(result.standardError.contains(".missing"))
     }
 }

@@ -44,6 +44,51 @@ struct MediaPropertiesOfMadeFilesTests {
         #expect(audio.bitrate.map(String.init) == stream["bit_rate"] as? String)
     }
 
+    /// RF64 (and its twin BW64), the WAV for files over 4 GiB: its sizes are in the `ds64`
+    /// chunk. Read (properties as ffprobe gives them, chunks not called truncated); a write is
+    /// refused with exit 67 and the file left, until saves keep `ds64` in step. Before
+    /// 2026-11-27 such files were not recognised at all.
+    @Test func rf64IsReadAndItsWritesRefused() async throws {
+        let path = try TemporaryFile.makeDirectory() + "/big.wav"
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=2", "-c:a", "pcm_s16le", "-rf64", "always", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(Array(try TemporaryFile.read(path).prefix(4)) == Array("RF64".utf8))
+        let file = try MediaFile(path: path)
+        #expect(file.format == .wav)
+        let audio = try #require(file.audio)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(path).first { $0["codec_type"] as? String == "audio" })
+        #expect(audio.codec == "pcm_s16le" && audio.sampleRate == 44100)
+        let expected = try #require((stream["duration"] as? String).flatMap { Double($0) })
+        #expect(abs((audio.duration ?? 0) - expected) < 0.001)
+        let tree = try await ToolRunner.run("atominspect", [path])
+        #expect(tree.status == 0 && !tree.standardOutput.contains("truncated") && tree.standardOutput.contains("ds64 @12"), "\(tree.standardOutput)")
+        let before = try TemporaryFile.read(path)
+        let set = try await ToolRunner.run("tagedit", ["set", path, "TITLE=x"])
+        #expect(set.status == 67)
+        #expect(set.standardError.contains("RF64 files (WAV over 4 GiB) are read; writing their tags is not supported yet"), "\(set.standardError)")
+        #expect(try TemporaryFile.read(path) == before)
+    }
+
+    /// A WAV written as a stream, its `data` size never filled in (0 or 0xFFFFFFFF): the audio
+    /// runs to the end of the file, as ffmpeg reads it, with a warning (which also keeps a save
+    /// from writing to a file whose end is not known).
+    @Test(arguments: [UInt32(0), UInt32.max])
+    func aStreamedWAVRunsToTheEndOfTheFile(_ declared: UInt32) async throws {
+        let made = try TemporaryFile.makeDirectory() + "/streamed.wav"
+        let result = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=2", "-c:a", "pcm_s16le", made])
+        #expect(result.status == 0, "\(result.standardError)")
+        var bytes = try TemporaryFile.read(made)
+        let at = try #require((12..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("data".utf8) })
+        bytes.replaceSubrange(at + 4..<at + 8, with: (0..<4).map { UInt8(truncatingIfNeeded: declared >> (8 * $0)) })
+        let path = try TemporaryFile.write(bytes, name: "streamed.wav")
+        let audio = try #require(try MediaFile(path: path).audio)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(path).first { $0["codec_type"] as? String == "audio" })
+        let expected = try #require((stream["duration"] as? String).flatMap { Double($0) })
+        #expect(abs((audio.duration ?? 0) - expected) < 0.001, "\(String(describing: audio.duration)) against \(expected)")
+        let show = try await ToolRunner.run("tagedit", ["show", path])
+        #expect(show.standardError.contains("(a WAV written as a stream); read as the"), "\(show.standardError)")
+    }
+
     @Test func anAudioSpecificConfigThatDisagreesWithTheEntryIsFollowed() async throws {
         // moov-before-mdat.m4a: AAC LC, 22050 Hz mono in both the entry and the config; the
         // config's frequency index (7) becomes 44100's (4).

@@ -21,7 +21,7 @@ import Testing
         #expect(tagedit.standardOutput == atominspect.standardOutput)
         #expect(tagedit.standardOutput.split(separator: ".").count == 3)
         let help = try await self.tagedit("--help").standardOutput.replacingOccurrences(of: "\n", with: " ")
-        for code in ["0 success", "1 `get`", "64 usage", "65 unknown key", "66 file not found", "67 unsupported", "68 damaged", "73 read-only", "74 I/O", "75 another program"] {
+        for code in ["0 success", "1 get found no value", "64 usage", "65 unknown key", "66 file not found", "67 unsupported", "68 damaged", "73 read-only", "74 I/O", "75 another program"] {
             #expect(help.contains(code), "\(code)")
         }
     }

@@ -41,7 +41,7 @@ extension AtomInspect {
             OrderedParallel.run(count: paths.count, jobs: jobs, work: { index -> Outcome in
                 let path = paths[index]
                 if !recursive, MediaFileList.isDirectory(path) {
-                    return .unreadable(message: "\(path): is a directory; add -r (--recursive) to check the media files in it", status: ExitStatus.unreadable.rawValue)
+                    return .unreadable(message: "\(path): is a directory; add -r (--recursive) to check the media files in it", status: ToolExitCode.unsupportedFormat.rawValue)
                 }
                 let file: FileInspection
                 do throws(InspectionFailure) {

@@ -34,9 +34,9 @@ extension AtomInspect {
             do {
                 try FileReplacement.create(output, copying: node.size - header, from: file.source, at: node.offset + header)
             } catch let error as FileWriteError {
-                fail(error.reason, path: output, code: ExitStatus.unreadable)
+                fail(error.reason, path: output, code: ExitStatus.code(for: error))
             } catch {
-                fail("\(error)", path: options.file, code: ExitStatus.unreadable)
+                fail("\(error)", path: options.file, code: ExitStatus.ioError)
             }
         }
     }

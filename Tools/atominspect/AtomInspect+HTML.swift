@@ -23,9 +23,9 @@ extension AtomInspect {
             do {
                 try FileReplacement.create(output, bytes: Array(page.utf8))
             } catch let error as FileWriteError {
-                fail(error.reason, path: output, code: ExitStatus.unreadable)
+                fail(error.reason, path: output, code: ExitStatus.code(for: error))
             } catch {
-                fail("\(error)", path: output, code: ExitStatus.unreadable)
+                fail("\(error)", path: output, code: ExitStatus.ioError)
             }
         }
     }

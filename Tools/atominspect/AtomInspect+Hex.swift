@@ -30,7 +30,7 @@ extension AtomInspect {
                 let piece = Int(min(end - offset, 1 << 16))
                 let bytes: [UInt8]
                 do { bytes = try file.source.read(at: offset, count: piece) } catch {
-                    fail(error.description, path: options.file, code: ExitStatus.unreadable)
+                    fail(error.description, path: options.file, code: ExitStatus.ioError)
                 }
                 for line in HexDump.lines(bytes, startingAt: offset) { print(line) }
                 offset += UInt64(piece)

@@ -15,11 +15,7 @@ struct AtomInspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "atominspect",
         abstract: "Show the structure of \(MediaFormat.Structure.summary).",
-        discussion: """
-            Exit codes: 0 success; 1 'check' found problems, or 'diff' found differences; 2 the file cannot be read (missing, \
-            a directory, no permission, I/O error); 3 not a format this tool reads; 4 malformed \
-            (with --strict); 5 --path names nothing; 6 'browse' without a terminal; 64 usage error.
-            """,
+        discussion: ToolExitCode.helpText,
         version: ToolVersion.current,
         subcommands: [Tree.self, Browse.self, Diff.self, HTML.self, Hex.self, Extract.self, Check.self],
         defaultSubcommand: Tree.self
@@ -45,7 +41,7 @@ struct FileOptions: ParsableArguments {
     @Argument(help: "The media file.")
     var file: String
 
-    @Flag(help: "Treat any anomaly as an error (exit 4) instead of reading past it.")
+    @Flag(help: "Treat any anomaly as an error (exit 68) instead of reading past it.")
     var strict = false
 
     init() {}
@@ -56,21 +52,29 @@ struct FileOptions: ParsableArguments {
     }
 }
 
-/// Exit codes documented in the README.
+/// The exit codes of both tools (`ToolExitCode`), as ArgumentParser takes them.
 enum ExitStatus {
-    static let findings = ExitCode(1)
-    static let unreadable = ExitCode(2)
-    static let unsupported = ExitCode(3)
-    static let malformed = ExitCode(4)
-    static let noSuchAtom = ExitCode(5)
-    static let noTerminal = ExitCode(6)
+    static let findings = ExitCode(ToolExitCode.findings.rawValue)
+    static let malformed = ExitCode(ToolExitCode.malformed.rawValue)
+    static let noSuchAtom = ExitCode(ToolExitCode.badInput.rawValue)
+    static let noTerminal = ExitCode(ToolExitCode.unavailable.rawValue)
+    static let ioError = ExitCode(ToolExitCode.ioError.rawValue)
+
+    /// An output that cannot be written: 73 when the file system refused it (permission, a
+    /// read-only or linked target), 74 otherwise.
+    static func code(for error: FileWriteError) -> ExitCode {
+        ExitCode(error.isPermissionProblem || error.errorNumber == EEXIST ? ToolExitCode.permissionDenied.rawValue : ToolExitCode.ioError.rawValue)
+    }
 
     static func code(for failure: InspectionFailure) -> ExitCode {
-        switch failure.kind {
-        case .unreadable: unreadable
-        case .unsupported: unsupported
-        case .malformed: malformed
+        let code: ToolExitCode = switch failure.kind {
+        case .notFound: .notFound
+        case .permissionDenied: .permissionDenied
+        case .unreadable: .ioError
+        case .unsupported: .unsupportedFormat
+        case .malformed: .malformed
         }
+        return ExitCode(code.rawValue)
     }
 }
 
@@ -83,7 +87,7 @@ func open(_ options: FileOptions, fieldOptions: AtomFieldOptions = .default) -> 
     }
 }
 
-/// Finds the node at `text` or exits (64 for a malformed path, 5 when nothing is there).
+/// Finds the node at `text` or exits (64 for a malformed path, 65 when nothing is there).
 func requireNode(_ text: String, in file: FileInspection) -> InspectionNode {
     guard InspectionPath.parse(text) != nil else {
         fail("'\(text)' is not a path (write it like moov/trak[1]/mdia/hdlr or ID3v2/TXXX[1])", path: nil, code: ExitCode.validationFailure)

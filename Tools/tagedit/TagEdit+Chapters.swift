@@ -91,7 +91,7 @@ extension TagEdit {
                     try FileRun.emit(chapterFormat.render(shown.first?.chapters ?? [], path: file, lists: shown.isEmpty ? all : shown), to: output, what: "chapter file")
                 } catch {
                     FileRun.standardError("tagedit: \(error.description)")
-                    throw ExitCode(TagEditExitCode.code(for: error))
+                    throw ExitCode(ToolExitCode.code(for: error))
                 }
             }
         }
@@ -128,7 +128,7 @@ extension TagEdit {
         static func readChapterFile(_ path: String, format: String) throws -> [Chapter] {
             guard let data = StandardInput.readFile(path) else {
                 FileRun.standardError("tagedit: \(path): cannot read the chapter file")
-                throw ExitCode(TagEditExitCode.fileNotFound)
+                throw ExitCode(ToolExitCode.notFound.rawValue)
             }
             let text = String(decoding: data, as: UTF8.self)
             let chapterFormat = format == "auto" ? ChapterFileFormat.detect(text) : ChapterFileFormat(rawValue: format)
@@ -136,7 +136,7 @@ extension TagEdit {
                 return try chapterFormat.parse(text)
             } catch {
                 FileRun.standardError("tagedit: \(path): \(chapterFormat.rawValue): \(error.description)")
-                throw ExitCode(TagEditExitCode.badKeyOrValue)
+                throw ExitCode(ToolExitCode.badInput.rawValue)
             }
         }
 

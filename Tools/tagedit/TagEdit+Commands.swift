@@ -93,7 +93,7 @@ extension TagEdit {
                 report.absent = values.isEmpty
                 return report
             }
-            if absent { throw ExitCode(TagEditExitCode.absent) }
+            if absent { throw ExitCode(ToolExitCode.findings.rawValue) }
         }
     }
 
@@ -229,12 +229,12 @@ extension TagEdit {
                 let pictureType = try Picture.type(type) ?? .frontCover
                 guard let data = StandardInput.readFile(image) else {
                     FileRun.standardError("tagedit: \(image): cannot read the image")
-                    throw ExitCode(TagEditExitCode.fileNotFound)
+                    throw ExitCode(ToolExitCode.notFound.rawValue)
                 }
                 let bytes = [UInt8](data)
                 guard let mime = MediaPicture.mimeType(sniffing: bytes) else {
                     FileRun.standardError("tagedit: \(image): not a JPEG, PNG, GIF, BMP or WebP image")
-                    throw ExitCode(TagEditExitCode.badKeyOrValue)
+                    throw ExitCode(ToolExitCode.badInput.rawValue)
                 }
                 try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in
                     // Where pictures have no type (MP4 cover art), replacing replaces all of them.
@@ -255,7 +255,7 @@ extension TagEdit {
             func run() throws {
                 guard MediaFileList.isDirectory(output) else {
                     FileRun.standardError("tagedit: \(output): no such folder to write the pictures to")
-                    throw ExitCode(TagEditExitCode.fileNotFound)
+                    throw ExitCode(ToolExitCode.notFound.rawValue)
                 }
                 // Names written in this run: two files of one name in different folders would
                 // otherwise overwrite each other's pictures, --force or not.
@@ -319,7 +319,7 @@ extension TagEdit {
                 // half of it; a device or a FIFO is written through (OutputTarget).
                 func cannotWrite(_ output: String, _ reason: String = String(cString: strerror(errno))) -> ExitCode {
                     FileRun.standardError("tagedit: \(output): cannot write the document: \(reason)")
-                    return ExitCode(TagEditExitCode.permissionDenied)
+                    return ExitCode(ToolExitCode.permissionDenied.rawValue)
                 }
                 var partial: String?
                 var renamedOver: String?
@@ -370,7 +370,7 @@ extension TagEdit {
                 try FileRun.emit(writer.withBytes { String(decoding: $0, as: UTF8.self) } + "\n", to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
-                throw ExitCode(TagEditExitCode.code(for: error))
+                throw ExitCode(ToolExitCode.code(for: error))
             }
         }
     }
@@ -387,14 +387,14 @@ extension TagEdit {
             let data = document == "-" ? StandardInput.readAll() : StandardInput.readFile(document)
             guard let data else {
                 FileRun.standardError("tagedit: \(document): cannot read the document")
-                throw ExitCode(TagEditExitCode.fileNotFound)
+                throw ExitCode(ToolExitCode.notFound.rawValue)
             }
             let parsed: TagReport.ImportDocument
             do {
                 parsed = try TagReport.importDocument(try JSONValue.parse(String(decoding: data, as: UTF8.self)))
             } catch {
                 FileRun.standardError("tagedit: \(document): \(error)")
-                throw ExitCode(TagEditExitCode.badKeyOrValue)
+                throw ExitCode(ToolExitCode.badInput.rawValue)
             }
             try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
                 let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
@@ -429,7 +429,7 @@ extension TagEdit {
                 from = try MediaFile(path: source)
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
-                throw ExitCode(TagEditExitCode.code(for: error))
+                throw ExitCode(ToolExitCode.code(for: error))
             }
             try FileRun.edit([destination], recursive: false, options: options) { to throws(MetadataError) in
                 let report = try to.copyMetadata(from: from)

@@ -70,7 +70,7 @@ extension TagEdit {
             guard problems.isEmpty else {
                 for problem in problems.sorted() { FileRun.standardError("tagedit: \(problem)") }
                 FileRun.standardError("tagedit: nothing moved")
-                throw ExitCode(TagEditExitCode.permissionDenied)
+                throw ExitCode(ToolExitCode.permissionDenied.rawValue)
             }
             if dryRun {
                 for move in pending { print("\(move.from) -> \(move.to)") }
@@ -82,7 +82,7 @@ extension TagEdit {
                 if let failure = Self.move(move.from, to: move.to) {
                     FileRun.standardError("tagedit: \(move.from): \(failure)")
                     Self.undo(moved)
-                    throw ExitCode(TagEditExitCode.ioError)
+                    throw ExitCode(ToolExitCode.ioError.rawValue)
                 }
                 moved.append(move)
                 print("\(move.from) -> \(move.to)")
