@@ -643,6 +643,10 @@ struct ID3MetadataStore: MetadataStore {
     /// Set by `removeAll`: the save also removes the ID3v1 tag.
     private(set) var cleared = false
 
+    /// After `removeAll` for a restore: the ID3v1 tag and a Lyrics3 block stay (the save
+    /// refreshes the ID3v1 tag from the restored ID3v2 tag, as after any edit).
+    mutating func keepMirrors() { cleared = false }
+
     /// Moves the values of keys whose ID3v2.4 frame has no v2.3 form (TMOO, TSST...) into the
     /// v2.3 form the table gives (TXXX), before a v2.4 tag is written as v2.3.
     mutating func prepareForWriting(as target: UInt8) {

@@ -342,9 +342,10 @@ public struct MediaFile: Sendable {
     }
 
     /// Replaces all metadata with `items` exported by `nativeItems` from a file of the same
-    /// family (`tagedit import`).
+    /// family (`tagedit import`). A mirror of the items (an MP3's ID3v1 tag) stays, refreshed by
+    /// the save from the restored tag.
     public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) {
-        container.removeAll()
+        container.removeAllForRestore()
         do {
             for item in items { try container.addNative(item.identifier, item.data) }
         } catch {

@@ -166,6 +166,10 @@ protocol MetadataContainer: Sendable {
     var hasChanges: Bool { get }
     /// Removes every writable item and every chapter.
     mutating func removeAll()
+    /// Removes every writable item and every chapter for a restore (`MediaFile.replaceAll`),
+    /// keeping what mirrors the items (an ID3v1 tag, which the save refreshes from the
+    /// restored ID3v2 tag).
+    mutating func removeAllForRestore()
     /// True when a save with `options` has something to write (an edit, or a change of tag
     /// version that the options ask for).
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool
@@ -186,6 +190,7 @@ extension MetadataContainer {
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] { try store.set(target, values: values) }
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }
     mutating func removeAll() { store.removeAll() }
+    mutating func removeAllForRestore() { removeAll() }
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] { try store.addPicture(picture) }
     mutating func removePictures(type: PictureType?) -> Int { store.removePictures(type: type) }
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) { try store.addNative(identifier, data) }

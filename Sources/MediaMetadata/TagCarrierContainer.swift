@@ -41,6 +41,11 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
 
     mutating func removeChapters(form: ChapterForm) -> Bool { form == .id3 && store.removeID3Chapters() }
 
+    mutating func removeAllForRestore() {
+        store.removeAll()
+        store.keepMirrors()
+    }
+
     /// The ID3v2 version a save writes: the one asked for, else the store's.
     private func version(_ options: MediaFile.SaveOptions) -> UInt8? { options.id3Version ?? store.tagVersion }
 

@@ -33,9 +33,9 @@ public enum TagReport {
 
     /// The members `show --json` and `export` share, with `pictures` as much of each picture
     /// as the document carries.
-    private static func writeMembers(_ file: MediaFile, pictures: PictureDetail, to writer: inout JSONWriter) throws(MetadataError) {
+    private static func writeMembers(_ file: MediaFile, path: String? = nil, pictures: PictureDetail, to writer: inout JSONWriter) throws(MetadataError) {
         writer.key("path")
-        writer.string(PathBytes.display(file.path))
+        writer.string(PathBytes.display(path ?? file.path))
         writer.key("format")
         writer.string(file.format.rawValue)
         let properties = file.properties
@@ -315,9 +315,11 @@ public enum TagReport {
     /// The lossless document of `tagedit export`: the `show --json` members, the pictures with
     /// their data, and `native`: every writable item in a form that restores it exactly. As
     /// with `writeJSON`, a file that fails part way throws with part of it written.
-    public static func writeExportDocument(_ file: MediaFile, to writer: inout JSONWriter) throws(MetadataError) {
+    /// Writes the export document of `file`; `path` is the path it names instead of the one
+    /// the file was opened by (a backup names the absolute path).
+    public static func writeExportDocument(_ file: MediaFile, path: String? = nil, to writer: inout JSONWriter) throws(MetadataError) {
         writer.beginObject()
-        try writeMembers(file, pictures: .data, to: &writer)
+        try writeMembers(file, path: path, pictures: .data, to: &writer)
         writer.key("native")
         writer.beginArray()
         for item in try file.nativeItems() {
@@ -369,6 +371,8 @@ public enum TagReport {
 
     /// A document read back for `tagedit import`.
     public struct ImportDocument: Sendable {
+        /// The file the document was exported from (`path`), which `import --paths` applies it to.
+        public var path: String?
         public var format: String?
         public var tags: [(key: String, values: [String])]
         /// The custom keys of the document's source file, each with its native spelling: the
@@ -387,9 +391,20 @@ public enum TagReport {
     }
 
     /// Reads an export document (or a hand-written one holding only `tags`).
+    /// The documents of `json`: one export document, or an array of them as `export -r`
+    /// writes it (its `{path, error}` entries, files that could not be read, are passed over).
+    public static func importDocuments(_ json: JSONValue) throws(ImportError) -> [ImportDocument] {
+        guard let list = json.arrayValue else { return [try importDocument(json)] }
+        var documents: [ImportDocument] = []
+        for (index, element) in list.enumerated() where element["error"] == nil {
+            do { documents.append(try importDocument(element)) } catch { throw ImportError(message: "document \(index + 1): \(error.message)") }
+        }
+        return documents
+    }
+
     public static func importDocument(_ json: JSONValue) throws(ImportError) -> ImportDocument {
         guard case .object = json else { throw ImportError(message: "the document is not a JSON object") }
-        var document = ImportDocument(format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
+        var document = ImportDocument(path: json["path"]?.stringValue, format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
         if let tags = json["tags"], tags.objectMembers == nil { throw ImportError(message: "tags: expected an object of KEY: [values]") }
         for (key, value) in json["tags"]?.objectMembers ?? [] {
             if let text = value.stringValue {

@@ -378,41 +378,85 @@ extension TagEdit {
     struct Import: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "import",
-            abstract: "Apply a JSON document: an export of a file of the same family restores every native item; otherwise its tags and pictures are set.")
-        @Argument(help: "The media file.") var file: String
-        @Argument(help: "The JSON document (- for standard input).") var document: String
+            abstract: "Apply a JSON document: an export of a file of the same family restores every native item; otherwise its tags and pictures are set.",
+            discussion: """
+                tagedit import FILE DOCUMENT applies one document to FILE. With --paths, each DOCUMENT (an export document, \
+                an array of them as export -r writes it, or the backups --backup wrote) is applied to the file its "path" \
+                names: tagedit import --paths BACKUP/*.json undoes a batch.
+                """)
+        @Argument(help: "FILE DOCUMENT, or with --paths the documents (- for standard input).") var arguments: [String]
+        @Flag(help: "Apply each document to the file its \"path\" names.") var paths = false
         @OptionGroup var options: WriteOptions
 
-        func run() throws {
-            let data = document == "-" ? StandardInput.readAll() : StandardInput.readFile(document)
+        func validate() throws {
+            if paths {
+                if arguments.isEmpty { throw ValidationError("--paths takes one or more documents") }
+            } else if arguments.count != 2 {
+                throw ValidationError("give FILE DOCUMENT, or --paths DOCUMENT...")
+            }
+        }
+
+        /// The documents of `name` (a file, or - for standard input), or exits.
+        static func read(_ name: String) throws -> [TagReport.ImportDocument] {
+            let data = name == "-" ? StandardInput.readAll() : StandardInput.readFile(name)
             guard let data else {
-                FileRun.standardError("tagedit: \(document): cannot read the document")
+                FileRun.standardError("tagedit: \(name): cannot read the document")
                 throw ExitCode(ToolExitCode.notFound.rawValue)
             }
-            let parsed: TagReport.ImportDocument
             do {
-                parsed = try TagReport.importDocument(try JSONValue.parse(String(decoding: data, as: UTF8.self)))
+                return try TagReport.importDocuments(try JSONValue.parse(String(decoding: data, as: UTF8.self)))
             } catch {
-                FileRun.standardError("tagedit: \(document): \(error)")
+                FileRun.standardError("tagedit: \(name): \(error)")
                 throw ExitCode(ToolExitCode.badInput.rawValue)
             }
-            try FileRun.edit([file], recursive: false, options: options) { media throws(MetadataError) in
-                let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
-                var tags = parsed.tags
-                if sameFamily, let native = parsed.native {
-                    // The native items include the pictures; tags edited by hand in the document
-                    // win over them.
-                    try media.replaceAll(with: native)
-                    let current = media.tags
-                    tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
+        }
+
+        func run() throws {
+            var byPath: [String: TagReport.ImportDocument] = [:]
+            var files: [String] = []
+            if paths {
+                for name in arguments {
+                    for document in try Self.read(name) {
+                        guard let path = document.path else {
+                            FileRun.standardError("tagedit: \(name): a document without \"path\" cannot be applied by path")
+                            throw ExitCode(ToolExitCode.badInput.rawValue)
+                        }
+                        // A later document for the same file wins.
+                        if byPath.updateValue(document, forKey: path) == nil { files.append(path) }
+                    }
                 }
-                var report = try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys)
-                if let chapters = parsed.chapters {
-                    report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil)
+            } else {
+                let documents = try Self.read(arguments[1])
+                guard documents.count == 1, let document = documents.first else {
+                    FileRun.standardError("tagedit: \(arguments[1]): \(documents.count) documents; apply an array by path with --paths")
+                    throw ExitCode(ToolExitCode.badInput.rawValue)
                 }
-                for entry in report.entries where entry.outcome == .notRepresentable {
-                    FileRun.standardError("tagedit: \(file): note: \(entry.key) not imported: \(entry.detail)")
-                }
+                files = [arguments[0]]
+                byPath[arguments[0]] = document
+            }
+            let documents = byPath
+            try FileRun.edit(files, recursive: false, options: options) { media throws(MetadataError) in
+                guard let parsed = documents[media.path] else { return }
+                try Self.apply(parsed, to: &media)
+            }
+        }
+
+        static func apply(_ parsed: TagReport.ImportDocument, to media: inout MediaFile) throws(MetadataError) {
+            let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
+            var tags = parsed.tags
+            if sameFamily, let native = parsed.native {
+                // The native items include the pictures; tags edited by hand in the document
+                // win over them.
+                try media.replaceAll(with: native)
+                let current = media.tags
+                tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
+            }
+            var report = try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys)
+            if let chapters = parsed.chapters {
+                report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil)
+            }
+            for entry in report.entries where entry.outcome == .notRepresentable {
+                FileRun.standardError("tagedit: \(media.path): note: \(entry.key) not imported: \(entry.detail)")
             }
         }
     }

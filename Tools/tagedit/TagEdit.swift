@@ -16,11 +16,7 @@ struct TagEdit: ParsableCommand {
             named by an identifier such as itsk/%A9nam, id3/TXXX:CATALOGNUMBER or \
             mdta/com.apple.quicktime.title. `tagedit keys` lists the table.
 
-            Exit codes: 0 success; 1 `get` found no value; 64 usage; 65 unknown key, bad value or \
-            a key the format cannot hold; 66 file not found; 67 unsupported format; 68 damaged file; \
-            73 read-only file or directory, or a target that exists (rename, picture extract); 74 I/O error or failed verification; 75 another program \
-            is editing the file (try again). With several files, \
-            the code is the first failure's, after every file was processed.
+            \(ToolExitCode.helpText)
             """,
         version: ToolVersion.current,
         subcommands: [
@@ -39,7 +35,7 @@ struct TagEdit: ParsableCommand {
 
 /// Options of every command that writes.
 struct WriteOptions: ParsableArguments {
-    @Flag(name: .long, help: "Print the planned change and how the file would be written; write nothing.")
+    @Flag(name: .long, help: "Print each key's old and new values and how the file would be written; write nothing.")
     var dryRun = false
 
     @Option(name: .long, help: "Write the result to this new file and leave the source untouched (one input file only).")
@@ -51,8 +47,14 @@ struct WriteOptions: ParsableArguments {
     @Flag(name: .long, help: "Always write the whole file anew and rename it over the original, even when the change fits in place: atomic against a crash or power loss, slower for large files.")
     var rewrite = false
 
-    @Flag(name: .shortAndLong, help: "Print how each file was written.")
+    @Flag(name: .shortAndLong, help: "Print how each file was written, and each key's old and new values.")
     var verbose = false
+
+    @Flag(name: .long, help: "With --dry-run or --verbose: print each file's plan and changes as JSON (an array).")
+    var json = false
+
+    @Option(name: .long, help: ArgumentHelp("Before changing a file, write its export document into this folder (tagedit import --paths DIR/*.json undoes the batch).", valueName: "dir"))
+    var backup: String?
 
     @Option(help: "Files worked on at once (default: the number of processors; 1: one after another). Output and exit code are those of a serial run.")
     var jobs: Int?
@@ -63,7 +65,11 @@ struct WriteOptions: ParsableArguments {
         }
         if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
+        if json && !dryRun && !verbose { throw ValidationError("--json shows the plan of --dry-run or --verbose; give one of them") }
     }
+
+    /// Whether each file's changes are shown (and so taken before and after the edit).
+    var previews: Bool { dryRun || verbose }
 
     var saveOptions: MediaFile.SaveOptions {
         // Each file is saved once and let go: no need to read it again.
@@ -215,7 +221,7 @@ struct FileRun {
             Self.standardError("tagedit: \(error.description)")
         }
         failed += 1
-        if exitCode == 0 { exitCode = TagEditExitCode.code(for: error) }
+        if exitCode == 0 { exitCode = ToolExitCode.code(for: error) }
     }
 
     /// The progress bar, drawn once the run has taken more than half a second.
@@ -273,14 +279,24 @@ struct FileRun {
         if options.verbose {
             for path in expansion.skipped { print("\(path): skipped: tagedit does not edit \(MediaFileList.describe(skipped: [path]).dropFirst(2)) files") }
         }
-        let saveOptions = options.saveOptions, version = options.id3v2Version
-        OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<SavePlan, MetadataError> in
+        let saveOptions = options.saveOptions, version = options.id3v2Version, previews = options.previews
+        var documents = JSONArrayOutput()
+        // No backup for a dry run, nor for --output (the source is not changed).
+        let backup = options.dryRun || options.output != nil ? nil : options.backup
+        OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<(SavePlan, EditPreview?), MetadataError> in
             do throws(MetadataError) {
-                return .success(try locked(files[index], taking: saveOptions.output == nil) { () throws(MetadataError) -> SavePlan in
+                return .success(try locked(files[index], taking: saveOptions.output == nil) { () throws(MetadataError) -> (SavePlan, EditPreview?) in
                     var file = try MediaFile(path: files[index])
                     file.id3Version = version
+                    // The backup of the file as read, on disk before anything changes (the
+                    // file is locked from here to the end of the save).
+                    let backupNote = try backup.flatMap { folder throws(MetadataError) in try EditBackup.write(file, into: folder) }
+                    let before = previews ? try EditPreview.Snapshot(file) : nil
                     try edit(&file)
-                    return try file.save(saveOptions)
+                    let preview = try before.map { before throws(MetadataError) in EditPreview(before: before, after: try EditPreview.Snapshot(file)) }
+                    var plan = try file.save(saveOptions)
+                    if let backupNote { plan.notes.insert(backupNote, at: 0) }
+                    return (plan, preview)
                 })
             } catch {
                 return .failure(error)
@@ -288,17 +304,28 @@ struct FileRun {
         }, progress: { run.progress($0) }, emit: { index, result in
             let path = files[index]
             switch result {
-            case .success(let plan):
+            case .success(let (plan, preview)):
                 if plan.changed { run.changed += 1 } else { run.unchanged += 1 }
-                if options.dryRun || options.verbose {
+                if options.json {
+                    var members: [(String, JSONValue)] = [
+                        ("path", .string(PathBytes.display(path))), ("changed", .bool(plan.changed)), ("written", .bool(!options.dryRun && plan.changed)),
+                        ("method", .string("\(plan.method)")), ("summary", .string(plan.summary)),
+                    ]
+                    members += preview?.jsonMembers ?? []
+                    members.append(("notes", .array(plan.notes.map(JSONValue.string))))
+                    documents.append(.object(members))
+                } else if previews {
                     run.clearProgress()
                     print("\(path): \(options.dryRun ? "would be written" : "written"): \(plan.method) (\(plan.summary))")
+                    for line in preview?.lines ?? [] { print(line) }
                 }
                 for note in plan.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
             case .failure(let error):
+                if options.json { documents.append(.object([("path", .string(PathBytes.display(path))), ("error", .string(error.description))])) }
                 run.fail(error)
             }
         })
+        if options.json { documents.finish() }
         try run.finish(writing: true, dryRun: options.dryRun)
     }
 }

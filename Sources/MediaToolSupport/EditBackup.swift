@@ -1,0 +1,73 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import MediaBytes
+import MediaMetadata
+
+/// `--backup DIR`: before a writing command changes a file, its export document (every native
+/// item and picture, as `export` writes it, naming the file by its absolute path) is written
+/// into DIR, flushed to disk, as `DIR/<absolute path with / as %2F>.json`. `tagedit import
+/// --paths DIR/*.json` puts every file of the batch back as it was.
+///
+/// A backup already in DIR for the same file is kept: it holds an earlier state, the one an
+/// undo of several runs into the same DIR should go back to.
+public enum EditBackup {
+    /// Writes the backup of `file` into `folder`; returns a note when one was already there
+    /// (and kept), nil otherwise.
+    public static func write(_ file: MediaFile, into folder: String) throws(MetadataError) -> String? {
+        let absolute = absolutePath(file.path)
+        let target = PathNames.appending(name(for: absolute), to: folder)
+        var info = stat()
+        if SystemPath.lstat(target, &info) == 0 {
+            return "a backup of it is already in \(folder) (an earlier state, kept): \(target)"
+        }
+        if let failure = PathNames.createFolders(folder) {
+            throw MetadataError(.permissionDenied, path: folder, message: "cannot create the backup folder: \(failure)")
+        }
+        var writer = JSONWriter(indentLevel: 0, capacity: 4096)
+        try TagReport.writeExportDocument(file, path: absolute, to: &writer)
+        let bytes = writer.withBytes { Array($0) } + Array("\n".utf8)
+        do {
+            try FileReplacement.create(target, bytes: bytes)
+        } catch let error as FileWriteError {
+            throw MetadataError(error.isPermissionProblem ? .permissionDenied : .io, path: target, message: "cannot write the backup: \(error.reason)")
+        } catch {
+            throw MetadataError(.io, path: target, message: "cannot write the backup: \(error)")
+        }
+        return nil
+    }
+
+    /// The backup's file name: the absolute path with `%` as `%25` and `/` as `%2F`, `.json`
+    /// after it; a name longer than a file system takes keeps its end and a hash of the whole.
+    static func name(for absolute: String) -> String {
+        var name = ""
+        for byte in PathBytes.bytes(absolute) {
+            switch byte {
+            case UInt8(ascii: "%"): name += "%25"
+            case UInt8(ascii: "/"): name += "%2F"
+            default: name += PathBytes.string([byte])
+            }
+        }
+        if PathBytes.bytes(name).count > 200 {
+            // FNV-1a of the whole path keeps two long paths with one end apart.
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in PathBytes.bytes(absolute) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            let tail = PathBytes.string(Array(PathBytes.bytes(name).suffix(150)))
+            name = String(hash, radix: 16) + "-" + tail
+        }
+        return name + ".json"
+    }
+
+    /// `path` from the root: relative paths joined to the working folder.
+    static func absolutePath(_ path: String) -> String {
+        guard !path.hasPrefix("/") else { return path }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return path }
+        let folder = PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
+        return PathNames.appending(path.hasPrefix("./") ? String(path.dropFirst(2)) : path, to: folder)
+    }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `--dry-run` (and `--verbose`) show each key's old and new values, pictures and chapters
+/// where they change, for every writing command; `--json` gives the same as data, and the file
+/// is not touched (issue 35: before 2026-11-27 a dry run said only "would be written: in-place").
+@Suite struct DryRunPreviewTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result { try await ToolRunner.run("tagedit", arguments) }
+
+    func copy(_ fixture: String) throws -> String {
+        try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path(fixture)), name: fixture)
+    }
+
+    @Test(arguments: ["id3v24-full.mp3", "aac-itunes-tags-cover.m4a", "flac-tags-picture.flac"])
+    func aDryRunShowsOldAndNewValuesAndWritesNothing(_ fixture: String) async throws {
+        let path = try copy(fixture)
+        let before = try TemporaryFile.read(path)
+        let title = try await tagedit("get", path, "TITLE").standardOutput.dropLast()
+        let result = try await tagedit("set", path, "TITLE=New Title", "MOOD=Restless", "ALBUM=", "--dry-run")
+        #expect(result.status == 0, "\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("\(path): would be written: ") == true, "\(result.standardOutput)")
+        #expect(lines.contains("  TITLE: \"\(title)\" -> \"New Title\""), "\(result.standardOutput)")
+        let mood = try await tagedit("get", path, "MOOD").standardOutput.dropLast()
+        #expect(lines.contains("  MOOD: \(mood.isEmpty ? "(none)" : "\"\(mood)\"") -> \"Restless\""), "\(result.standardOutput)")
+        #expect(lines.contains { $0.hasPrefix("  ALBUM: \"") && $0.hasSuffix("\" -> (none)") }, "\(result.standardOutput)")
+        #expect(try TemporaryFile.read(path) == before, "a dry run wrote to the file")
+    }
+
+    @Test func jsonGivesTheSameAsDataForEveryFile() async throws {
+        let a = try copy("id3v24-full.mp3"), b = try copy("no-tags.mp3")
+        let result = try await tagedit("set", a, b, "TRACKNUMBER=4", "--dry-run", "--json")
+        #expect(result.status == 0, "\(result.standardError)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]])
+        #expect(documents.map { $0["path"] as? String } == [a, b])
+        #expect(documents.allSatisfy { $0["written"] as? Bool == false && $0["changed"] as? Bool == true })
+        let changes = documents.map { ($0["changes"] as? [[String: Any]]) ?? [] }
+        #expect(changes[0].contains { $0["key"] as? String == "TRACKNUMBER" && $0["old"] as? [String] == ["3/12"] && $0["new"] as? [String] == ["4/12"] })
+        #expect(changes[1].contains { $0["key"] as? String == "TRACKNUMBER" && ($0["old"] as? [String])?.isEmpty == true && $0["new"] as? [String] == ["4"] })
+        // --json alone has nothing to show.
+        #expect(try await tagedit("set", a, "TITLE=x", "--json").status == 64)
+    }
+
+    @Test func picturesAndChaptersArePreviewedToo() async throws {
+        let path = try copy("audiobook-chapters.m4b")
+        let image = try TemporaryFile.write([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 7, count: 40), name: "c.png")
+        let picture = try await tagedit("picture", "add", path, "--image", image, "--dry-run")
+        #expect(picture.status == 0, "\(picture.standardError)")
+        #expect(picture.standardOutput.contains("  pictures: ") && picture.standardOutput.contains("front-cover image/png 48 bytes"), "\(picture.standardOutput)")
+        let chapters = try await tagedit("chapters", "remove", path, "--dry-run")
+        #expect(chapters.status == 0, "\(chapters.standardError)")
+        #expect(chapters.standardOutput.contains("  chapters: 3 -> 0"), "\(chapters.standardOutput)")
+        // --verbose shows the same after a real write.
+        let verbose = try await tagedit("set", path, "TITLE=Book", "-v")
+        #expect(verbose.standardOutput.contains(": written: ") && verbose.standardOutput.contains("  TITLE: "), "\(verbose.standardOutput)")
+    }
+}
+
+/// `--backup DIR` writes each file's export document before the file changes, and `import
+/// --paths` applies documents to the files they name: an undo across a whole batch, and a
+/// way to apply what `export -r` wrote (issue 35).
+@Suite struct BackupAndBatchImportTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result { try await ToolRunner.run("tagedit", arguments) }
+
+    /// After the undo every file exports the same document as before the batch: the same
+    /// native items, pictures and chapters (the bytes may differ in padding and order of
+    /// rewriting, not in what any reader sees).
+    @Test func aBackupUndoesABatch() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let fixtures = ["id3v24-full.mp3", "aac-itunes-tags-cover.m4a", "flac-tags-picture.flac", "wav-id3-info.wav"]
+        var documents: [String: String] = [:]
+        for fixture in fixtures {
+            let path = folder + "/music/" + fixture
+            _ = PathNamesForTests.createFolder(folder + "/music")
+            try Data(try TemporaryFile.read(TestFixtures.path(fixture))).write(to: URL(fileURLWithPath: path))
+            documents[path] = try await tagedit("export", path).standardOutput
+        }
+        let backup = folder + "/backup"
+        let set = try await tagedit("set", "-r", folder + "/music", "TITLE=Changed", "ARTIST=", "--backup", backup)
+        #expect(set.status == 0, "\(set.standardError)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: backup).sorted()
+        #expect(names.count == fixtures.count)
+        #expect(names.allSatisfy { $0.hasPrefix("%2F") && $0.hasSuffix(".json") }, "\(names)")
+        for path in documents.keys { #expect(try await tagedit("get", path, "TITLE").standardOutput == "Changed\n") }
+
+        // A second run into the same folder keeps the first backups (the older state).
+        let again = try await tagedit("set", "-r", folder + "/music", "TITLE=Twice", "--backup", backup)
+        #expect(again.standardError.contains("a backup of it is already in"), "\(again.standardError)")
+
+        let restore = try await ToolRunner.run("tagedit", ["import", "--paths"] + names.map { backup + "/" + $0 })
+        #expect(restore.status == 0, "\(restore.standardError)")
+        for (path, document) in documents {
+            let restored = try await tagedit("export", path).standardOutput
+            #expect(try Self.withoutID3v1(restored) == Self.withoutID3v1(document), "\(path) does not export as before")
+            // The ID3v1 tag stays, refreshed from the restored ID3v2 tag (its fields mirror it).
+            #expect(Self.id3v1Count(restored) == Self.id3v1Count(document), "\(path)")
+        }
+    }
+
+    /// The export document with its ID3v1 items left out: a restore refreshes the ID3v1 tag
+    /// from the restored ID3v2 tag, so a v1 tag that said something else is not restored.
+    static func withoutID3v1(_ text: String) throws -> NSDictionary {
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        document["items"] = (document["items"] as? [[String: Any]])?.filter { $0["keySpace"] as? String != "id3v1" }
+        return document as NSDictionary
+    }
+
+    static func id3v1Count(_ text: String) -> Int {
+        let document = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any]
+        return ((document?["items"] as? [[String: Any]]) ?? []).filter { $0["keySpace"] as? String == "id3v1" }.count
+    }
+
+    @Test func importByPathTakesWhatExportRecursiveWrote() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let a = folder + "/a.mp3", b = folder + "/b.m4a"
+        try Data(try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))).write(to: URL(fileURLWithPath: a))
+        try Data(try TemporaryFile.read(TestFixtures.path("aac-itunes-tags-cover.m4a"))).write(to: URL(fileURLWithPath: b))
+        let document = folder + "/all.json"
+        #expect(try await tagedit("export", "-r", folder, "--output", document).status == 0)
+        #expect(try await tagedit("set", a, b, "TITLE=Gone", "GENRE=Noise").status == 0)
+        let result = try await tagedit("import", "--paths", document)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await tagedit("get", a, "TITLE").standardOutput == "Fixture Title ♪\n")
+        #expect(try await tagedit("get", b, "GENRE").standardOutput != "Noise\n")
+        // An array given for one file is refused: it applies by path.
+        let one = try await tagedit("import", a, document)
+        #expect(one.status == 65 && one.standardError.contains("apply an array by path with --paths"), "\(one.standardError)")
+    }
+}
+
+enum PathNamesForTests {
+    static func createFolder(_ path: String) -> Bool {
+        (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
+    }
+}
