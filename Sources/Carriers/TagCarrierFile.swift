@@ -46,9 +46,14 @@ public protocol TagCarrierFile: Sendable {
     /// Writes `tags` into the file at `path` (each block given replaces the file's; nil keeps
     /// it), verified before it is kept; the original is untouched on failure.
     static func save(_ tags: CarriedTags, to path: String, options: CarrierSaveOptions) throws -> CarrierSaveOutcome
+    /// Whether files of this layout can end with an ID3v1 tag (an MPEG audio or ADTS stream),
+    /// which `CarrierSaveOptions.writeID3v1` and `.removeID3v1` add and strip.
+    static var holdsID3v1: Bool { get }
 }
 
 extension TagCarrierFile {
+    public static var holdsID3v1: Bool { false }
+
     /// Writes `tag` as the file's ID3v2 tag and keeps its APE tag and INFO list as they are.
     /// A file's other ID3v2 tags (an MP3's further leading or appended tags, a second ID3
     /// chunk) are removed: start from the carrier's `carriedTags.id3v2`, which holds what they
@@ -60,6 +65,7 @@ extension TagCarrierFile {
 }
 
 extension MPEGStreamFile: TagCarrierFile {
+    public static var holdsID3v1: Bool { true }
     public var carriedTags: CarriedTags { CarriedTags(id3v2: mergedTag, id3v1: id3v1, ape: apeTag) }
 }
 

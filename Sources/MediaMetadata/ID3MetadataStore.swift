@@ -75,7 +75,7 @@ struct ID3MetadataStore: MetadataStore {
         // By index: a `for frame in` loop copies every frame (each of its fields retained).
         for index in tag.frames.indices { result.append(Rank.id3v2, view(tag.frames[index])) }
         for item in ape?.items ?? [] { result.append(Rank.apeOrInfo, Self.view(item)) }
-        if let v1 = id3v1 {
+        if let v1 = id3v1, id3v1Choice != false {
             let fields: [(String, String, String?)] = [
                 ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
                 ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),
@@ -591,9 +591,15 @@ struct ID3MetadataStore: MetadataStore {
             return identifier.fourCC.map { removeInfo($0) } ?? false
         case .identifier(let identifier) where identifier.keySpace == .ape:
             return removeAPE { $0.uppercased() == identifier.key.uppercased() }
+        case .identifier(let identifier) where identifier.keySpace == .id3v1 && identifier.key == "*":
+            // The whole ID3v1 tag goes.
+            let had = hasID3v1AfterSaving
+            id3v1Choice = false
+            return had
         case .identifier(let identifier) where identifier.keySpace != .id3:
             let readOnly = identifier.keySpace == .id3v1
-            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag" + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag)" : ""))
+            throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag"
+                                + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag; remove id3v1/* to strip the whole tag)" : ""))
         case .uniform(let row):
             let removedInfo = row.riffInfo.flatMap { info?.nativeID(forInfo: $0) }.map { removeInfo($0) } ?? false
             let removedAPE = removeAPE { MetadataKeyTable.definition(apeKey: $0)?.key == row.key }
@@ -646,6 +652,13 @@ struct ID3MetadataStore: MetadataStore {
     /// After `removeAll` for a restore: the ID3v1 tag and a Lyrics3 block stay (the save
     /// refreshes the ID3v1 tag from the restored ID3v2 tag, as after any edit).
     mutating func keepMirrors() { cleared = false }
+
+    /// Whether the save adds (true) or strips (false) the ID3v1 tag; nil keeps it as the file
+    /// has it (refreshed from the ID3v2 tag when there is one).
+    var id3v1Choice: Bool?
+
+    /// Whether the file will have an ID3v1 tag after the save.
+    var hasID3v1AfterSaving: Bool { !cleared && (id3v1Choice ?? (id3v1 != nil)) }
 
     /// Moves the values of keys whose ID3v2.4 frame has no v2.3 form (TMOO, TSST...) into the
     /// v2.3 form the table gives (TXXX), before a v2.4 tag is written as v2.3.

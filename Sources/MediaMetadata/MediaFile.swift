@@ -341,6 +341,13 @@ public struct MediaFile: Sendable {
         do { return try store.nativeItems().map { ($0.0, $0.1) } } catch { throw MetadataError.wrapping(error, path: path) }
     }
 
+    /// Adds an ID3v1 tag to an MP3 or AAC stream (holding what the ID3v2 tag says, as every
+    /// save keeps it) or strips the one it has; throws `.notRepresentable` for other formats.
+    /// (`remove("id3v1/*")` strips it too.)
+    public mutating func setID3v1(present: Bool) throws(MetadataError) {
+        do { try container.setID3v1(present) } catch { throw MetadataError(error.code, path: path, message: error.message) }
+    }
+
     /// Replaces all metadata with `items` exported by `nativeItems` from a file of the same
     /// family (`tagedit import`). A mirror of the items (an MP3's ID3v1 tag) stays, refreshed by
     /// the save from the restored tag.

@@ -170,6 +170,9 @@ protocol MetadataContainer: Sendable {
     /// keeping what mirrors the items (an ID3v1 tag, which the save refreshes from the
     /// restored ID3v2 tag).
     mutating func removeAllForRestore()
+    /// Adds (true) or strips (false) an ID3v1 tag at the save; throws `.notRepresentable`
+    /// where the format has none.
+    mutating func setID3v1(_ present: Bool) throws(MetadataError)
     /// True when a save with `options` has something to write (an edit, or a change of tag
     /// version that the options ask for).
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool
@@ -191,6 +194,9 @@ extension MetadataContainer {
     mutating func remove(_ target: KeyTarget) throws(MetadataError) -> Bool { try store.remove(target) }
     mutating func removeAll() { store.removeAll() }
     mutating func removeAllForRestore() { removeAll() }
+    mutating func setID3v1(_ present: Bool) throws(MetadataError) {
+        throw MetadataError(.notRepresentable, message: "only MP3 and AAC streams end with an ID3v1 tag")
+    }
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] { try store.addPicture(picture) }
     mutating func removePictures(type: PictureType?) -> Int { store.removePictures(type: type) }
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) { try store.addNative(identifier, data) }

@@ -41,6 +41,13 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
 
     mutating func removeChapters(form: ChapterForm) -> Bool { form == .id3 && store.removeID3Chapters() }
 
+    mutating func setID3v1(_ present: Bool) throws(MetadataError) {
+        guard Carrier.holdsID3v1 else {
+            throw MetadataError(.notRepresentable, message: "only MP3 and AAC streams end with an ID3v1 tag; this file's tags are in chunks")
+        }
+        store.id3v1Choice = present
+    }
+
     mutating func removeAllForRestore() {
         store.removeAll()
         store.keepMirrors()
@@ -51,7 +58,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
 
     func needsWriting(_ options: MediaFile.SaveOptions) -> Bool {
         // A version change alone rewrites a tag the file has; it does not create one.
-        store.hasChanges || store.cleared
+        store.hasChanges || store.cleared || store.id3v1Choice.map { $0 != (store.id3v1 != nil) } ?? false
             || (version(options).map { !store.original.frames.isEmpty && store.original.majorVersion != $0 } ?? false)
     }
 
@@ -59,7 +66,8 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
         var carrierOptions = CarrierSaveOptions(version: version(options), dryRun: dryRun)
         // ID3v1 holds exactly what ID3v2 says (a removed key goes from both); clearing removes it.
         carrierOptions.mirrorID3v1 = true
-        carrierOptions.removeID3v1 = store.cleared
+        carrierOptions.writeID3v1 = store.id3v1Choice
+        carrierOptions.removeID3v1 = store.cleared || store.id3v1Choice == false
         carrierOptions.removeLyrics3 = store.cleared
         carrierOptions.allowInPlace = options.allowInPlace
         return carrierOptions

@@ -169,18 +169,25 @@ extension TagEdit {
 
     struct ConvertTags: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "convert", abstract: "Rewrite ID3v2 tags as version 3 or 4 (tagedit convert --id3v2-version 3 FILE...); tags already in that version are left alone.")
+            commandName: "convert",
+            abstract: "Rewrite ID3v2 tags as version 3 or 4 (tagedit convert --id3v2-version 3 FILE...), add or strip the ID3v1 tag of MP3/AAC files (--id3v1 add|remove); tags already so are left alone.")
         @Argument(help: "Files (directories with --recursive).") var files: [String]
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Option(help: ArgumentHelp("Add an ID3v1 tag (holding what the ID3v2 tag says) or remove it (MP3 and AAC).", valueName: "add|remove"))
+        var id3v1: String?
         @OptionGroup var options: WriteOptions
 
         func validate() throws {
-            guard options.id3v2Version != nil else { throw ValidationError("name the version: --id3v2-version 3 or 4") }
+            if let id3v1, id3v1 != "add" && id3v1 != "remove" { throw ValidationError("--id3v1 is add or remove") }
+            guard options.id3v2Version != nil || id3v1 != nil else { throw ValidationError("name the version (--id3v2-version 3 or 4), or --id3v1 add|remove") }
         }
 
         func run() throws {
-            // No edit: the save writes the tag in the version asked for when it differs.
-            try FileRun.edit(files, recursive: recursive, options: options) { _ throws(MetadataError) in }
+            // The save writes the tag in the version asked for when it differs.
+            let id3v1 = self.id3v1
+            try FileRun.edit(files, recursive: recursive, options: options) { media throws(MetadataError) in
+                if let id3v1 { try media.setID3v1(present: id3v1 == "add") }
+            }
         }
     }
 
