@@ -161,6 +161,11 @@ public enum SystemPath {
         PathBytes.withCString(path) { systemMkdir($0, mode) }
     }
 
+    /// Removes the folder at `path` when it is empty (`rmdir(2)`).
+    public static func rmdir(_ path: String) -> Int32 {
+        PathBytes.withCString(path) { systemRmdir($0) }
+    }
+
     public static func opendir(_ path: String) -> OpaquePointer? {
         PathBytes.withCString(path) { systemOpendir($0) }
     }
@@ -194,6 +199,7 @@ private func systemUnlink(_ path: UnsafePointer<CChar>) -> Int32 { unlink(path) 
 private func systemRename(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { rename(from, to) }
 private func systemLink(_ from: UnsafePointer<CChar>, _ to: UnsafePointer<CChar>) -> Int32 { link(from, to) }
 private func systemMkdir(_ path: UnsafePointer<CChar>, _ mode: mode_t) -> Int32 { mkdir(path, mode) }
+private func systemRmdir(_ path: UnsafePointer<CChar>) -> Int32 { rmdir(path) }
 private func systemOpendir(_ path: UnsafePointer<CChar>) -> OpaquePointer? { opendir(path) }
 private func systemRealpath(_ path: UnsafePointer<CChar>, _ resolved: UnsafeMutablePointer<CChar>?) -> UnsafeMutablePointer<CChar>? { realpath(path, resolved) }
 private func systemReadlink(_ path: UnsafePointer<CChar>, _ buffer: UnsafeMutablePointer<CChar>, _ size: Int) -> Int { readlink(path, buffer, size) }

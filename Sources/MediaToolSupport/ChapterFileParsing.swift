@@ -22,6 +22,7 @@ extension ChapterFileFormat {
         if start.hasPrefix(";FFMETADATA") { return .ffmetadata }
         if start.hasPrefix("<") { return .podlove }
         if start.hasPrefix("{") || start.hasPrefix("[") { return text.contains("\"startTime\"") ? .podcastJSON : .json }
+        if start.prefix(7).uppercased() == "CHAPTER", start.dropFirst(7).first?.isNumber == true { return .ogm }
         return .mp4chaps
     }
 
@@ -35,6 +36,7 @@ extension ChapterFileFormat {
         case .ffmetadata: chapters = try Self.parseFFMetadata(text)
         case .json, .podcastJSON: chapters = try Self.parseJSON(text, podcast: self == .podcastJSON)
         case .podlove: chapters = try Self.parsePodlove(text)
+        case .ogm: chapters = try Self.parseOGM(text)
         default: throw ChapterFileError(line: nil, "\(rawValue) is not a chapter file format this tool reads")
         }
         guard !chapters.isEmpty else { throw ChapterFileError(line: nil, "the \(rawValue) file lists no chapters") }
@@ -86,6 +88,39 @@ extension ChapterFileFormat {
             chapters.append(Chapter(start: start, title: String(Substring(title))))
         }
         return chapters
+    }
+
+    /// The OGM (mkvmerge simple) format: `CHAPTERnn=HH:MM:SS.mmm` and `CHAPTERnnNAME=Title`
+    /// lines, paired by their number (names matched without regard to case), in number order.
+    static func parseOGM(_ text: String) throws(ChapterFileError) -> [Chapter] {
+        var starts: [Int: ChapterTime] = [:]
+        var names: [Int: String] = [:]
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
+            // Scalar by scalar: a title that starts with a combining mark must not join the `=`
+            // before it (as one Character it would, and the key would not end there).
+            let trimmed = line.unicodeScalars.drop { $0 == " " || $0 == "\t" || $0 == "\u{FEFF}" }
+            if trimmed.isEmpty || trimmed.first == "#" { continue }
+            guard let equals = trimmed.firstIndex(of: "="), String(String.UnicodeScalarView(trimmed.prefix(7))).uppercased() == "CHAPTER" else {
+                throw ChapterFileError(line: index + 1, "expected CHAPTERnn=time or CHAPTERnnNAME=title")
+            }
+            let key = String(String.UnicodeScalarView(trimmed[trimmed.index(trimmed.startIndex, offsetBy: 7)..<equals]))
+            let digits = key.prefix { $0.isASCII && $0.isNumber }
+            guard let number = Int(digits) else { throw ChapterFileError(line: index + 1, "\"CHAPTER\(key)\" has no chapter number") }
+            let value = String(String.UnicodeScalarView(trimmed[trimmed.index(after: equals)...]))
+            switch key.dropFirst(digits.count).uppercased() {
+            case "":
+                guard let time = parseTime(Substring(value).drop { $0 == " " }) else { throw ChapterFileError(line: index + 1, "\"\(value)\" is not a time (HH:MM:SS.mmm)") }
+                starts[number] = time
+            case "NAME":
+                names[number] = value
+            default:
+                throw ChapterFileError(line: index + 1, "\"CHAPTER\(key)\" is not CHAPTERnn or CHAPTERnnNAME")
+            }
+        }
+        if let number = names.keys.sorted().first(where: { starts[$0] == nil }) {
+            throw ChapterFileError(line: nil, "CHAPTER\(number)NAME has no CHAPTER\(number) time")
+        }
+        return starts.keys.sorted().map { Chapter(start: starts[$0]!, title: names[$0] ?? "") }
     }
 
     /// ffmpeg's metadata file: `;FFMETADATA1`, then `[CHAPTER]` sections with `TIMEBASE`,

@@ -81,7 +81,10 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
     /// Podcasting 2.0 JSON chapters (`version` 1.2.0, `chapters` with `startTime`).
     public static let podcastJSON = ChapterFileFormat(rawValue: "podcast-json")
 
-    public static let allCases: [ChapterFileFormat] = [.mp4chaps, .ffmetadata, .json, .podlove, .podcastJSON]
+    /// The OGM (mkvmerge simple) format: `CHAPTER01=00:00:00.000` and `CHAPTER01NAME=Title`.
+    public static let ogm = ChapterFileFormat(rawValue: "ogm")
+
+    public static let allCases: [ChapterFileFormat] = [.mp4chaps, .ffmetadata, .json, .podlove, .podcastJSON, .ogm]
 
     /// `chapters` of the file at `path` in this format.
     public func render(_ chapters: [Chapter], path: String, lists: [ChapterList]) -> String {
@@ -117,6 +120,14 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
                 return .object(members)
             }
             return JSONValue.object([("version", .string("1.2.0")), ("chapters", .array(items))]).serialized() + "\n"
+        case .ogm:
+            // Two digits at least, as mkvmerge numbers them; no escapes (as in mp4chaps).
+            let digits = max(2, String(chapters.count).count)
+            return chapters.enumerated().map { index, chapter in
+                let number = String(index + 1)
+                let label = "CHAPTER" + String(repeating: "0", count: digits - number.count) + number
+                return "\(label)=\(chapter.start)\n\(label)NAME=\(Self.mp4chapsTitle(chapter.title))\n"
+            }.joined()
         default:
             return ""
         }

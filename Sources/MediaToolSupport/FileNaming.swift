@@ -32,18 +32,26 @@ public enum FileNaming {
 
     /// The relative path a rename pattern gives `file`, without extension: the pattern split at
     /// its `/`s, each component rendered with its values made safe (a `/` in a value does not
-    /// make a folder). Empty components (a missing key between two slashes) become `_`.
+    /// make a folder). A key the file has no value for, without a fallback, refuses the file
+    /// (no `- Title.mp3` for a file without a track number): `{KEY|}` leaves it out on purpose.
+    /// Empty components (a key left out between two slashes) become `_`.
     public static func relativePath(_ template: String, for file: MediaFile) throws(MetadataError) -> String {
         var components: [String] = []
+        var missing: [String] = []
         for piece in template.split(separator: "/", omittingEmptySubsequences: false) {
             let parsed: TagTemplate
             do { parsed = try TagTemplate(String(piece)) } catch {
                 throw MetadataError(.badValue, path: file.path, message: error.description)
             }
-            let rendered = try parsed.render(file) { value in
+            let rendered = try parsed.render(file, missing: &missing) { value in
                 String(value.map { rejected.contains($0) ? "_" : $0 })
             }
             components.append(component(rendered))
+        }
+        if let key = missing.first {
+            let keys = Array(Set(missing)).sorted()
+            throw MetadataError(.badValue, path: file.path,
+                                message: "has no \(keys.joined(separator: ", ")): not renamed, so that no name lacks it (give a fallback, {\(key)|none} or {\(key)|{OTHERKEY}}, or write {\(key)|} to leave it out)")
         }
         return components.joined(separator: "/")
     }

@@ -358,7 +358,7 @@ public enum ID3Inspection {
                 ("channelConfiguration", .int(Int64(header.channelConfiguration))), ("frameLength", .int(Int64(header.frameLength))),
                 ("crc", .bool(header.hasCRC)),
             ]
-            summary = "ADTS AAC (object type \(header.audioObjectType)), \(header.sampleRate.map(String.init) ?? "?") Hz, \(header.channelConfiguration) ch"
+            summary = "ADTS AAC (object type \(header.audioObjectType)), \(header.sampleRate.map { String($0) } ?? "?") Hz, \(header.channelConfiguration) ch"
         }
         if let bitrate = file.bitrate {
             fields.append(("averageBitrate", .int(Int64(bitrate))))

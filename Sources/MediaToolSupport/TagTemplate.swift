@@ -3,27 +3,53 @@ import MediaMetadata
 /// A text made of literal parts and tag fields: `{ARTIST} - {TITLE}`, used by `show --format`,
 /// `rename` (rendering) and `from-name` (matching).
 ///
-/// A field is `{KEY}`, `{KEY:0N}` (a number zero-padded to N digits) or `{KEY|default}` (the
-/// text used when the file has no value; without one, a missing key is empty). KEY is anything
-/// `tagedit get` accepts (uniform keys, `TRACKTOTAL`, identifiers), or one of the file fields
-/// `path`, `filename` (with extension), `basename` (without) and `ext`. `TRACKNUMBER` and
-/// `DISCNUMBER` give their number without the total (`3`, not `3/12`); `{{` and `}}` are
-/// literal braces.
+/// A field is `{KEY}`, `{KEY:0N}` (a number zero-padded to N digits), `{KEY:ascii}`,
+/// `{KEY:lower}`, `{KEY:upper}` (filters, several in a row apply in order) or `{KEY|fallback}`
+/// (used when the file has no value; itself a pattern, so `{ALBUMARTIST|{ARTIST}}` falls back
+/// to another key; without one, a missing key is empty, and `rename` refuses the file). KEY is
+/// anything `tagedit get` accepts (uniform keys, `TRACKTOTAL`, identifiers), or one of the file
+/// fields `path`, `filename` (with extension), `basename` (without), `ext`, `duration`,
+/// `bitrate`, `codec`, `samplerate` and `channels`. `TRACKNUMBER` and `DISCNUMBER` give their
+/// number without the total (`3`, not `3/12`); `{{` and `}}` are literal braces.
 public struct TagTemplate: Sendable, Hashable {
     public struct Field: Sendable, Hashable {
         public var key: String
         /// Zero-pad numbers to this many digits.
         public var width: Int?
+        /// The text after `|`, as written.
         public var fallback: String?
+        /// The fallback as a template of its own (`{ALBUMARTIST|{ARTIST}}`).
+        public var fallbackParts: [Part]?
+        /// What the value goes through, in order (`{ARTIST:ascii:lower}`).
+        public var filters: [Filter]
 
-        public init(key: String, width: Int? = nil, fallback: String? = nil) {
+        public init(key: String, width: Int? = nil, fallback: String? = nil, filters: [Filter] = []) {
             self.key = key
             self.width = width
             self.fallback = fallback
+            self.filters = filters
+            fallbackParts = fallback.flatMap { try? TagTemplate($0).parts }
         }
     }
 
-    public enum Part: Sendable, Hashable {
+    /// A change made to a field's value.
+    public enum Filter: String, Sendable, Hashable, CaseIterable {
+        /// Latin letters without their marks (`Björk` → `Bjork`, `ß` → `ss`), typographic quotes
+        /// and dashes as ASCII ones, anything else that is not ASCII as `_`.
+        case ascii
+        case lower
+        case upper
+
+        func apply(_ text: String) -> String {
+            switch self {
+            case .ascii: TagTemplate.asciiFolded(text)
+            case .lower: text.lowercased()
+            case .upper: text.uppercased()
+            }
+        }
+    }
+
+    public indirect enum Part: Sendable, Hashable {
         case literal(String)
         case field(Field)
     }
@@ -34,8 +60,9 @@ public struct TagTemplate: Sendable, Hashable {
         public var description: String
     }
 
-    /// The file fields a template can name beside tag keys.
-    public static let fileFields: Set<String> = ["path", "filename", "basename", "ext"]
+    /// The file fields a template can name beside tag keys: the file's name, and its audio
+    /// (`duration` as m:ss or h:mm:ss, `bitrate` in kbit/s, `codec`, `samplerate`, `channels`).
+    public static let fileFields: Set<String> = ["path", "filename", "basename", "ext", "duration", "bitrate", "codec", "samplerate", "channels"]
     /// Keys that hold an `n/m` pair and read as their `n` in a template.
     static let pairKeys: Set<String> = ["TRACKNUMBER", "DISCNUMBER"]
 
@@ -57,9 +84,17 @@ public struct TagTemplate: Sendable, Hashable {
                 index = next
                 continue
             }
-            guard let close = text[next...].firstIndex(of: "}") else {
+            // The matching brace: a fallback may hold fields of its own (`{A|{B}}`).
+            var depth = 1
+            var scan = next
+            while scan < text.endIndex {
+                if text[scan] == "{" { depth += 1 } else if text[scan] == "}" { depth -= 1; if depth == 0 { break } }
+                scan = text.index(after: scan)
+            }
+            guard scan < text.endIndex else {
                 throw SyntaxError(description: "unclosed \"{\" in the pattern \"\(text)\"")
             }
+            let close = scan
             if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
             parts.append(.field(try Self.field(String(text[next..<close]), in: text)))
             index = text.index(after: close)
@@ -76,20 +111,29 @@ public struct TagTemplate: Sendable, Hashable {
             body = body[..<bar]
         }
         var width: Int?
-        if let colon = body.lastIndex(of: ":"), body.index(after: colon) < body.endIndex,
-            body[body.index(after: colon)...].allSatisfy({ $0.isASCII && $0.isNumber })
-        {
-            let digits = body[body.index(after: colon)...]
-            guard let parsed = Int(digits), parsed <= 32 else {
-                throw SyntaxError(description: "{\(body)}: pad to at most 32 digits")
+        var filters: [Filter] = []
+        // Trailing `:0N` and `:filter`s (an identifier's own colons, `id3/TXXX:NAME`, stay).
+        while let colon = body.lastIndex(of: ":"), body.index(after: colon) < body.endIndex {
+            let suffix = body[body.index(after: colon)...]
+            if suffix.allSatisfy({ $0.isASCII && $0.isNumber }) {
+                guard let parsed = Int(suffix), parsed <= 32 else {
+                    throw SyntaxError(description: "{\(body)}: pad to at most 32 digits")
+                }
+                width = parsed
+            } else if let filter = Filter(rawValue: suffix.lowercased()) {
+                filters.insert(filter, at: 0)
+            } else {
+                break
             }
-            width = parsed
             body = body[..<colon]
+        }
+        if let fallback, (try? TagTemplate(fallback)) == nil {
+            throw SyntaxError(description: "{\(body)|\(fallback)}: the fallback is not a pattern")
         }
         let key = String(body).trimmingCharacters(" ")
         guard !key.isEmpty else { throw SyntaxError(description: "an empty field {} in the pattern \"\(text)\"") }
         // File fields are lower case in the documentation and match in any case, like keys.
-        return Field(key: fileFields.contains(key.lowercased()) ? key.lowercased() : key.uppercased(), width: width, fallback: fallback)
+        return Field(key: fileFields.contains(key.lowercased()) ? key.lowercased() : key.uppercased(), width: width, fallback: fallback, filters: filters)
     }
 
     /// The fields the template names.
@@ -100,11 +144,30 @@ public struct TagTemplate: Sendable, Hashable {
     /// The text for `file`, each field's value passed through `escape` (file names replace
     /// characters there).
     public func render(_ file: MediaFile, escape: (String) -> String = { $0 }) throws(MetadataError) -> String {
+        var missing: [String] = []
+        return try render(file, missing: &missing, escape: escape)
+    }
+
+    /// The text for `file`; `missing` gets the keys that had no value and no fallback (a
+    /// fallback, even `{KEY|}`, says that an empty value is meant).
+    public func render(_ file: MediaFile, missing: inout [String], escape: (String) -> String = { $0 }) throws(MetadataError) -> String {
+        try Self.render(parts, file, missing: &missing, escape: escape)
+    }
+
+    static func render(_ parts: [Part], _ file: MediaFile, missing: inout [String], escape: (String) -> String) throws(MetadataError) -> String {
         var out = ""
         for part in parts {
             switch part {
             case .literal(let text): out += text
-            case .field(let field): out += escape(try value(of: field, in: file))
+            case .field(let field):
+                let text = try ownValue(of: field, in: file)
+                if !text.isEmpty {
+                    out += escape(text)
+                } else if let fallback = field.fallbackParts {
+                    out += try render(fallback, file, missing: &missing, escape: escape)
+                } else {
+                    missing.append(field.key)
+                }
             }
         }
         return out
@@ -115,15 +178,27 @@ public struct TagTemplate: Sendable, Hashable {
         try render(file).replacingNewlines + "\n"
     }
 
-    /// One field's text for `file`: its first value (several joined with "; "), padded, or the
-    /// fallback.
+    /// One field's text for `file`: its first value (several joined with "; "), padded and
+    /// filtered, or the fallback.
     public func value(of field: Field, in file: MediaFile) throws(MetadataError) -> String {
+        var missing: [String] = []
+        return try Self.render([.field(field)], file, missing: &missing, escape: { $0 })
+    }
+
+    /// A field's own text (empty when the file has no value), padded and filtered.
+    static func ownValue(of field: Field, in file: MediaFile) throws(MetadataError) -> String {
         var text: String
+        let audio = file.properties.audio
         switch field.key {
         case "path": text = file.path
         case "filename": text = PathNames.lastComponent(file.path)
         case "basename": text = Self.splitExtension(PathNames.lastComponent(file.path)).name
         case "ext": text = Self.splitExtension(PathNames.lastComponent(file.path)).ext
+        case "duration": text = audio?.duration.map(Self.clock) ?? ""
+        case "bitrate": text = audio?.bitrate.map { String(($0 + 500) / 1000) } ?? ""
+        case "codec": text = audio?.codec ?? ""
+        case "samplerate": text = audio?.sampleRate.map { String($0) } ?? ""
+        case "channels": text = audio?.channels.map { String($0) } ?? ""
         default:
             let values = try file.values(field.key) ?? []
             text = values.joined(separator: "; ")
@@ -131,12 +206,59 @@ public struct TagTemplate: Sendable, Hashable {
                 text = String(first.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)[0]).trimmingCharacters(" ")
             }
         }
-        if text.isEmpty { return field.fallback ?? "" }
+        if text.isEmpty { return "" }
         if let width = field.width, let number = Int(text), number >= 0 {
             let digits = String(number)
             text = String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
+        for filter in field.filters { text = filter.apply(text) }
         return text
+    }
+
+    /// Seconds as `m:ss`, or `h:mm:ss` from an hour.
+    static func clock(_ seconds: Double) -> String {
+        let total = Int(seconds.rounded())
+        let (hours, minutes, rest) = (total / 3600, total / 60 % 60, total % 60)
+        func two(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return hours > 0 ? "\(hours):\(two(minutes)):\(two(rest))" : "\(total / 60):\(two(rest))"
+    }
+
+    /// `text` in ASCII (`Filter.ascii`): a Latin letter with marks becomes the letter (by its
+    /// Unicode name, `LATIN SMALL LETTER O WITH ACUTE`), marks on their own go, ligatures and
+    /// a few letters of their own are spelled out, quotes and dashes become ASCII ones, and
+    /// anything else becomes `_`.
+    static func asciiFolded(_ text: String) -> String {
+        let spelled: [String: String] = [
+            "SHARP S": "ss", "AE": "ae", "THORN": "th", "ETH": "d", "DOTLESS I": "i", "O WITH STROKE": "o", "L WITH STROKE": "l", "D WITH STROKE": "d",
+        ]
+        var out = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII { out.unicodeScalars.append(scalar); continue }
+            let properties = scalar.properties
+            if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark { continue }
+            switch scalar.value {
+            case 0x2018, 0x2019, 0x201A, 0x2032: out += "'"; continue
+            case 0x201C, 0x201D, 0x201E, 0x2033: out += "\""; continue
+            case 0x2010...0x2015, 0x2212: out += "-"; continue
+            case 0x2026: out += "..."; continue
+            case 0xA0, 0x2000...0x200A, 0x202F: out += " "; continue
+            default: break
+            }
+            guard let name = properties.name else { out += "_"; continue }
+            var letter: String?
+            for (prefix, upper) in [("LATIN SMALL LETTER ", false), ("LATIN CAPITAL LETTER ", true), ("LATIN SMALL LIGATURE ", false), ("LATIN CAPITAL LIGATURE ", true)] where name.hasPrefix(prefix) {
+                let rest = String(name.dropFirst(prefix.count))
+                if let word = spelled[rest] ?? spelled.first(where: { rest.hasPrefix($0.key + " ") })?.value {
+                    letter = upper ? word.uppercased() : word
+                } else if prefix.contains("LIGATURE"), rest.count <= 3 {
+                    letter = upper ? rest : rest.lowercased()
+                } else if let first = rest.first, rest.count == 1 || rest.dropFirst().hasPrefix(" WITH ") {
+                    letter = upper ? String(first) : String(first).lowercased()
+                }
+            }
+            out += letter ?? "_"
+        }
+        return out
     }
 
     // MARK: - Matching names

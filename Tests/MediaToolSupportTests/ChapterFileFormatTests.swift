@@ -90,6 +90,9 @@ import Testing
         case .mp4chaps:
             let line = String(String.UnicodeScalarView(title.unicodeScalars.map { Character($0).isNewline ? " " : $0 }))
             return String(String.UnicodeScalarView(line.unicodeScalars.drop { $0 == " " || $0 == "\t" }))
+        case .ogm:
+            // No escapes either: line breaks become spaces; the text after `=` is kept whole.
+            return String(String.UnicodeScalarView(title.unicodeScalars.map { Character($0).isNewline ? " " : $0 }))
         case .podlove:
             return title.unicodeScalars.contains { ($0.value < 0x20 && !"\n\r\t".unicodeScalars.contains($0)) || $0.value == 0xFFFE || $0.value == 0xFFFF } ? nil : title
         default:

@@ -80,5 +80,22 @@ import Testing
         #expect(ChapterFileFormat.detect("{\"version\": \"1.2.0\", \"chapters\": [{\"startTime\": 0}]}") == .podcastJSON)
         #expect(ChapterFileFormat.detect("[{\"path\": \"x\", \"chapters\": []}]") == .json)
         #expect(ChapterFileFormat.detect("00:00:00.000 Intro\n") == .mp4chaps)
+        #expect(ChapterFileFormat.detect("CHAPTER01=00:00:00.000\nCHAPTER01NAME=Intro\n") == .ogm)
+    }
+
+    /// The OGM (mkvmerge simple) format, read and written (issue 35): pairs by number in number
+    /// order whatever the line order, names in any case, a title with `=` kept whole, and the
+    /// line of what does not read.
+    @Test func ogmChaptersReadAndWriteBack() throws {
+        let text = "CHAPTER02=00:01:00.500\nchapter02name=Two = Deux\nCHAPTER01=00:00:00.000\nCHAPTER01NAME=Intro\n\n"
+        let chapters = try ChapterFileFormat.ogm.parse(text)
+        #expect(chapters.map(\.title) == ["Intro", "Two = Deux"])
+        #expect(chapters[1].start.seconds == 60.5)
+        let written = ChapterFileFormat.ogm.render(chapters, path: "x", lists: [])
+        #expect(written == "CHAPTER01=00:00:00.000\nCHAPTER01NAME=Intro\nCHAPTER02=00:01:00.500\nCHAPTER02NAME=Two = Deux\n")
+        #expect(try ChapterFileFormat.ogm.parse(written) == chapters)
+        #expect(throws: ChapterFileError.self) { try ChapterFileFormat.ogm.parse("CHAPTER01=soon\n") }
+        #expect(throws: ChapterFileError.self) { try ChapterFileFormat.ogm.parse("CHAPTER01NAME=Orphan\n") }
+        #expect(throws: ChapterFileError.self) { try ChapterFileFormat.ogm.parse("TITLE=x\n") }
     }
 }

@@ -1,4 +1,6 @@
-import MediaToolSupport
+import MediaMetadata
+@testable import MediaToolSupport
+import TestSupport
 import Testing
 
 /// The templates of `show --format`, `rename` and `from-name`, and file names made from values.
@@ -26,6 +28,36 @@ import Testing
         #expect(try TagTemplate("{TITLE}").match("a/b") == nil)
         // Regular-expression characters in the literal parts are literal.
         #expect(try TagTemplate("({DATE}) [{TITLE}]").match("(2024) [Song]")?.map(\.value) == ["2024", "Song"])
+    }
+
+    /// A fallback is a pattern of its own (another key), filters fold and change case, the
+    /// audio is a field too, and a key without value or fallback is reported as missing (issue
+    /// 35; before 2026-11-27 `{A|{B}}` was a syntax error and missing keys were silently empty).
+    @Test func fallbacksToOtherKeysFiltersAudioFieldsAndMissingKeys() throws {
+        let file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
+        func render(_ pattern: String) throws -> (text: String, missing: [String]) {
+            var missing: [String] = []
+            let text = try TagTemplate(pattern).render(file, missing: &missing)
+            return (text, missing)
+        }
+        #expect(try render("{CONDUCTOR|{ARTIST}}").text == (try file.values("ARTIST"))?.first)
+        #expect(try render("{CONDUCTOR|{LYRICIST|nobody}}").text == "nobody")
+        #expect(try render("{CONDUCTOR|}").missing.isEmpty)
+        #expect(try render("{CONDUCTOR} - {TITLE}").missing == ["CONDUCTOR"])
+        #expect(try render("{ALBUM:ascii}").text == "Fixture Album _")
+        #expect(try render("{ALBUM:ascii:lower}").text == "fixture album _")
+        #expect(try render("{TITLE:upper}").text == "FIXTURE TITLE ♪")
+        #expect(try render("{TRACKNUMBER:03:ascii}").text == "003")
+        #expect(try render("{codec} {samplerate} {channels} {duration}").text == "mp3 44100 1 0:01")
+        // An identifier's own colon is not a filter.
+        #expect(try TagTemplate("{id3/TXXX:MusicBrainz Album Id}").fields.first?.key == "ID3/TXXX:MUSICBRAINZ ALBUM ID")
+        #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{A|{B}") }
+    }
+
+    @Test func asciiFoldingKeepsLatinLettersAndSpellsOutTheRest() {
+        #expect(TagTemplate.asciiFolded("Björk – Sigur Rós’s “Æther” Straße Œuvre Łódź") == "Bjork - Sigur Ros's \"AEther\" Strasse OEuvre Lodz")
+        #expect(TagTemplate.asciiFolded("東京") == "__")
+        #expect(TagTemplate.asciiFolded("e\u{301}") == "e")
     }
 
     @Test func fileNameComponentsAreSafeEverywhere() {

@@ -174,6 +174,29 @@ import Testing
         #expect(items.standardOutput == "[('----:com.apple.iTunes:ORIGINALALBUM', 'First Pressing'), ('----:com.apple.iTunes:RELEASEDATE', '2020-01-02')]\n", "\(items.standardOutput)")
     }
 
+    /// `rename` with templates as a library needs them (issue 35): a key a file lacks refuses
+    /// the batch instead of naming it `- Title.mp3`, a fallback (another key, or `{KEY|}` for
+    /// none) names it, filters fold names to ASCII, and `--prune` removes the folders the moves
+    /// emptied but never one named on the command line.
+    @Test func renameRefusesAMissingKeyUsesFallbacksAndPrunesEmptiedFolders() async throws {
+        let directory = try library([("id3v24-full.mp3", "inbox/x/a.mp3"), ("no-tags.mp3", "inbox/y/b.mp3")])
+        #expect(try await tagedit("set", directory + "/inbox/y/b.mp3", "TITLE=Naïve Song", "ARTIST=Other").status == 0)
+        let missing = try await tagedit("rename", "-r", directory + "/inbox", "--pattern", "{TRACKNUMBER:02} - {TITLE}", "--to", directory + "/out")
+        #expect(missing.status == 65)
+        #expect(missing.standardError.contains("b.mp3: has no TRACKNUMBER: not renamed"), "\(missing.standardError)")
+        #expect(missing.standardError.contains("nothing moved"))
+        #expect(try names(in: directory + "/inbox/y") == ["b.mp3"])
+
+        let pattern = "{ALBUMARTIST|{ARTIST}}/{TRACKNUMBER:02|00} - {TITLE:ascii}"
+        let moved = try await tagedit("rename", "-r", directory + "/inbox", "--pattern", pattern, "--to", directory + "/out", "--prune")
+        #expect(moved.status == 0, "\(moved.standardError)")
+        #expect(try names(in: directory + "/out/Other") == ["00 - Naive Song.mp3"])
+        #expect(try names(in: directory + "/out/Fixture Album Artist").count == 1)
+        #expect(moved.standardOutput.contains("removed the empty folder \(directory)/inbox/x"), "\(moved.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: directory + "/inbox"), "a folder named on the command line stays")
+        #expect(!FileManager.default.fileExists(atPath: directory + "/inbox/x") && !FileManager.default.fileExists(atPath: directory + "/inbox/y"))
+    }
+
     @Test func numberCountsEachFolderInNaturalOrderWithItsTotal() async throws {
         let directory = try library([
             ("no-tags.mp3", "cd1/10 ten.mp3"), ("no-tags.mp3", "cd1/2 two.mp3"), ("no-tags.mp3", "cd1/1 one.mp3"),
@@ -202,8 +225,9 @@ import Testing
     @Test func renameMovesFilesToNamesFromTheirTags() async throws {
         let directory = try library([("id3v24-full.mp3", "in/a.mp3"), ("aac-itunes-tags-cover.m4a", "in/b.m4a"), ("no-tags.mp3", "in/c.mp3")])
         #expect(try await tagedit("set", directory + "/in/b.m4a", "TITLE=AC/DC: Live?", "TRACKNUMBER=4").status == 0)
-        // A missing number leaves its field empty (and the space before the title is dropped).
-        let pattern = "{ARTIST|Unknown Artist}/{TRACKNUMBER:02} {TITLE|untitled}"
+        // `{KEY|}` leaves a missing number out (and the space before the title is dropped);
+        // without a fallback the file would be refused (renameRefusesAMissingKey...).
+        let pattern = "{ARTIST|Unknown Artist}/{TRACKNUMBER:02|} {TITLE|untitled}"
         let dry = try await tagedit("rename", "-r", directory + "/in", "--pattern", pattern, "--dry-run")
         #expect(dry.status == 0)
         #expect(dry.standardOutput.contains("\(directory)/in/b.m4a -> \(directory)/in/Fixture Artist/04 AC_DC_ Live_.m4a\n"))

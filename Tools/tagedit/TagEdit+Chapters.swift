@@ -72,7 +72,7 @@ extension TagEdit {
         struct ExportChapters: ParsableCommand {
             static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a file's chapters as a chapter file.")
             @Argument(help: "The media file.") var file: String
-            @Option(help: "mp4chaps, ffmetadata, json, podlove or podcast-json.") var format = "mp4chaps"
+            @Option(help: ArgumentHelp(ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")) var format = "mp4chaps"
             @Option(help: "auto (what players most read), qt, nero or id3.") var form = "auto"
             @Option(help: "Write here instead of standard output.") var output: String?
 
@@ -101,7 +101,7 @@ extension TagEdit {
                 commandName: "set", abstract: "Replace the chapters of files with those of a chapter file (mp4chaps, ffmetadata, JSON, Podlove, Podcasting 2.0 JSON).")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
             @Option(help: "The chapter file.") var from: String
-            @Option(help: "auto (from the file's content), mp4chaps, ffmetadata, json, podlove or podcast-json.") var format = "auto"
+            @Option(help: ArgumentHelp("auto (from the file's content), " + ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")) var format = "auto"
             @Option(help: "both (every form the file holds: an MP4's QuickTime chapter track and Nero chpl), or one form: qt, nero, id3 or vorbis.") var forms = "both"
             @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
             @OptionGroup var options: WriteOptions

@@ -23,6 +23,7 @@ extension TagEdit {
         @Option(help: "The root folder the pattern is relative to (default: each file's own folder).") var to: String?
         @Flag(help: "Print the moves; move nothing.") var dryRun = false
         @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @Flag(help: "Remove the folders the moves emptied (never a folder named on the command line).") var prune = false
         @Option(help: "Files read at once (default: the number of processors); the moves and the output are a serial run's.") var jobs: Int?
 
         func validate() throws {
@@ -87,9 +88,31 @@ extension TagEdit {
                 moved.append(move)
                 print("\(move.from) -> \(move.to)")
             }
+            let pruned = prune ? Self.prune(moved.map { PathNames.deletingLastComponent($0.from) }, keeping: files) : []
+            for folder in pruned { print("removed the empty folder \(folder)") }
             if paths.count > 1 || recursive {
-                FileRun.standardError("\(moved.count) \(moved.count == 1 ? "file" : "files") moved, \(moves.count - pending.count) already named so")
+                FileRun.standardError("\(moved.count) \(moved.count == 1 ? "file" : "files") moved, \(moves.count - pending.count) already named so"
+                                      + (prune ? ", \(pruned.count) empty \(pruned.count == 1 ? "folder" : "folders") removed" : ""))
             }
+        }
+
+        /// Removes each of `folders` the moves left empty, and the folders above it they left
+        /// empty in turn, never one of `keeping` (the folders named on the command line), the
+        /// working folder or the root; returns those removed. `rmdir` removes only an empty
+        /// folder, so nothing else can go.
+        static func prune(_ folders: [String], keeping: [String]) -> [String] {
+            let kept = Set(keeping.map(standard)).union([standard("."), "/"])
+            var removed: [String] = []
+            for start in Set(folders).sorted(by: { $0.count > $1.count }) {
+                var folder = start
+                while !folder.isEmpty, !kept.contains(standard(folder)), SystemPath.rmdir(folder) == 0 {
+                    removed.append(folder)
+                    let parent = PathNames.deletingLastComponent(folder)
+                    if parent == folder { break }
+                    folder = parent
+                }
+            }
+            return removed
         }
 
         static func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
