@@ -218,7 +218,7 @@ public enum TagReport {
         var parts = [video.codec]
         if let width = video.width, let height = video.height { parts.append("\(width)x\(height)") }
         if let rate = video.frameRate, rate.isFinite {
-            let text = Int(exactly: rate).map(String.init) ?? String((rate * 1000).rounded() / 1000)
+            let text = Int(exactly: rate).map { String($0) } ?? String((rate * 1000).rounded() / 1000)
             parts.append(text + " fps")
         }
         if let duration = video.duration, duration.isFinite { parts.append(seconds(duration)) }
@@ -383,6 +383,123 @@ public enum TagReport {
         public var pictures: [MediaPicture]
         /// The document's `chapters`, when it has the member (an empty list: no chapters).
         public var chapters: [Chapter]?
+        /// Keys to remove (a table's empty cells).
+        public var removals: [String] = []
+        /// A row of a table: its keys are set as `tagedit set` sets them (the values a key has
+        /// already change nothing), not imported as a migration.
+        public var isTableRow = false
+    }
+
+    /// The rows of a table as `show --tsv` writes it, edited in a spreadsheet and saved as TSV
+    /// or CSV (RFC 4180 quoting; told apart by a tab in the header line): a `path` column, then
+    /// a column per key; a cell's values are separated by `; ` (as `show --tsv` joins them), an
+    /// empty cell removes the key. TSV cells are unescaped as `show --tsv` escapes them (`\t`,
+    /// `\n`, `\r`, `\\`).
+    public static func importTable(_ text: String) throws(ImportError) -> [ImportDocument] {
+        let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
+        let firstLine = body.prefix { $0 != "\n" && $0 != "\r\n" }
+        let rows = firstLine.contains("\t") ? tsvRows(body) : try csvRows(body)
+        guard let header = rows.first?.cells, header.first?.lowercased() == "path", header.count > 1 else {
+            throw ImportError(message: "a table starts with a header line: path, then a column per key")
+        }
+        let keys = Array(header.dropFirst())
+        var documents: [ImportDocument] = []
+        for row in rows.dropFirst() where !(row.cells.count == 1 && row.cells[0].isEmpty) {
+            guard row.cells.count == header.count else {
+                throw ImportError(message: "line \(row.line): \(row.cells.count) cells where the header has \(header.count)")
+            }
+            var document = ImportDocument(path: row.cells[0], format: nil, tags: [], native: nil, pictures: [])
+            document.isTableRow = true
+            for (key, cell) in zip(keys, row.cells.dropFirst()) {
+                if cell.isEmpty { document.removals.append(key) } else { document.tags.append((key, cell.split(separator: "; ", omittingEmptySubsequences: false).map { String($0) })) }
+            }
+            documents.append(document)
+        }
+        return documents
+    }
+
+    /// Tab-separated rows, one a line, cells unescaped as `tsvField` escapes them.
+    static func tsvRows(_ text: String) -> [(line: Int, cells: [String])] {
+        text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
+            var line = Substring(line)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            guard !line.isEmpty else { return nil }
+            return (index + 1, line.split(separator: "\t", omittingEmptySubsequences: false).map { tsvUnescaped($0) })
+        }
+    }
+
+    static func tsvUnescaped(_ field: Substring) -> String {
+        var out = ""
+        var escaped = false
+        for character in field {
+            if escaped {
+                switch character {
+                case "t": out += "\t"
+                case "n": out += "\n"
+                case "r": out += "\r"
+                default: out.append(character)
+                }
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Comma-separated rows (RFC 4180): a quoted cell may hold commas, line breaks and `""`.
+    static func csvRows(_ text: String) throws(ImportError) -> [(line: Int, cells: [String])] {
+        var rows: [(line: Int, cells: [String])] = []
+        var cells: [String] = []
+        var cell = ""
+        var quoted = false, wasQuoted = false
+        var line = 1, rowLine = 1
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        func endRow() {
+            cells.append(cell)
+            if !(cells.count == 1 && cells[0].isEmpty && !wasQuoted) { rows.append((rowLine, cells)) }
+            cells = []
+            cell = ""
+            wasQuoted = false
+        }
+        while let scalar = pending ?? scalars.next() {
+            pending = nil
+            if quoted {
+                if scalar == "\"" {
+                    if let next = scalars.next() {
+                        if next == "\"" { cell.unicodeScalars.append("\"") } else { quoted = false; pending = next }
+                    } else {
+                        quoted = false
+                    }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    cell.unicodeScalars.append(scalar)
+                }
+                continue
+            }
+            switch scalar {
+            case "\"" where cell.isEmpty:
+                quoted = true
+                wasQuoted = true
+            case ",":
+                cells.append(cell)
+                cell = ""
+            case "\r":
+                continue
+            case "\n":
+                endRow()
+                line += 1
+                rowLine = line
+            default:
+                cell.unicodeScalars.append(scalar)
+            }
+        }
+        if quoted { throw ImportError(message: "line \(rowLine): a quoted cell is not closed") }
+        if !cell.isEmpty || !cells.isEmpty || wasQuoted { endRow() }
+        return rows
     }
 
     public struct ImportError: Error, Sendable, CustomStringConvertible {

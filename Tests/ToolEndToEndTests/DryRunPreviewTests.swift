@@ -134,3 +134,49 @@ enum PathNamesForTests {
         (try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)) != nil
     }
 }
+
+/// `show --tsv` edited in a spreadsheet and saved as TSV or CSV comes back with `import
+/// --paths`: a column per key, a row per file, an empty cell removing the key (issue 35).
+@Suite struct TableImportTests {
+    func tagedit(_ arguments: String...) async throws -> ToolRunner.Result { try await ToolRunner.run("tagedit", arguments) }
+
+    @Test func aTSVFromShowRoundTripsAndAppliesEdits() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let a = folder + "/a.mp3", b = folder + "/b.m4a"
+        try Data(try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))).write(to: URL(fileURLWithPath: a))
+        try Data(try TemporaryFile.read(TestFixtures.path("aac-itunes-tags-cover.m4a"))).write(to: URL(fileURLWithPath: b))
+        let table = try await tagedit("show", "--tsv", "--keys", "TITLE,ARTIST,COMMENT,GENRE", a, b)
+        #expect(table.status == 0)
+        // The table as it was changes nothing.
+        let unchanged = try TemporaryFile.write(Array(table.standardOutput.utf8), name: "same.tsv")
+        let same = try await tagedit("import", "--paths", unchanged)
+        #expect(same.status == 0 && same.standardError.contains("0 files changed"), "\(same.standardError)")
+        // Edited: a new title with a tab in it, two artists, a removed genre.
+        var lines = table.standardOutput.split(separator: "\n").map(String.init)
+        var cells = lines[1].split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+        cells[1] = "New\\tTitle"
+        cells[2] = "One; Two"
+        cells[4] = ""
+        lines[1] = cells.joined(separator: "\t")
+        let edited = try TemporaryFile.write(Array((lines.joined(separator: "\n") + "\n").utf8), name: "edited.tsv")
+        let result = try await tagedit("import", "--paths", edited)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await tagedit("get", a, "TITLE").standardOutput == "New\tTitle\n")
+        #expect(try await tagedit("get", a, "ARTIST").standardOutput == "One\nTwo\n")
+        #expect(try await tagedit("get", a, "GENRE").status == 1)
+        #expect(try await tagedit("get", b, "TITLE").standardOutput == "Fixture Title\n")
+    }
+
+    @Test func aCSVWithQuotedCellsApplies() async throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("no-tags.mp3")), name: "c.mp3")
+        let csv = "path,TITLE,COMMENT\r\n\"\(path)\",\"Hello, \"\"World\"\"\",\"two\nlines\"\r\n"
+        let document = try TemporaryFile.write(Array(csv.utf8), name: "table.csv")
+        let result = try await tagedit("import", "--paths", document)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try await tagedit("get", path, "TITLE").standardOutput == "Hello, \"World\"\n")
+        #expect(try await tagedit("get", path, "COMMENT").standardOutput == "two\nlines\n")
+        let bad = try TemporaryFile.write(Array("path,TITLE\n\(path),a,b\n".utf8), name: "bad.csv")
+        let refused = try await tagedit("import", "--paths", bad)
+        #expect(refused.status == 65 && refused.standardError.contains("line 2: 3 cells where the header has 2"), "\(refused.standardError)")
+    }
+}

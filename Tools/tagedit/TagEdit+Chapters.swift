@@ -51,12 +51,13 @@ extension TagEdit {
             @Argument(help: "Files (directories with --recursive).") var files: [String]
             @Flag(help: "Print a JSON array with one object per file.") var json = false
             @Option(help: "auto (what players most read), qt, nero, id3 or all.") var form = "auto"
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-            @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
+            @OptionGroup var reading: ReadingJobs
+            var jobs: Int? { reading.jobs }
 
             func validate() throws {
                 try Chapters.validate(form: form, allowingAll: true)
-                if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             }
 
             func run() throws {
@@ -103,7 +104,8 @@ extension TagEdit {
             @Option(help: "The chapter file.") var from: String
             @Option(help: ArgumentHelp("auto (from the file's content), " + ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")) var format = "auto"
             @Option(help: "both (every form the file holds: an MP4's QuickTime chapter track and Nero chpl), or one form: qt, nero, id3 or vorbis.") var forms = "both"
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func validate() throws {
@@ -146,7 +148,8 @@ extension TagEdit {
                 abstract: "Write the chapters a file has (as players read them) in the forms named, and remove the other forms.")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
             @Option(help: "both (every form the file holds), or one form: qt or nero (MP4), id3 (MP3, AAC, AIFF, WAV), vorbis (FLAC, Ogg).") var to: String
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func validate() throws { try Chapters.validate(forms: to) }
@@ -164,7 +167,8 @@ extension TagEdit {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove chapters: the chapter track with its reference and samples, chpl, CHAP/CTOC.")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
             @Option(help: "qt, nero, id3 or all.") var form = "all"
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func validate() throws {

@@ -11,17 +11,18 @@ extension TagEdit {
         @Flag(help: "Print a JSON array with one object per file.") var json = false
         @Flag(help: "With --json: add each picture's SHA-256 (\"sha256\"), which reads every picture's bytes.") var digests = false
         @Flag(help: "Also list every native item with its identifier.") var native = false
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
         @Option(help: "Print one line per file from a template: '{ARTIST} - {TITLE}', {TRACKNUMBER:02} zero-pads, {KEY|default} fills a missing key, {path} {filename} {basename} {ext} name the file.")
         var format: String?
         @Flag(help: "Print tab-separated values for spreadsheets: a header line, then the path and the --keys of each file.") var tsv = false
         @Option(help: "The columns of --tsv, comma-separated (default: the common keys).") var keys: String?
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
+        @OptionGroup var reading: ReadingJobs
+        var jobs: Int? { reading.jobs }
 
         func validate() throws {
             if [json, format != nil, tsv].filter({ $0 }).count > 1 { throw ValidationError("choose one of --json, --format and --tsv") }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
             if keys != nil && !tsv { throw ValidationError("--keys names the columns of --tsv") }
             if digests && !json { throw ValidationError("--digests adds picture digests to the JSON listing: use it with --json") }
             if let format { do { _ = try TagTemplate(format) } catch { throw ValidationError(error.description) } }
@@ -60,13 +61,14 @@ extension TagEdit {
             abstract: "Print the values of a key: one per line for one file, 'FILE: value' lines (or --json) for several (exit 1 when a file has none).")
         @Argument(help: "The files (directories with --recursive), then a uniform key, alias, custom key or identifier.") var arguments: [String]
         @Flag(help: "Print a JSON array: {\"path\", \"key\", \"values\"} per file (values null when absent).") var json = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var reading: ReadingJobs
+        var jobs: Int? { reading.jobs }
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
 
         func validate() throws {
             guard arguments.count >= 2 else { throw ValidationError("name a file and a key: tagedit get FILE... KEY") }
-            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
 
         /// The values of `key` in `media`; pictures as one line describing each.
@@ -123,7 +125,8 @@ extension TagEdit {
     /// The arguments of `set` and `add`, which differ only in what they do with the values.
     struct Assignments: ParsableArguments {
         @Argument(help: "Files, then KEY=VALUE assignments.") var arguments: [String]
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @OptionGroup var options: WriteOptions
 
         func run(appending: Bool) throws {
@@ -153,7 +156,8 @@ extension TagEdit {
     struct RemoveKeys: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove keys: tagedit remove FILE... KEY...")
         @Argument(help: "Files (existing paths, or names with a media extension), then keys.") var arguments: [String]
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @OptionGroup var options: WriteOptions
 
         func run() throws {
@@ -172,7 +176,8 @@ extension TagEdit {
             commandName: "convert",
             abstract: "Rewrite ID3v2 tags as version 3 or 4 (tagedit convert --id3v2-version 3 FILE...), add or strip the ID3v1 tag of MP3/AAC files (--id3v1 add|remove); tags already so are left alone.")
         @Argument(help: "Files (directories with --recursive).") var files: [String]
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @Option(help: ArgumentHelp("Add an ID3v1 tag (holding what the ID3v2 tag says) or remove it (MP3 and AAC).", valueName: "add|remove"))
         var id3v1: String?
         @OptionGroup var options: WriteOptions
@@ -194,7 +199,8 @@ extension TagEdit {
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove all metadata, keeping the media.")
         @Argument(help: "Files.") var files: [String]
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @OptionGroup var options: WriteOptions
 
         func run() throws {
@@ -221,7 +227,8 @@ extension TagEdit {
             @Option(help: "The picture type (front-cover, back-cover, artist, ...).") var type = "front-cover"
             @Option(help: "A description.") var description = ""
             @Flag(help: "Replace the pictures of this type instead of adding another.") var replace = false
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func validate() throws {
@@ -257,7 +264,8 @@ extension TagEdit {
             @Argument(help: "The media files (directories with --recursive).") var files: [String]
             @Option(help: "The directory to write to (default: the current one).") var output = "."
             @Flag(help: "Overwrite picture files that exist.") var force = false
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
 
             func run() throws {
                 guard MediaFileList.isDirectory(output) else {
@@ -295,7 +303,8 @@ extension TagEdit {
             static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove embedded pictures (all, or those of --type).")
             @Argument(help: "The media files (directories with --recursive).") var files: [String]
             @Option(help: "Only pictures of this type.") var type: String?
-            @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+            @OptionGroup var walking: Walking
+            var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func run() throws {
@@ -311,12 +320,11 @@ extension TagEdit {
             discussion: "One file gives one document (the object `import` reads); several files, or a folder with -r, give a JSON array of them in path order, a file that cannot be read being {\"path\", \"error\"} there, as with show --json.")
         @Argument(help: "The media files (directories with --recursive).") var files: [String]
         @Option(help: "Write the document here instead of standard output.") var output: String?
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
+        @OptionGroup var reading: ReadingJobs
+        var jobs: Int? { reading.jobs }
 
-        func validate() throws {
-            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
-        }
 
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive)
@@ -388,8 +396,9 @@ extension TagEdit {
             abstract: "Apply a JSON document: an export of a file of the same family restores every native item; otherwise its tags and pictures are set.",
             discussion: """
                 tagedit import FILE DOCUMENT applies one document to FILE. With --paths, each DOCUMENT (an export document, \
-                an array of them as export -r writes it, or the backups --backup wrote) is applied to the file its "path" \
-                names: tagedit import --paths BACKUP/*.json undoes a batch.
+                an array of them as export -r writes it, the backups --backup wrote, or a TSV/CSV table as show --tsv \
+                writes it: a path column, a column per key, values separated by "; ", an empty cell removing the key) is \
+                applied to the file its path names: tagedit import --paths BACKUP/*.json undoes a batch.
                 """)
         @Argument(help: "FILE DOCUMENT, or with --paths the documents (- for standard input).") var arguments: [String]
         @Flag(help: "Apply each document to the file its \"path\" names.") var paths = false
@@ -410,8 +419,13 @@ extension TagEdit {
                 FileRun.standardError("tagedit: \(name): cannot read the document")
                 throw ExitCode(ToolExitCode.notFound.rawValue)
             }
+            let text = String(decoding: data, as: UTF8.self)
             do {
-                return try TagReport.importDocuments(try JSONValue.parse(String(decoding: data, as: UTF8.self)))
+                // JSON (a document or an array of them), else a TSV/CSV table.
+                if let first = text.unicodeScalars.first(where: { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }), first != "{" && first != "[" {
+                    return try TagReport.importTable(text)
+                }
+                return try TagReport.importDocuments(try JSONValue.parse(text))
             } catch {
                 FileRun.standardError("tagedit: \(name): \(error)")
                 throw ExitCode(ToolExitCode.badInput.rawValue)
@@ -449,6 +463,11 @@ extension TagEdit {
         }
 
         static func apply(_ parsed: TagReport.ImportDocument, to media: inout MediaFile) throws(MetadataError) {
+            if parsed.isTableRow {
+                for (key, values) in parsed.tags { try media.set(key, values) }
+                for key in parsed.removals { _ = try media.remove(key) }
+                return
+            }
             let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
             var tags = parsed.tags
             if sameFamily, let native = parsed.native {

@@ -22,7 +22,8 @@ extension TagEdit {
         @Option(help: "The new name, from tag fields ({KEY}, {KEY:02}, {KEY|default}); / makes folders.") var pattern: String
         @Option(help: "The root folder the pattern is relative to (default: each file's own folder).") var to: String?
         @Flag(help: "Print the moves; move nothing.") var dryRun = false
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @Flag(help: "Remove the folders the moves emptied (never a folder named on the command line).") var prune = false
         @Option(help: "Files read at once (default: the number of processors); the moves and the output are a serial run's.") var jobs: Int?
 
@@ -232,7 +233,8 @@ extension TagEdit {
                 """)
         @Argument(help: "Files (directories with --recursive).") var files: [String]
         @Option(help: "The name's layout, from tag fields: '{TRACKNUMBER} - {TITLE}'.") var pattern: String
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
         @OptionGroup var options: WriteOptions
 
         func validate() throws {

@@ -18,12 +18,11 @@ extension TagEdit {
         var json = false
         @Option(help: "Only events at or after this time (seconds).") var from: Double?
         @Option(help: "Only events at or before this time (seconds).") var to: Double?
-        @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
-        @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
+        @OptionGroup var walking: Walking
+        var recursive: Bool { walking.recursive }
+        @OptionGroup var reading: ReadingJobs
+        var jobs: Int? { reading.jobs }
 
-        func validate() throws {
-            if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
-        }
 
         /// What a walk picks up: media files and streaming segments.
         static let extensions = MediaFileList.mediaExtensions.union(["ts", "m2ts", "mts", "m4s", "cmfa", "cmfv", "cmfm"])

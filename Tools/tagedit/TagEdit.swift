@@ -33,6 +33,20 @@ struct TagEdit: ParsableCommand {
     }
 }
 
+/// `-r`: the option of every command that takes folders.
+struct Walking: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Walk directories.") var recursive = false
+}
+
+/// `--jobs` of the commands that read files at once and print as a serial run would.
+struct ReadingJobs: ParsableArguments {
+    @Option(help: "Files read at once (default: the number of processors); the output is a serial run's.") var jobs: Int?
+
+    func validate() throws {
+        if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
+    }
+}
+
 /// Options of every command that writes.
 struct WriteOptions: ParsableArguments {
     @Flag(name: .long, help: "Print each key's old and new values and how the file would be written; write nothing.")
