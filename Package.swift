@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "APEv2Tests", dependencies: ["APEv2", "MediaBytes", "TestSupport"]),
         .testTarget(name: "ISOBMFFTests", dependencies: ["ISOBMFF", "MediaBytes", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaMetadataTests", dependencies: ["MediaMetadata", "MediaBytes", "ID3", "APEv2", "Carriers", "ISOBMFF", "VorbisComment", "TestSupport", "TagLibOracle"]),
-        .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "ISOBMFF", "TestSupport"]),
+        .testTarget(name: "MediaToolSupportTests", dependencies: ["MediaToolSupport", "MediaMetadata", "MediaBytes", "ISOBMFF", "TestSupport"]),
         .testTarget(name: "InspectionBrowserTests", dependencies: ["InspectionBrowser", "MediaToolSupport", "MediaBytes", "TestSupport"]),
         // Damaged and hostile input through every layer (truncation and corruption sweeps).
         .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "Carriers", "MediaBytes", "TestSupport"]),

@@ -44,22 +44,25 @@ public enum EditBackup {
     /// The backup's file name: the absolute path with `%` as `%25` and `/` as `%2F`, `.json`
     /// after it; a name longer than a file system takes keeps its end and a hash of the whole.
     static func name(for absolute: String) -> String {
-        var name = ""
+        // Byte by byte, so that a name that is not UTF-8 stays the same bytes.
+        var name: [UInt8] = []
         for byte in PathBytes.bytes(absolute) {
             switch byte {
-            case UInt8(ascii: "%"): name += "%25"
-            case UInt8(ascii: "/"): name += "%2F"
-            default: name += PathBytes.string([byte])
+            case UInt8(ascii: "%"): name += Array("%25".utf8)
+            case UInt8(ascii: "/"): name += Array("%2F".utf8)
+            default: name.append(byte)
             }
         }
-        if PathBytes.bytes(name).count > 200 {
-            // FNV-1a of the whole path keeps two long paths with one end apart.
+        if name.count > 200 {
+            // FNV-1a of the whole path keeps two long paths with one end apart; the end is cut
+            // at a UTF-8 character's start.
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325
             for byte in PathBytes.bytes(absolute) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            let tail = PathBytes.string(Array(PathBytes.bytes(name).suffix(150)))
-            name = String(hash, radix: 16) + "-" + tail
+            var tail = Array(name.suffix(150))
+            while let first = tail.first, first & 0xC0 == 0x80 { tail.removeFirst() }
+            name = Array(String(hash, radix: 16).utf8) + Array("-".utf8) + tail
         }
-        return name + ".json"
+        return PathBytes.string(name + Array(".json".utf8))
     }
 
     /// `path` from the root: relative paths joined to the working folder.

@@ -1,3 +1,4 @@
+import MediaBytes
 import MediaMetadata
 @testable import MediaToolSupport
 import TestSupport
@@ -67,5 +68,21 @@ import Testing
         #expect(FileNaming.component("tab\there") == "tab_here")
         let long = FileNaming.component(String(repeating: "é", count: 300))
         #expect(long.utf8.count <= FileNaming.maximumComponentBytes && long.allSatisfy { $0 == "é" })
+    }
+}
+
+/// The backup file names of `--backup`: the absolute path with `/` and `%` escaped, its bytes
+/// kept (a name that is not UTF-8 too), long paths cut with a hash of the whole.
+@Suite struct EditBackupNameTests {
+    @Test func namesKeepThePathsBytesAndStayUnderTheLimit() {
+        #expect(EditBackup.name(for: "/music/100% Hits/Café.mp3") == "%2Fmusic%2F100%25 Hits%2FCafé.mp3.json")
+        let raw = PathBytes.string(Array("/a/".utf8) + [0xFF, 0x41])
+        #expect(PathBytes.bytes(EditBackup.name(for: raw)) == Array("%2Fa%2F".utf8) + [0xFF, 0x41] + Array(".json".utf8))
+        let long = "/" + String(repeating: "é", count: 200) + "/x.mp3"
+        let other = "/" + String(repeating: "è", count: 1) + String(repeating: "é", count: 199) + "/x.mp3"
+        let name = EditBackup.name(for: long)
+        #expect(PathBytes.bytes(name).count < 255 && name.hasSuffix("x.mp3.json"))
+        #expect(name != EditBackup.name(for: other), "two long paths with one end keep apart")
+        #expect(String(validating: PathBytes.bytes(name), as: UTF8.self) != nil, "cut at a character's start")
     }
 }
