@@ -40,6 +40,29 @@ struct ChaptersCommandTests {
         #expect(text.standardOutput.contains("form nero: 3 chapters, read by VLC"))
     }
 
+    /// `chapters export --format json --form all` lists every form as `chapters list --json
+    /// --form all` does for the file, and `chapters set --from` reads it back (its first form).
+    /// Other formats hold one list and refuse `--form all` (issue 35).
+    @Test func jsonExportOfEveryFormIsTheListingAndReadsBack() async throws {
+        let path = TestFixtures.path("audiobook-chapters.m4b")
+        let exported = try await tagedit("chapters", "export", path, "--format", "json", "--form", "all")
+        #expect(exported.status == 0, "\(exported.standardError)")
+        let documents = try #require(try JSONSerialization.jsonObject(with: Data(exported.standardOutput.utf8)) as? [[String: Any]])
+        let listed = try await listed(path, form: "all")
+        #expect(documents.map { $0["form"] as? String } == listed.map { $0["form"] as? String })
+        #expect(documents.map { ($0["chapters"] as? [[String: Any]])?.count } == [3, 3])
+        let file = try TemporaryFile.write(Array(exported.standardOutput.utf8), name: "all.json")
+        let target = try TemporaryFile.write(try TemporaryFile.read(path), name: "target.m4b")
+        #expect(try await tagedit("chapters", "remove", target).status == 0)
+        #expect((try await self.listed(target).first?["chapters"] as? [[String: Any]])?.isEmpty == true)
+        let set = try await tagedit("chapters", "set", target, "--from", file)
+        #expect(set.status == 0, "\(set.standardError)")
+        let back = try #require(try await self.listed(target).first?["chapters"] as? [[String: Any]])
+        #expect(back.map { $0["title"] as? String } == ["Chapter 1: Opening", "Chapter 2: Middle", "Chapter 3: End"])
+        let refused = try await tagedit("chapters", "export", path, "--form", "all")
+        #expect(refused.status == 64 && refused.standardError.contains("--form all takes --format json"), "\(refused.standardError)")
+    }
+
     @Test func mp4chapsIsOneLineAChapter() async throws {
         let result = try await tagedit("chapters", "export", TestFixtures.path("audiobook-chapters.m4b"))
         #expect(result.status == 0)

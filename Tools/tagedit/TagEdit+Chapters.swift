@@ -39,6 +39,12 @@ extension TagEdit {
             }
         }
 
+        /// The `--form` help: the forms of `ChapterForm.all`, `auto` first.
+        static func formHelp(allowingAll: Bool) -> ArgumentHelp {
+            let names = ChapterForm.all.map(\.rawValue) + (allowingAll ? ["all"] : [])
+            return ArgumentHelp("auto (what players most read), " + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") + ".")
+        }
+
         static func validate(form: String, allowingAll: Bool) throws {
             let names = ["auto"] + ChapterForm.all.map(\.rawValue) + (allowingAll ? ["all"] : [])
             guard names.contains(form) else {
@@ -50,7 +56,7 @@ extension TagEdit {
             static let configuration = CommandConfiguration(commandName: "list", abstract: "List chapters as players will show them, with the forms each file has.")
             @Argument(help: "Files (directories with --recursive).") var files: [String]
             @Flag(help: "Print a JSON array with one object per file.") var json = false
-            @Option(help: "auto (what players most read), qt, nero, id3 or all.") var form = "auto"
+            @Option(help: Chapters.formHelp(allowingAll: true)) var form = "auto"
             @OptionGroup var walking: Walking
             var recursive: Bool { walking.recursive }
             @OptionGroup var reading: ReadingJobs
@@ -74,11 +80,14 @@ extension TagEdit {
             static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a file's chapters as a chapter file.")
             @Argument(help: "The media file.") var file: String
             @Option(help: ArgumentHelp(ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".")) var format = "mp4chaps"
-            @Option(help: "auto (what players most read), qt, nero or id3.") var form = "auto"
+            @Option(help: ArgumentHelp(Chapters.formHelp(allowingAll: true).abstract + " all takes --format json: every form, as chapters list --json gives them.")) var form = "auto"
             @Option(help: "Write here instead of standard output.") var output: String?
 
             func validate() throws {
-                try Chapters.validate(form: form, allowingAll: false)
+                try Chapters.validate(form: form, allowingAll: true)
+                if form == "all" && format != ChapterFileFormat.json.rawValue {
+                    throw ValidationError("--form all takes --format json (the other chapter files hold one list)")
+                }
                 guard ChapterFileFormat.allCases.contains(where: { $0.rawValue == format }) else {
                     throw ValidationError("unknown chapter file format \"\(format)\" (\(ChapterFileFormat.allCases.map(\.rawValue).joined(separator: ", ")))")
                 }
@@ -89,7 +98,12 @@ extension TagEdit {
                 do throws(MetadataError) {
                     let media = try MediaFile(path: file)
                     let (all, shown) = Chapters.lists(media, form: form)
-                    try FileRun.emit(chapterFormat.render(shown.first?.chapters ?? [], path: file, lists: shown.isEmpty ? all : shown), to: output, what: "chapter file")
+                    // Every form: the objects of chapters list --json --form all for this file
+                    // (chapters set --from reads the first).
+                    let text = form == "all"
+                        ? JSONValue.array(all.map { ChapterReport.listJSON(path: file, lists: all, shown: $0) }).serialized() + "\n"
+                        : chapterFormat.render(shown.first?.chapters ?? [], path: file, lists: shown.isEmpty ? all : shown)
+                    try FileRun.emit(text, to: output, what: "chapter file")
                 } catch {
                     FileRun.standardError("tagedit: \(error.description)")
                     throw ExitCode(ToolExitCode.code(for: error))
