@@ -43,6 +43,30 @@ extension ChapterFileFormat {
         return chapters
     }
 
+    /// What a chapter file of this format says that chapters here do not keep (a chapter holds
+    /// a start, an end, a title and a URL): Podcasting 2.0's `img` (an image URL), `location`
+    /// and `toc: false`, Podlove's `image`. One sentence each, for a note; empty when nothing
+    /// is dropped.
+    public func unkept(in text: String) -> [String] {
+        var counts: [(String, Int)] = []
+        switch self {
+        case .podcastJSON:
+            guard let items = (try? JSONValue.parse(text))?["chapters"]?.arrayValue else { return [] }
+            counts = [
+                ("img (an image URL)", items.filter { $0["img"] != nil }.count),
+                ("location", items.filter { $0["location"] != nil }.count),
+                ("toc: false (hidden from the table of contents)", items.filter { $0["toc"] == .bool(false) }.count),
+            ]
+        case .podlove:
+            counts = [("image (an image URL)", text.split(separator: " image=", omittingEmptySubsequences: false).count - 1)]
+        default:
+            return []
+        }
+        return counts.filter { $0.1 > 0 }.map { name, count in
+            "\(count) chapter\(count == 1 ? "'s" : "s'") \(name) not kept: a chapter here holds its times, title and URL"
+        }
+    }
+
     /// A time as chapter files write it: `H:MM:SS.fff`, `MM:SS.fff` or seconds `SS.fff`, the
     /// fraction kept exactly (up to nine digits).
     static func parseTime(_ text: Substring) -> ChapterTime? {

@@ -83,6 +83,21 @@ import Testing
         #expect(ChapterFileFormat.detect("CHAPTER01=00:00:00.000\nCHAPTER01NAME=Intro\n") == .ogm)
     }
 
+    /// What a chapter file says that chapters do not keep is named for a note (issue 35:
+    /// Podcasting 2.0 `img` was dropped without a word).
+    @Test func whatChaptersDoNotKeepIsNamed() {
+        let podcast = "{\"version\": \"1.2.0\", \"chapters\": [{\"startTime\": 0, \"title\": \"A\", \"img\": \"https://x/a.jpg\"},"
+            + " {\"startTime\": 5, \"title\": \"B\", \"img\": \"https://x/b.jpg\", \"toc\": false}, {\"startTime\": 9, \"title\": \"C\"}]}"
+        #expect(ChapterFileFormat.podcastJSON.unkept(in: podcast) == [
+            "2 chapters' img (an image URL) not kept: a chapter here holds its times, title and URL",
+            "1 chapter's toc: false (hidden from the table of contents) not kept: a chapter here holds its times, title and URL",
+        ])
+        let podlove = "<psc:chapters><psc:chapter start=\"0\" title=\"A\" image=\"a.jpg\"/></psc:chapters>"
+        #expect(ChapterFileFormat.podlove.unkept(in: podlove).count == 1)
+        #expect(ChapterFileFormat.mp4chaps.unkept(in: "00:00:00.000 A").isEmpty)
+        #expect(ChapterFileFormat.podcastJSON.unkept(in: "{\"chapters\": [{\"startTime\": 0}]}").isEmpty)
+    }
+
     /// The OGM (mkvmerge simple) format, read and written (issue 35): pairs by number in number
     /// order whatever the line order, names in any case, a title with `=` kept whole, and the
     /// line of what does not read.

@@ -149,7 +149,9 @@ extension TagEdit {
             let text = String(decoding: data, as: UTF8.self)
             let chapterFormat = format == "auto" ? ChapterFileFormat.detect(text) : ChapterFileFormat(rawValue: format)
             do {
-                return try chapterFormat.parse(text)
+                let chapters = try chapterFormat.parse(text)
+                for note in chapterFormat.unkept(in: text) { FileRun.standardError("tagedit: \(path): note: \(note)") }
+                return chapters
             } catch {
                 FileRun.standardError("tagedit: \(path): \(chapterFormat.rawValue): \(error.description)")
                 throw ExitCode(ToolExitCode.badInput.rawValue)
