@@ -9,7 +9,8 @@ import MediaBytes
 import MediaMetadata
 
 /// `--backup DIR`: before a writing command changes a file, its export document (every native
-/// item and picture, as `export` writes it, naming the file by its absolute path) is written
+/// item and picture, as `export` writes it, naming the file by its absolute path, links
+/// resolved) is written
 /// into DIR, flushed to disk, as `DIR/<absolute path with / as %2F>.json`. `tagedit import
 /// --paths DIR/*.json` puts every file of the batch back as it was.
 ///
@@ -19,7 +20,8 @@ public enum EditBackup {
     /// Writes the backup of `file` into `folder`; returns a note when one was already there
     /// (and kept), nil otherwise.
     public static func write(_ file: MediaFile, into folder: String) throws(MetadataError) -> String? {
-        let absolute = absolutePath(file.path)
+        // From the root, links resolved: the file the undo puts back, wherever it is run from.
+        let absolute = FileReplacement.resolvedPath(file.path)
         let target = PathNames.appending(name(for: absolute), to: folder)
         var info = stat()
         if SystemPath.lstat(target, &info) == 0 {
@@ -63,14 +65,5 @@ public enum EditBackup {
             name = Array(String(hash, radix: 16).utf8) + Array("-".utf8) + tail
         }
         return PathBytes.string(name + Array(".json".utf8))
-    }
-
-    /// `path` from the root: relative paths joined to the working folder.
-    static func absolutePath(_ path: String) -> String {
-        guard !path.hasPrefix("/") else { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return path }
-        let folder = PathBytes.string(buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
-        return PathNames.appending(path.hasPrefix("./") ? String(path.dropFirst(2)) : path, to: folder)
     }
 }

@@ -117,12 +117,14 @@ import Testing
         try Data(try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))).write(to: URL(fileURLWithPath: a))
         try Data(try TemporaryFile.read(TestFixtures.path("aac-itunes-tags-cover.m4a"))).write(to: URL(fileURLWithPath: b))
         let document = folder + "/all.json"
+        let genre = try await tagedit("get", b, "GENRE").standardOutput
+        #expect(!genre.isEmpty && genre != "Noise\n")
         #expect(try await tagedit("export", "-r", folder, "--output", document).status == 0)
         #expect(try await tagedit("set", a, b, "TITLE=Gone", "GENRE=Noise").status == 0)
         let result = try await tagedit("import", "--paths", document)
         #expect(result.status == 0, "\(result.standardError)")
         #expect(try await tagedit("get", a, "TITLE").standardOutput == "Fixture Title ♪\n")
-        #expect(try await tagedit("get", b, "GENRE").standardOutput != "Noise\n")
+        #expect(try await tagedit("get", b, "GENRE").standardOutput == genre)
         // An array given for one file is refused: it applies by path.
         let one = try await tagedit("import", a, document)
         #expect(one.status == 65 && one.standardError.contains("apply an array by path with --paths"), "\(one.standardError)")
