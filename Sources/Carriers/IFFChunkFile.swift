@@ -101,6 +101,7 @@ public struct IFFChunkFile: Sendable {
         // `ID3v2Tag.merging`), an AIFF's `ID3 ` before its `id3 ` (ffmpeg reads only `ID3 ` in
         // AIFF, either in WAV).
         var tags: [ID3v2Tag] = []
+        var decompressionBudget = ID3v2Tag.maxDecompressedTagSize  // shared by the chunks
         for chunk in tagChunks {
             guard chunk.dataSize <= Self.maxTagChunkSize else {
                 diagnostics.append(Diagnostic(.warning, .limit, area: "ID3v2", offset: chunk.offset,
@@ -109,7 +110,7 @@ public struct IFFChunkFile: Sendable {
             }
             let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
             do {
-                let tag = try ID3v2Tag(parsing: bytes, at: chunk.dataOffset)
+                let tag = try ID3v2Tag(parsing: bytes[...], at: chunk.dataOffset, decompressionBudget: &decompressionBudget)
                 tags.append(tag)
                 diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
             } catch {

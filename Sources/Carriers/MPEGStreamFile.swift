@@ -67,10 +67,12 @@ public struct MPEGStreamFile: Sendable {
         leadingTags = []
         diagnostics = []
         var position: UInt64 = 0
+        // What the compressed frames of all the file's tags may inflate to, together.
+        var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
         // Leading tags, one after another.
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
             do {
-                let tag = try ID3v2Tag.read(source, original: original, at: position, header: header)
+                let tag = try ID3v2Tag.read(source, original: original, at: position, header: header, decompressionBudget: &decompressionBudget)
                 leadingTags.append(tag)
                 diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
             } catch {
@@ -110,7 +112,7 @@ public struct MPEGStreamFile: Sendable {
                 {
                     let start = end - 20 - UInt64(size)
                     let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
-                    if let tag = try? ID3v2Tag(parsing: bytes, at: start) {
+                    if let tag = try? ID3v2Tag(parsing: bytes[...], at: start, decompressionBudget: &decompressionBudget) {
                         appendedTag = tag
                         appendedBlock = start..<end
                         diagnostics += tag.diagnostics.map { $0.within("ID3v2") }

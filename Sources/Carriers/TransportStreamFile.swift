@@ -198,6 +198,8 @@ private struct Scanner {
     /// Metadata PES being assembled, per PID: its bytes, the offset of its first packet, and
     /// where in the file its first byte is.
     var pes: [UInt16: (bytes: [UInt8], offset: UInt64, start: UInt64)] = [:]
+    /// What the compressed frames of all the stream's ID3 events may inflate to, together.
+    var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
     /// Per PID (13 bits, flat tables: a packet costs no hashing): the last continuity counter
     /// (-1: none yet), the program whose PMT it carries (-1: none), and the stream it is
     /// (program and stream index, -1: none).
@@ -502,7 +504,7 @@ private struct Scanner {
         do {
             // Offsets are the file's while the tag lies in the PES's first packet (packet
             // headers interrupt it after that).
-            event.tag = try ID3v2Tag(parsing: payload, at: pending.start + UInt64(header.payloadStart))
+            event.tag = try ID3v2Tag(parsing: payload[...], at: pending.start + UInt64(header.payloadStart), decompressionBudget: &decompressionBudget)
         } catch {
             event.problem = error.description
             note(.warning, .tag, "ID3", at: pending.offset, element: "PID \(pid)", "the PES payload is not a readable ID3v2 tag: \(error.description)")

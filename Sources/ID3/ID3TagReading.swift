@@ -8,8 +8,11 @@ import MediaBytes
 extension ID3v2Tag {
     /// Reads the tag whose header is at `position` in `source` (the prefetched view of
     /// `original`), leaving large picture and object payloads in the file.
-    public static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader) throws(ID3Error) -> ID3v2Tag {
-        try ID3TagReading.read(source, original: original, at: position, header: header)
+    /// `decompressionBudget` is shared by the tags of one file
+    /// (``init(parsing:at:decompressionBudget:)``).
+    public static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader,
+                            decompressionBudget: inout Int) throws(ID3Error) -> ID3v2Tag {
+        try ID3TagReading.read(source, original: original, at: position, header: header, budget: &decompressionBudget)
     }
 }
 
@@ -22,18 +25,19 @@ enum ID3TagReading {
     static let headRoom = 4 << 10
 
     /// Reads the tag whose header is at `position`.
-    static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader) throws(ID3Error) -> ID3v2Tag {
+    static func read(_ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, header: ID3TagHeader,
+                     budget: inout Int) throws(ID3Error) -> ID3v2Tag {
         let total = Int(min(header.totalSize, source.size - position))
         let plain = header.majorVersion < 3 || header.flags & 0xC0 != 0  // unsynchronised or extended header
         let cut = UInt64(total) < header.totalSize  // the parser reports the missing bytes
         if total <= 2 * chunk || plain || cut || source.holds(position, count: total) {
-            return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
+            return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position, decompressionBudget: &budget)
         }
         let bodyEnd = min(total, 10 + Int(header.tagSize))  // a v2.4 footer follows the body
-        if let tag = try sparse(source, original: original, at: position, total: total, bodyEnd: bodyEnd, version: header.majorVersion) {
+        if let tag = try sparse(source, original: original, at: position, total: total, bodyEnd: bodyEnd, version: header.majorVersion, budget: &budget) {
             return tag
         }
-        return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position)
+        return try ID3v2Tag(parsing: slice(source, at: position, count: total), at: position, decompressionBudget: &budget)
     }
 
     static func slice(_ source: PrefetchedByteSource, at offset: UInt64, count: Int) throws(ID3Error) -> ArraySlice<UInt8> {
@@ -49,7 +53,7 @@ enum ID3TagReading {
     /// keeps only its first `headRoom` bytes (its size fields rewritten to match); after
     /// parsing, offsets are mapped back to the file and the payloads point into it.
     private static func sparse(
-        _ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, total: Int, bodyEnd: Int, version: UInt8
+        _ source: PrefetchedByteSource, original: any ByteSource, at position: UInt64, total: Int, bodyEnd: Int, version: UInt8, budget: inout Int
     ) throws(ID3Error) -> ID3v2Tag? {
         // Bytes of the tag (relative to `position`), read a chunk at a time.
         var window: (start: Int, bytes: ArraySlice<UInt8>) = (0, [])
@@ -121,7 +125,7 @@ enum ID3TagReading {
         compact.replaceSubrange(6..<10, with: headerSize)
         if bodyEnd < total { compact += try bytes(bodyEnd, total - bodyEnd) }  // the footer
 
-        var tag = try ID3v2Tag(parsing: compact, at: position)
+        var tag = try ID3v2Tag(parsing: compact[...], at: position, decompressionBudget: &budget)
         // Bytes left out before each removal point, added up, to map compact offsets back.
         var cumulative: [(index: Int, shift: Int)] = []
         for removal in removals { cumulative.append((removal.index, (cumulative.last?.shift ?? 0) + removal.removed)) }

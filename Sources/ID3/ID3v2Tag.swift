@@ -24,7 +24,9 @@ public struct ID3v2Tag: Sendable, Hashable {
 
     /// The largest decompressed size accepted for one compressed frame.
     public static let maxDecompressedFrameSize = 16 << 20
-    /// The most bytes all the compressed frames of one tag may decompress to together.
+    /// The most bytes all the compressed frames of one tag may decompress to together; the
+    /// file readers share one such budget among all the tags of a file
+    /// (``init(parsing:at:decompressionBudget:)``).
     public static let maxDecompressedTagSize = 16 << 20
 
     /// A new, empty tag of `majorVersion` (3 or 4) holding `frames`.
@@ -53,6 +55,15 @@ public struct ID3v2Tag: Sendable, Hashable {
     /// Reads a tag from a slice that starts with the tag header (no copy of the tag is made;
     /// frame payloads stay slices of the same storage).
     public init(parsing bytes: ArraySlice<UInt8>, at offset: UInt64 = 0) throws(ID3Error) {
+        var budget = ID3v2Tag.maxDecompressedTagSize
+        try self.init(parsing: bytes, at: offset, decompressionBudget: &budget)
+    }
+
+    /// Reads a tag whose compressed frames may inflate to at most `decompressionBudget` bytes
+    /// together, and takes what they inflated (failed attempts included) from it: a reader of
+    /// a file that holds many tags (a transport stream's timed events, appended tags) passes
+    /// one budget to all of them, so the file costs one budget of work, not one per tag.
+    public init(parsing bytes: ArraySlice<UInt8>, at offset: UInt64 = 0, decompressionBudget: inout Int) throws(ID3Error) {
         guard let header = ID3TagHeader(bytes) else {
             throw ID3Error(.notATag, offset: offset, message: "no ID3v2 header (\"ID3\", version, flags, syncsafe size)")
         }
@@ -113,7 +124,9 @@ public struct ID3v2Tag: Sendable, Hashable {
             }
         }
         var reader = FrameReader(version: majorVersion, tagUnsynchronised: isUnsynchronised, baseOffset: offset + 10, baseIndex: body.startIndex)
+        reader.decompressionBudget = max(0, decompressionBudget)
         frames = reader.frames(in: body[position...], diagnostics: &diagnostics, padding: &paddingSize)
+        decompressionBudget = reader.decompressionBudget
         if majorVersion == 3, let padding = extendedHeader?.paddingSize { paddingSize += Int(padding) }
     }
 
@@ -131,7 +144,8 @@ struct FrameReader {
     let baseIndex: Int
     /// 0 for a tag's frames, 1 for frames embedded in `CHAP`/`CTOC`, and so on.
     var depth = 0
-    /// Bytes decompressed frames may still produce, shared by the whole tag.
+    /// Bytes decompressed frames may still produce, shared by the whole tag (and by the
+    /// other tags of the file when the caller passes one budget to each).
     var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
 
     /// Embedded frames are read this deep and no deeper (a `CHAP` in a `CTOC` is depth 2).
@@ -331,15 +345,29 @@ struct FrameReader {
             return frame
         }
         if flags.compressed {
-            let limit = min(ID3v2Tag.maxDecompressedFrameSize, decompressionBudget,
-                            decompressedSize.map { max($0, 0) } ?? ID3v2Tag.maxDecompressedFrameSize)
-            do {
-                body = try Inflate.zlib(Array(body), maxOutputSize: limit)[...]
-                decompressionBudget -= body.count
-                (bodyOffset, bodyIndex) = (offset + UInt64(headerSize), 0)
-            } catch {
+            // Every byte inflated counts against the tag's budget, a failed attempt's too, and
+            // a frame that says it needs more than is left is not inflated at all: a tag of
+            // frames that each inflate to just over the limit costs one limit, not one each.
+            let allowed = min(ID3v2Tag.maxDecompressedFrameSize, decompressionBudget)
+            let failure: String?
+            if let declared = decompressedSize, declared > allowed {
+                failure = "it declares \(declared) bytes decompressed, more than the \(allowed) the tag's decompression budget has left"
+            } else if allowed == 0 {
+                failure = "the tag's decompression budget (\(ID3v2Tag.maxDecompressedTagSize) bytes) is spent"
+            } else {
+                do {
+                    body = try Inflate.zlib(Array(body), maxOutputSize: decompressedSize.map { max($0, 0) } ?? allowed)[...]
+                    decompressionBudget -= body.count
+                    (bodyOffset, bodyIndex) = (offset + UInt64(headerSize), 0)
+                    failure = nil
+                } catch {
+                    decompressionBudget -= min(error.producedBytes, decompressionBudget)
+                    failure = error.reason
+                }
+            }
+            if let failure {
                 diagnostics.append(Diagnostic(.warning, .compression, offset: offset, frame: storedID,
-                                                 message: "frame \(storedID) does not decompress: \(error.reason); kept as stored"))
+                                                 message: "frame \(storedID) does not decompress: \(failure); kept as stored"))
                 var frame = ID3Frame(id: id, storedID: storedID, flags: flags, content: .binary(body), offset: offset, storedSize: storedSize, body: body)
                 frame.isOpaque = true
                 return frame

@@ -4,6 +4,9 @@
 public enum Inflate {
     public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         public var reason: String
+        /// The bytes decompressed before the stream failed or reached the limit: what the
+        /// attempt cost, for a caller that counts decompressed bytes against a budget.
+        public var producedBytes = 0
         public var description: String { reason }
     }
 
@@ -16,11 +19,13 @@ public enum Inflate {
         }
         guard flg & 0x20 == 0 else { throw Failure(reason: "zlib stream needs a preset dictionary") }
         var inflater = Inflater(bytes, start: 2, maxOutput: maxOutputSize)
-        try inflater.run()
+        try inflater.runCountingProduced()
         let end = inflater.byteAlignedPosition
         if end + 4 <= bytes.count {
             let expected = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
-            guard adler32(inflater.output) == expected else { throw Failure(reason: "zlib checksum does not match the data") }
+            guard adler32(inflater.output) == expected else {
+                throw Failure(reason: "zlib checksum does not match the data", producedBytes: inflater.output.count)
+            }
         }
         return inflater.output
     }
@@ -28,7 +33,7 @@ public enum Inflate {
     /// Decompresses raw DEFLATE data.
     public static func deflate(_ bytes: [UInt8], maxOutputSize: Int) throws(Failure) -> [UInt8] {
         var inflater = Inflater(bytes, start: 0, maxOutput: maxOutputSize)
-        try inflater.run()
+        try inflater.runCountingProduced()
         return inflater.output
     }
 
@@ -121,6 +126,15 @@ private struct Inflater {
             value <<= 1
         }
         throw Inflate.Failure(reason: "invalid Huffman code in compressed data")
+    }
+
+    /// `run`, with what was produced before a failure recorded in the failure.
+    mutating func runCountingProduced() throws(Inflate.Failure) {
+        do { try run() } catch {
+            var failure = error
+            failure.producedBytes = output.count
+            throw failure
+        }
     }
 
     mutating func run() throws(Inflate.Failure) {

@@ -121,6 +121,7 @@ public enum TimedMetadata {
         // is found once, walking the top level backwards.
         let starts = segmentStarts(tree)
         var relativeTimes = 0
+        var decompressionBudget = ID3v2Tag.maxDecompressedTagSize  // shared by the messages
         for (index, atom) in tree.atoms.enumerated() where atom.type == "emsg" {
             let box: EventMessageBox
             do {
@@ -151,7 +152,7 @@ public enum TimedMetadata {
             }
             if box.carriesID3 {
                 do {
-                    let tag = try ID3v2Tag(parsing: box.messageData, at: box.messageDataOffset)
+                    let tag = try ID3v2Tag(parsing: box.messageData[...], at: box.messageDataOffset, decompressionBudget: &decompressionBudget)
                     events += Self.events(tag, time: time, duration: box.durationSeconds, source: .eventMessage, offset: atom.offset)
                 } catch {
                     diagnostics.append(Diagnostic(.warning, MetadataError.Code.malformed, offset: box.messageDataOffset, path: "emsg", message: "the message is not a readable ID3 tag: \(error.description)"))

@@ -128,6 +128,49 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         #expect(tag.frames.first?.textValues == ["Hello"])
     }
 
+    /// Frames that each inflate to just over the per-frame limit: the first attempt is paid
+    /// for out of the tag's budget and the rest are not inflated at all, whether or not they
+    /// declare their size (v2.4 without a data length indicator must be inflated to find out).
+    @Test(arguments: [true, false])
+    func framesInflatingPastTheLimitSpendOneBudget(declaringSize: Bool) throws {
+        let size = ID3v2Tag.maxDecompressedFrameSize + 1024
+        let stream = I.zlibZeros(size)
+        let body = declaringSize ? SyncsafeInteger.encode(UInt32(size))! + stream : stream
+        let frame = I.frame("TIT2", body, flags: (0, declaringSize ? 0x09 : 0x08))
+        let tag = try read(I.tag(frames: Array(repeating: frame, count: 20) + [I.frame("TALB", I.text(["kept"]))]))
+        let messages = tag.diagnostics.filter { $0.code == "compression" }.map(\.message)
+        #expect(messages.count == 20)
+        // Without a declared size the first frame is inflated up to the limit and its bytes
+        // spend the budget; with one, no frame is inflated.
+        let spent = messages.filter { $0.contains("budget (\(ID3v2Tag.maxDecompressedTagSize) bytes) is spent") }.count
+        let refusedUnread = messages.filter { $0.contains("more than the") }.count
+        if declaringSize {
+            #expect(refusedUnread == 20)
+        } else {
+            #expect(spent == 19, "\(messages.prefix(3))")
+        }
+        #expect(tag.frames.filter { $0.id == "TIT2" }.allSatisfy { $0.content.kind == .binary })
+        #expect(tag.frames.last?.textValues == ["kept"])
+    }
+
+    /// Tags read with one budget share it: a file's second tag cannot inflate what the first spent.
+    @Test func tagsReadWithOneBudgetShareIt() throws {
+        let size = 12 << 20
+        // A private frame of 12 MiB of zeros: it fits the per-frame limit.
+        let frame = I.frame("PRIV", SyncsafeInteger.encode(UInt32(size + 1))! + I.zlibZeros(size + 1), flags: (0, 0x09))
+        let small: [UInt8] = Array("\u{03}x".utf8)
+        let second = I.frame("TIT2", SyncsafeInteger.encode(UInt32(small.count))! + I.zlibStored(small), flags: (0, 0x09))
+        var budget = ID3v2Tag.maxDecompressedTagSize
+        _ = try ID3v2Tag(parsing: I.tag(frames: [frame])[...], decompressionBudget: &budget)
+        #expect(budget == ID3v2Tag.maxDecompressedTagSize - (size + 1))
+        let big = try ID3v2Tag(parsing: I.tag(frames: [frame])[...], decompressionBudget: &budget)
+        #expect(big.diagnostics.contains { $0.message.contains("more than the") })
+        let after = try ID3v2Tag(parsing: I.tag(frames: [second])[...], decompressionBudget: &budget)
+        #expect(after.frames.first?.textValues == ["x"], "a small frame still fits what is left")
+        // Alone, each tag has a whole budget.
+        #expect(try ID3v2Tag(parsing: I.tag(frames: [frame])).diagnostics.allSatisfy { $0.code != "compression" })
+    }
+
     @Test func decompressionBeyondTheLimitIsRefusedAndKeptAsBytes() throws {
         // The data length indicator says 2 bytes; the stream inflates to 6.
         let compressed: [UInt8] = [0x78, 0x9C, 0x63, 0xF6, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00, 0x05, 0x9F, 0x01, 0xF8]

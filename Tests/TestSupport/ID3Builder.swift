@@ -50,6 +50,36 @@ public enum ID3Builder {
 
     /// `data` as a zlib stream of stored (uncompressed) DEFLATE blocks: valid input for any
     /// inflater, made without a compressor.
+    /// A DEFLATE stream (fixed Huffman codes) of `count` zero bytes: one literal, then matches
+    /// of 258 bytes at distance 1, 13 bits each, about 160 to 1.
+    public static func zlibZeros(_ count: Int) -> [UInt8] {
+        var out: [UInt8] = [0x78, 0x01]
+        var accumulator: UInt64 = 0
+        var bits = 0
+        func put(_ value: UInt64, _ width: Int, reversed: Bool = false) {
+            var value = value
+            if reversed { value = (0..<width).reduce(0) { $0 << 1 | (value >> UInt64($1) & 1) } }
+            accumulator |= value << UInt64(bits)
+            bits += width
+            while bits >= 8 { out.append(UInt8(accumulator & 0xFF)); accumulator >>= 8; bits -= 8 }
+        }
+        put(1, 1)  // last block
+        put(1, 2)  // fixed Huffman
+        put(0x30, 8, reversed: true)  // literal 0
+        var left = count - 1
+        while left >= 258 {
+            put(0b1100_0101, 8, reversed: true)  // length 258 (code 285)
+            put(0, 5, reversed: true)  // distance 1
+            left -= 258
+        }
+        for _ in 0..<left { put(0x30, 8, reversed: true) }
+        put(0, 7)  // end of block (code 256)
+        if bits > 0 { out.append(UInt8(accumulator & 0xFF)) }
+        // Adler-32 of `count` zeros: a = 1, b = count mod 65521.
+        let b = UInt32(count % 65521)
+        return out + [UInt8(b >> 8), UInt8(b & 0xFF), 0, 1]
+    }
+
     public static func zlibStored(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = [0x78, 0x01]
         var index = 0
