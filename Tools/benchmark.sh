@@ -200,3 +200,11 @@ if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ] && command 
 else
     echo "tools: skipped (install g++, libtag1-dev, ffmpeg and python3-mutagen)"
 fi
+
+# 9. Hostile files (issue 31): the resource-bound suite run against the installed build (the
+#    static release tools above), each tool run on each hostile file of
+#    Tests/ToolEndToEndTests/ResourceBoundTests.swift (a million atoms, 500,000 items,
+#    200,000 timed events, inflate bombs...) held to 256 MiB peak and 2 s.
+swift build --build-tests >/dev/null
+RESOURCE_BOUND_TOOLS=$(swift build "${static[@]}" --show-bin-path) RESOURCE_BOUND_SECONDS=2 \
+    swift test --skip-build --filter ResourceBoundTests 2>&1 | grep -E "resource bound:|✘|passed|failed" || true

@@ -164,7 +164,7 @@ public struct FileInspection: Sendable {
     public func allDiagnostics() -> [Diagnostic] {
         var found = diagnostics
         func visit(_ nodes: [InspectionNode]) {
-            for node in nodes {
+            InspectionNode.forEachListed(nodes) { node in
                 visit(node.children)
                 found += node.details.diagnostics
             }

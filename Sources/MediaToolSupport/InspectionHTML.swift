@@ -9,31 +9,62 @@ public enum InspectionHTML {
     /// Types whose payload is media, never embedded (their header is).
     public static let mediaTypes: Set<String> = ["mdat", "idat", "mpeg", "adts", "junk"]
 
+    /// The most nodes one page holds, and the most file bytes it embeds: a page of a file of a
+    /// million atoms holds its first nodes and says where it stopped (the text tree and JSON
+    /// list them all), so the page stays one a browser opens and its making stays small.
+    public static let maxNodes = 20_000
+    public static let maxEmbeddedBytes = 8 << 20
+
+    /// What a page may still hold.
+    struct Budget {
+        var nodes = InspectionHTML.maxNodes
+        var bytes = InspectionHTML.maxEmbeddedBytes
+        /// Whether a node was left out for lack of room.
+        var cut = false
+    }
+
     /// The page for `file`.
     public static func page(_ file: FileInspection, title: String) -> String {
         var diagnostics = file.diagnostics
-        var nodes: [JSONValue] = []
-        for node in file.nodes { nodes.append(json(node, file: file, diagnostics: &diagnostics)) }
-        let data = JSONValue.object([
+        var budget = Budget()
+        let nodes = list(file.nodes, file: file, budget: &budget, diagnostics: &diagnostics)
+        var members: [(String, JSONValue)] = [
             ("path", .string(PathBytes.display(title))), ("format", file.formatName.map(JSONValue.string) ?? .null), ("fileSize", .uint(file.source.size)),
             ("nodes", .array(nodes)), ("diagnostics", .array(diagnostics.map(\.json))),
-        ]).serialized(pretty: false)
+        ]
+        if budget.cut { members.append(("listingLimit", .int(Int64(maxNodes)))) }
+        let data = JSONValue.object(members).serialized(pretty: false)
         // Keep the data inert inside <script>: no '<' at all (no "</script" or "<!--"); in JSON
         // a '<' only occurs inside strings, where \u003c is the same character.
         let safe = Self.replacingBytes(data, [("<", "\\u003c")])
         return template.replacing("@TITLE@", with: escape(title)).replacing("@DATA@", with: safe)
     }
 
-    static func json(_ node: InspectionNode, file: FileInspection, diagnostics: inout [Diagnostic]) -> JSONValue {
+    /// The nodes of one list that fit the page (a `.more` node stays a node to open).
+    static func list(_ nodes: [InspectionNode], file: FileInspection, budget: inout Budget, diagnostics: inout [Diagnostic]) -> [JSONValue] {
+        var out: [JSONValue] = []
+        for node in nodes {
+            guard budget.nodes > 0 else {
+                budget.cut = true
+                break
+            }
+            budget.nodes -= 1
+            out.append(json(node, file: file, budget: &budget, diagnostics: &diagnostics))
+        }
+        return out
+    }
+
+    static func json(_ node: InspectionNode, file: FileInspection, budget: inout Budget, diagnostics: inout [Diagnostic]) -> JSONValue {
         let details = node.details
-        let children = node.children.map { json($0, file: file, diagnostics: &diagnostics) }
+        let children = node.hasChildren ? list(node.children, file: file, budget: &budget, diagnostics: &diagnostics) : []
         diagnostics.appendNew(details.diagnostics)
         // Bytes: a container's header (its children carry the rest), a media node's header, a
-        // leaf's bytes up to the cap.
+        // leaf's bytes up to the cap, while the page's share lasts.
         let end = min(node.range.upperBound, file.source.size)
         var count = end > node.offset ? end - node.offset : 0
-        if !children.isEmpty || mediaTypes.contains(node.type) { count = min(count, UInt64(node.headerSize)) }
-        count = min(count, UInt64(cappedBytes))
+        if node.hasChildren || mediaTypes.contains(node.type) { count = min(count, UInt64(node.headerSize)) }
+        count = min(count, UInt64(cappedBytes), UInt64(budget.bytes))
+        budget.bytes -= Int(count)
         let bytes = (try? file.source.read(at: node.offset, count: Int(count))).map { Array($0) } ?? []
         let fields: [JSONValue] = details.fields.map { field in
             var members: [(String, JSONValue)] = [("name", .string(field.name)), ("value", field.value)]
@@ -116,7 +147,8 @@ const data = JSON.parse(document.getElementById("data").textContent);
 const byPath = new Map();
 let selected = null;
 document.getElementById("title").textContent = data.path;
-document.getElementById("info").textContent = (data.format || "?") + ", " + data.fileSize + " bytes, " + data.diagnostics.length + " diagnostics";
+document.getElementById("info").textContent = (data.format || "?") + ", " + data.fileSize + " bytes, " + data.diagnostics.length + " diagnostics"
+  + (data.listingLimit ? "; this page holds the first " + data.listingLimit + " nodes (atominspect tree lists them all)" : "");
 function text(v) { return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v); }
 function build(nodes, parent) {
   const ul = document.createElement("ul");

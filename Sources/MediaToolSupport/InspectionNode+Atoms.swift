@@ -31,7 +31,14 @@ struct AtomNodes: Sendable {
 
     var tree: AtomTree { inspector.tree }
 
-    func topLevel() -> [InspectionNode] { inspector.topLevel().map(node) }
+    func topLevel() -> [InspectionNode] { list(inspector.topLevelSiblings(), parentPath: "") }
+
+    /// The nodes of one level, a page at a time (`InspectionNode.paged`).
+    func list(_ siblings: AtomSiblings, parentPath: String) -> [InspectionNode] {
+        InspectionNode.paged(count: siblings.count, parentPath: parentPath,
+                             range: { siblings.atoms[$0].offset..<siblings.atoms[$0].endOffset },
+                             node: { [self] in node(siblings.context(at: $0)) })
+    }
 
     func node(_ context: AtomDecodingContext) -> InspectionNode {
         let atom = context.atom
@@ -64,7 +71,7 @@ struct AtomNodes: Sendable {
         return InspectionNode(
             kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
             path: context.path.description, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
-            children: { [self] in inspector.children(of: context).map(node) },
+            children: { [self] in list(inspector.siblings(below: context), parentPath: context.path.description) },
             details: { [self] in details(context) })
     }
 

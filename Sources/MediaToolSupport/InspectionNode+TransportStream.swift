@@ -6,31 +6,34 @@ import MediaBytes
 /// timed ID3 event with its frames, in file order.
 public enum TransportStreamInspection {
     public static func nodes(for file: TransportStreamFile) -> [InspectionNode] {
-        var nodes: [(UInt64, String, (String) -> InspectionNode)] = []
+        // What each top-level node is (a program or an event, by index), in file order; nodes
+        // are made a page at a time (a stream of 200,000 timed events lists 4096 at once).
+        let entries = (file.programs.indices.map { (offset: file.programs[$0].pmtOffset ?? 0, isEvent: false, index: $0) }
+            + file.events.indices.map { (offset: file.events[$0].offset, isEvent: true, index: $0) }).sorted { $0.offset < $1.offset }
+        let indexes = InspectionPath.siblingIndexes(entries.map { $0.isEvent ? "ID3" : "program" })
         let packet = UInt64(file.packetSize)
-        for program in file.programs {
-            let offset = program.pmtOffset ?? 0
-            nodes.append((offset, "program", { path in
-                let indexes = InspectionPath.siblingIndexes(program.streams.map { _ in "stream" })
-                let streams = program.streams.enumerated().map { index, stream in
-                    streamNode(stream, offset: offset, packet: packet, path: path + "/" + ID3Inspection.component("stream", indexes[index]))
-                }
-                return InspectionNode(
-                    kind: .block, type: "program", offset: offset, size: packet, headerSize: 4, path: path,
-                    fields: [("number", .uint(UInt64(program.number))), ("pmtPID", .uint(UInt64(program.pmtPID))),
-                             ("pcrPID", program.pcrPID.map { .uint(UInt64($0)) } ?? .null),
-                             ("descriptors", .array(program.descriptors.map(descriptorJSON)))],
-                    summary: "program \(program.number), PMT PID \(program.pmtPID), \(program.streams.count) streams"
-                        + (program.descriptors.contains { $0.formatIdentifier == "ID3 " } ? ", metadata pointer to ID3" : ""),
-                    children: streams)
-            }))
+        return InspectionNode.paged(count: entries.count, parentPath: "", range: { entries[$0].offset..<entries[$0].offset + packet }) { i in
+            let entry = entries[i]
+            let path = ID3Inspection.component(entry.isEvent ? "ID3" : "program", indexes[i])
+            return entry.isEvent ? eventNode(file.events[entry.index], packet: packet, path: path)
+                : programNode(file.programs[entry.index], packet: packet, path: path)
         }
-        for event in file.events {
-            nodes.append((event.offset, "ID3", { path in eventNode(event, packet: packet, path: path) }))
+    }
+
+    static func programNode(_ program: TransportStreamFile.Program, packet: UInt64, path: String) -> InspectionNode {
+        let offset = program.pmtOffset ?? 0
+        let indexes = InspectionPath.siblingIndexes(program.streams.map { _ in "stream" })
+        let streams = program.streams.enumerated().map { index, stream in
+            streamNode(stream, offset: offset, packet: packet, path: path + "/" + ID3Inspection.component("stream", indexes[index]))
         }
-        nodes.sort { $0.0 < $1.0 }
-        let indexes = InspectionPath.siblingIndexes(nodes.map(\.1))
-        return nodes.enumerated().map { i, entry in entry.2(ID3Inspection.component(entry.1, indexes[i])) }
+        return InspectionNode(
+            kind: .block, type: "program", offset: offset, size: packet, headerSize: 4, path: path,
+            fields: [("number", .uint(UInt64(program.number))), ("pmtPID", .uint(UInt64(program.pmtPID))),
+                     ("pcrPID", program.pcrPID.map { .uint(UInt64($0)) } ?? .null),
+                     ("descriptors", .array(program.descriptors.map(descriptorJSON)))],
+            summary: "program \(program.number), PMT PID \(program.pmtPID), \(program.streams.count) streams"
+                + (program.descriptors.contains { $0.formatIdentifier == "ID3 " } ? ", metadata pointer to ID3" : ""),
+            children: streams)
     }
 
     static func descriptorJSON(_ descriptor: TransportStreamFile.Descriptor) -> JSONValue {

@@ -20,6 +20,11 @@ public struct InspectionNode: Sendable {
         public static let stream = Kind(rawValue: "stream")
         public static let block = Kind(rawValue: "block")
         public static let page = Kind(rawValue: "page")
+        /// The rest of a long list of siblings: its children are the next page of them (and,
+        /// when more follow, another such node). Views that list everything (the text tree,
+        /// JSON) show its children in its place; the browser and the HTML page show it as a
+        /// node to open.
+        public static let more = Kind(rawValue: "more")
     }
 
     public var kind: Kind
@@ -98,6 +103,50 @@ public struct InspectionNode: Sendable {
         var node = self
         node.path = path
         return node
+    }
+}
+
+extension InspectionNode {
+    /// The most sibling nodes one list holds: a parent with more children (a million `free`
+    /// atoms, half a million `ilst` items) lists this many and then one `.more` node holding
+    /// the next page, so producing a list costs a page of nodes whatever the file claims.
+    public static let pageSize = 4096
+
+    /// The nodes `start..<count` of a list of `count` siblings, a page at a time: the first
+    /// `pageSize` made by `node`, then a `.more` node whose children continue the list.
+    /// `range(i)` is the byte range of sibling `i` (known without making its node).
+    static func paged(count: Int, from start: Int = 0, parentPath: String,
+                      range: @escaping @Sendable (Int) -> Range<UInt64>, node: @escaping @Sendable (Int) -> InspectionNode) -> [InspectionNode] {
+        let end = min(count, start + pageSize)
+        var nodes = (start..<end).map(node)
+        guard end < count else { return nodes }
+        let first = range(end).lowerBound
+        let last = range(count - 1).upperBound
+        let rest = count - end
+        nodes.append(InspectionNode(
+            kind: .more, type: "…", offset: first, size: last >= first ? last - first : 0, headerSize: 0,
+            path: (parentPath.isEmpty ? "" : parentPath + "/") + "…\(end)", notes: ["\(rest) more, from #\(end)"], hasChildren: true,
+            children: { paged(count: count, from: end, parentPath: parentPath, range: range, node: node) },
+            details: {
+                InspectionDetails(fields: [InspectionField("listedFrom", .int(Int64(end))), InspectionField("more", .int(Int64(rest)))],
+                                  summary: "\(rest) more siblings, listed \(pageSize) at a time")
+            }))
+        return nodes
+    }
+
+    /// Calls `body` with each of these nodes, a `.more` node replaced by the siblings it
+    /// holds: the pages are produced one after another, each dropped before the next.
+    public static func forEachListed(_ nodes: [InspectionNode], _ body: (InspectionNode) -> Void) {
+        var page = nodes
+        while true {
+            var more: InspectionNode?
+            for node in page {
+                if node.kind == .more { more = node } else { body(node) }
+            }
+            guard let more else { return }
+            page = []
+            page = more.children
+        }
     }
 }
 
@@ -246,12 +295,22 @@ public enum InspectionPath {
     public static func find(_ path: [Component], in nodes: [InspectionNode]) -> InspectionNode? {
         guard let first = path.first else { return nil }
         var seen = 0
-        for node in nodes where node.type == first.type {
-            defer { seen += 1 }
-            guard seen == first.index else { continue }
-            return path.count == 1 ? node : find(Array(path.dropFirst()), in: node.children)
+        var found: InspectionNode?
+        // Through the pages of a long list (`.more` nodes), counting on.
+        var page = nodes
+        while found == nil {
+            var more: InspectionNode?
+            for node in page {
+                if node.kind == .more { more = node; continue }
+                guard node.type == first.type else { continue }
+                defer { seen += 1 }
+                if seen == first.index { found = node; break }
+            }
+            guard found == nil, let more else { break }
+            page = more.children
         }
-        return nil
+        guard let found else { return nil }
+        return path.count == 1 ? found : find(Array(path.dropFirst()), in: found.children)
     }
 
     /// Each node's index among its siblings of the same type, or nil when its type is unique.

@@ -60,6 +60,16 @@ public struct JSONWriter: ~Copyable {
         try body(UnsafeBufferPointer(start: base, count: count))
     }
 
+    /// Hands the bytes written so far to `body` and forgets them, keeping the writer's place in
+    /// the document: a long document goes out in pieces from a buffer that stays small.
+    public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        try body(UnsafeBufferPointer(start: base, count: count))
+        count = 0
+    }
+
+    /// Bytes written since the last `drain`.
+    public var pendingCount: Int { count }
+
     // MARK: - Containers
 
     public mutating func beginObject() { open(0x7B) }

@@ -53,10 +53,12 @@ public enum ToolRunner {
     /// launcher is needed: Linux counts the memory of the process a program was started from
     /// into the program's own peak (`ru_maxrss` keeps the pre-exec image), and the test
     /// process is large.
-    public static func measure(_ tool: String, _ arguments: [String]) throws -> Measurement {
+    /// `directory` holds the tool (by default the build's products: a release build's folder
+    /// measures what users run).
+    public static func measure(_ tool: String, _ arguments: [String], in directory: String? = nil) throws -> Measurement {
         let report = NSTemporaryDirectory() + "measure-" + UUID().uuidString
         defer { unlink(report) }
-        let run = try ChildProcess.run("/usr/bin/time", ["-o", report, "-f", "%e %M", productsDirectory + "/" + tool] + arguments,
+        let run = try ChildProcess.run("/usr/bin/time", ["-o", report, "-f", "%e %M", (directory ?? productsDirectory) + "/" + tool] + arguments,
                                     keepStandardOutput: false)
         // time exits with the tool's status, or 128 + the signal that ended it.
         let status = run.status

@@ -36,7 +36,7 @@ extension AtomInspect {
                     diagnostics: file.diagnostics) { print($0, terminator: "") }
             } else {
                 var diagnostics = file.diagnostics
-                print(InspectionRendering.text(nodes, maxDepth: depth, diagnostics: &diagnostics), terminator: "")
+                InspectionRendering.writeText(nodes, maxDepth: depth, diagnostics: &diagnostics) { print($0, terminator: "") }
                 if file.trailingBytes > 0 && path == nil {
                     print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }

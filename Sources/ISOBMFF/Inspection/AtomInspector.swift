@@ -29,28 +29,28 @@ public struct AtomInspector: Sendable {
 
     /// The contexts of the top-level atoms.
     public func topLevel() -> [AtomDecodingContext] {
-        contexts(of: tree.atoms, parent: nil)
+        topLevelSiblings().contexts()
     }
 
     /// The contexts of `context`'s children, each with its path, parent types, track handler and
     /// metadata keys.
     public func children(of context: AtomDecodingContext) -> [AtomDecodingContext] {
-        contexts(of: context.atom.children, parent: context)
+        siblings(below: context).contexts()
     }
 
-    private func contexts(of siblings: [Atom], parent: AtomDecodingContext?) -> [AtomDecodingContext] {
-        guard !siblings.isEmpty else { return [] }
-        var handler = parent?.handler
-        var keys = parent?.metadataKeys ?? []
-        if let parent {
-            if parent.atom.type == "trak" { handler = handlerType(of: parent.atom) }
-            if parent.atom.type == "meta" { keys = metadataKeys(in: parent.atom) }
-        }
-        let indexes = AtomTree.siblingIndexes(siblings)
-        return siblings.enumerated().map { i, atom in
-            AtomDecodingContext(atom: atom, parent: parent?.atom.type, grandparent: parent?.parent, handler: handler, metadataKeys: keys,
-                                path: (parent?.path ?? .root).appending(atom.type, index: indexes[i]))
-        }
+    /// The top-level atoms, their contexts made one at a time.
+    public func topLevelSiblings() -> AtomSiblings {
+        AtomSiblings(atoms: tree.atoms, parent: nil, handler: nil, metadataKeys: [])
+    }
+
+    /// `context`'s children, their contexts made one at a time (a list of a million atoms
+    /// costs its sibling indexes, not a million contexts).
+    public func siblings(below context: AtomDecodingContext) -> AtomSiblings {
+        var handler = context.handler
+        var keys = context.metadataKeys
+        if context.atom.type == "trak" { handler = handlerType(of: context.atom) }
+        if context.atom.type == "meta" { keys = metadataKeys(in: context.atom) }
+        return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys)
     }
 
     /// The context of the atom at `path`, or nil.
@@ -62,6 +62,21 @@ public struct AtomInspector: Sendable {
             found = match
             level = children(of: match)
         }
+        return found
+    }
+
+    /// Every problem met decoding every atom, each atom decoded and dropped in turn: memory
+    /// grows with the depth of the tree, not with its number of atoms.
+    public func diagnosticsOfEveryAtom() -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        func visit(_ siblings: AtomSiblings) {
+            for index in 0..<siblings.count {
+                let context = siblings.context(at: index)
+                if !context.atom.children.isEmpty { visit(self.siblings(below: context)) }
+                found += inspect(context).diagnostics
+            }
+        }
+        visit(topLevelSiblings())
         return found
     }
 
@@ -169,5 +184,38 @@ public struct AtomInspector: Sendable {
     static func describe(_ error: any Error) -> String {
         if let error = error as? AtomError { return error.message }
         return String(describing: error)
+    }
+}
+
+/// The atoms of one level (the top level, or one atom's children) with what their contexts
+/// share: the parent, the track handler, the metadata keys and each atom's index among its
+/// siblings of the same type. Contexts are made when asked for.
+public struct AtomSiblings: Sendable {
+    public let atoms: [Atom]
+    let parent: AtomDecodingContext?
+    let handler: FourCC?
+    let metadataKeys: [String]
+    let indexes: [Int?]
+
+    init(atoms: [Atom], parent: AtomDecodingContext?, handler: FourCC?, metadataKeys: [String]) {
+        self.atoms = atoms
+        self.parent = parent
+        self.handler = handler
+        self.metadataKeys = metadataKeys
+        indexes = AtomTree.siblingIndexes(atoms)
+    }
+
+    public var count: Int { atoms.count }
+
+    /// The context of the atom at `index` (0-based, in file order).
+    public func context(at index: Int) -> AtomDecodingContext {
+        let atom = atoms[index]
+        return AtomDecodingContext(atom: atom, parent: parent?.atom.type, grandparent: parent?.parent, handler: handler,
+                                   metadataKeys: metadataKeys, path: (parent?.path ?? .root).appending(atom.type, index: indexes[index]))
+    }
+
+    /// The contexts of the atoms at `range` (all of them by default).
+    public func contexts(_ range: Range<Int>? = nil) -> [AtomDecodingContext] {
+        (range ?? 0..<atoms.count).map(context(at:))
     }
 }

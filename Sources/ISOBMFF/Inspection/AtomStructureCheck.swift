@@ -10,7 +10,7 @@ import MediaBytes
 public enum AtomStructureCheck {
     public static func findings(in tree: AtomTree) -> [Diagnostic] {
         var findings = tree.diagnostics
-        findings += AtomInspector(tree: tree, options: .complete).inspect().diagnostics
+        findings += AtomInspector(tree: tree, options: .complete).diagnosticsOfEveryAtom()
 
         let movies = tree.atoms.filter { $0.type == "moov" }
         // An image file (HEIF/AVIF: a top-level `meta` and no movie) needs no `moov`.
