@@ -24,7 +24,9 @@ struct AtomWindow: Sendable {
 /// `windowLimit` bytes is read whole once and its descendants are parsed from memory, so a
 /// typical tagged M4A costs a handful of reads. A larger container (the `moov` of a long movie,
 /// mostly sample tables) is walked header by header the same way, so its tables are read only
-/// when something decodes them. Media payloads are never read.
+/// when something decodes them. Media payloads are never read (a long run of small atoms
+/// outside any window has its headers read 64 KiB at a time, which may take in the first
+/// bytes of whatever follows the run).
 final class AtomParser {
     /// The largest container read whole (or `AtomLimits.maxPayloadInMemory`, when smaller).
     static let windowLimit = 1 << 20
@@ -42,6 +44,13 @@ final class AtomParser {
     /// Diagnostics beyond `AtomLimits.maxDiagnostics`, counted but not kept.
     private var suppressed = 0
     @exclusivity(unchecked) private var stopped = false
+    /// Bytes read ahead for the headers of a run of small atoms outside any window, and how
+    /// many headers in a row were read each just past the end of the one before.
+    private var readAhead: AtomWindow?
+    private var smallHeadersInARow = 0
+    /// Where the last header read outside a window ended (the next small atom starts there
+    /// when atoms are small: an 8-byte header's atom of 8 to 64 bytes).
+    private var lastHeaderEnd: UInt64 = .max
 
     init(source: any ByteSource, limits: AtomLimits) {
         self.source = source
@@ -113,6 +122,7 @@ final class AtomParser {
             guard let (header, extent) = decodeHeader(
                 headerBytes, at: position, available: available, depth: depth, index: children.count)
             else { return end - position }
+            if window < 0 { lastHeaderEnd = extent <= 64 ? position + extent : .max }
 
             atomCount += 1
             if atomCount > limits.maxAtomCount {
@@ -325,6 +335,18 @@ final class AtomParser {
     /// touches none of its payload): 8 bytes, 16 with a 64-bit size, 16 more for `uuid`.
     private func readHeaderBytes(at position: UInt64, available: UInt64, window: Int32) throws(AtomError) -> ArraySlice<UInt8> {
         if window >= 0 { return try read(at: position, count: Int(min(available, 32)), window: window) }
+        // A run of small atoms at one level outside any window (a million `free` atoms, a long
+        // fragmented movie's small boxes) is read ahead 64 KiB at a time once it is long: a
+        // header a read each would cost a system call per atom.
+        if let ahead = readAhead, ahead.covers(position, count: min(available, 32)) {
+            return ahead.bytes(at: position, count: Int(min(available, 32)))
+        }
+        smallHeadersInARow = position == lastHeaderEnd ? smallHeadersInARow + 1 : 0
+        if smallHeadersInARow >= 64, available >= 32 {
+            let count = Int(min(available, 64 << 10))
+            readAhead = AtomWindow(base: position, bytes: try readFromSource(at: position, count: count))
+            return readAhead!.bytes(at: position, count: 32)
+        }
         let head = try readFromSource(at: position, count: 8)
         let b = head.startIndex
         var length: UInt64 = 8

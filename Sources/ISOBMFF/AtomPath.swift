@@ -52,9 +52,32 @@ public struct AtomPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        components.map { component in
-            Self.escapedTypeName(component.type) + (component.index.map { "[\($0)]" } ?? "")
-        }.joined(separator: "/")
+        // UTF-8 gathered in one buffer: a path is made for every node shown.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(components.count * 12)
+        for (i, component) in components.enumerated() {
+            if i > 0 { bytes.append(0x2F) }
+            Self.appendTypeName(component.type, to: &bytes)
+            if let index = component.index {
+                bytes.append(0x5B)
+                bytes += String(index).utf8
+                bytes.append(0x5D)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the UTF-8 of `escapedTypeName(type)`: the four bytes as they are when none needs
+    /// escaping (nearly every type), otherwise through `PathEscaping`.
+    static func appendTypeName(_ type: FourCC, to bytes: inout [UInt8]) {
+        let raw = type.rawValue
+        let four = [UInt8(truncatingIfNeeded: raw >> 24), UInt8(truncatingIfNeeded: raw >> 16),
+                    UInt8(truncatingIfNeeded: raw >> 8), UInt8(truncatingIfNeeded: raw)]
+        if four.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != 0x25 && $0 != 0x2F && $0 != 0x5B && $0 != 0x5D }) {
+            bytes += four
+        } else {
+            bytes += escapedTypeName(type).utf8
+        }
     }
 
     /// A type written for a path: printable ISO-8859-1 as is, other bytes as `%XX`.

@@ -5,7 +5,7 @@ import MediaBytes
 /// Inspection nodes for an atom tree, produced on demand: a node's children are the atoms of
 /// the tree below it (their headers are already parsed); its details decode its payload when
 /// asked for, and its table reads entries a page at a time.
-struct AtomNodes: Sendable {
+final class AtomNodes: Sendable {
     let inspector: AtomInspector
     /// The path of each track of the first `moov`, by track ID (for `tref` references).
     let trackPaths: [UInt32: String]

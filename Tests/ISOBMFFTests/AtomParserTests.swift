@@ -307,3 +307,63 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         #expect(try roundTrip(tree) == bytes)
     }
 }
+
+/// A long run of small atoms outside any window (a million `free` atoms at the top level) is
+/// read ahead 64 KiB at a time instead of a read per header, and parses exactly as before:
+/// headers crossing a read-ahead boundary, 64-bit sizes and `uuid` headers in the run, and the
+/// large atom that ends it.
+@Suite struct SmallAtomRunTests {
+    /// Counts the reads that reach the bytes.
+    final class CountingSource: ByteSource, @unchecked Sendable {
+        let inner: MemoryByteSource
+        var reads = 0
+        init(_ bytes: [UInt8]) { inner = MemoryByteSource(bytes) }
+        var size: UInt64 { inner.size }
+        func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+            reads += 1
+            return try inner.read(at: offset, count: count)
+        }
+        func checkUnchanged() throws(ByteSourceError) {}
+    }
+
+    @Test func aLongRunOfSmallAtomsIsReadAheadAndParsesTheSame() throws {
+        // 12- and 13-byte atoms so that headers cross every 64 KiB boundary at varying places,
+        // a 64-bit-size atom and a uuid atom in the run, then a large mdat.
+        var run: [UInt8] = []
+        var expected: [(String, Int)] = [("ftyp", 0)]
+        var sizes: [Int] = []
+        for index in 0..<20_000 {
+            let atom: [UInt8]
+            switch index {
+            case 7_000: atom = B.atom64("free", [1, 2, 3])
+            case 12_345: atom = [0, 0, 0, 28] + Array("uuid".utf8) + [UInt8](repeating: 0xAB, count: 16) + [9, 9, 9, 9]
+            default: atom = B.atom(index % 2 == 0 ? "free" : "skip", [UInt8](repeating: 0, count: 4 + index % 2))
+            }
+            expected.append((index == 12_345 ? "uuid" : index % 2 == 0 || index == 7_000 ? "free" : "skip", 0))
+            sizes.append(atom.count)
+            run += atom
+        }
+        let bytes = B.ftyp() + run + B.atom("mdat", [UInt8](repeating: 7, count: 200_000))
+        let source = CountingSource(bytes)
+        let tree = try AtomTree(source: source, options: .lenient)
+        #expect(tree.diagnostics.isEmpty)
+        #expect(tree.atoms.count == 1 + 20_000 + 1)
+        #expect(tree.atoms.dropFirst().dropLast().map(\.type.description) == expected.dropFirst().map(\.0))
+        #expect(tree.atoms.dropFirst().dropLast().map { Int($0.size) } == sizes)
+        #expect(tree.atoms[7_001].header.sizeForm == .extended)
+        #expect(tree.atoms[12_346].header.extendedType == [UInt8](repeating: 0xAB, count: 16))
+        #expect(tree.atoms.last?.type == "mdat" && tree.atoms.last?.size == 200_008)
+        // A read per header would be 20,000 reads; 64 KiB at a time is a handful.
+        #expect(source.reads < 200, "\(source.reads) reads")
+        #expect(try AtomSerializer.bytes(of: tree) == bytes)
+    }
+
+    @Test func aFewSmallAtomsAreStillReadAHeaderAtATime() throws {
+        // Fewer than the run length: no read-ahead (a typical file reads 8 bytes per top-level atom).
+        let bytes = B.ftyp() + (0..<10).flatMap { _ in B.atom("free") } + B.atom("mdat", [UInt8](repeating: 7, count: 1 << 20))
+        let source = CountingSource(bytes)
+        let tree = try AtomTree(source: source, options: .lenient)
+        #expect(tree.atoms.count == 12)
+        #expect(source.reads <= 14, "\(source.reads) reads")
+    }
+}
