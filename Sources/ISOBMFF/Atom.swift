@@ -16,26 +16,31 @@ public struct Atom: Sendable {
         case sampleEntry(SampleEntryKind)
     }
 
+    // Declared so that the small fields fill the header's last bytes (see `AtomHeader`).
     public var header: AtomHeader
+    public var role: Role
+    /// Index of the in-memory window holding this atom's bytes, or -1.
+    var windowIndex: Int32
+    @usableFromInline var storedPrefixSize: Int32
     /// The bytes this atom spans in the file, header included. Equal to the declared size except
     /// for a truncated or overrunning atom (cut to what its parent or the file has) and for the
     /// size-0 form (the distance to the end).
     public var size: UInt64
-    public var role: Role
-    /// Bytes of fixed fields between the header and the first child (containers only): 4 for
-    /// full-box containers such as ISO `meta`, 8 for `stsd`/`dref`, 28 for an audio sample entry.
-    public var prefixSize: Int
     public var children: [Atom]
     /// Bytes after the last child that form no atom (containers only), kept as they are.
     public var trailingSize: UInt64
-    /// Index of the in-memory window holding this atom's bytes, or -1.
-    var windowIndex: Int32
+    /// Bytes of fixed fields between the header and the first child (containers only): 4 for
+    /// full-box containers such as ISO `meta`, 8 for `stsd`/`dref`, 28 for an audio sample entry.
+    @inlinable public var prefixSize: Int {
+        get { Int(storedPrefixSize) }
+        set { storedPrefixSize = Int32(newValue) }
+    }
 
     init(header: AtomHeader, size: UInt64, role: Role, prefixSize: Int = 0, windowIndex: Int32) {
         self.header = header
         self.size = size
         self.role = role
-        self.prefixSize = prefixSize
+        storedPrefixSize = Int32(prefixSize)
         children = []
         trailingSize = 0
         self.windowIndex = windowIndex

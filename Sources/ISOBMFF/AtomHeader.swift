@@ -13,16 +13,23 @@ public struct AtomHeader: Sendable, Hashable {
         case toEnd
     }
 
-    public var type: FourCC
+    // The stored properties are declared largest first and the header size is kept in a
+    // byte, so that a header takes 30 bytes and an `Atom` 64 (a million atoms are a tree of
+    // 64 MB, not 96).
     /// The 16-byte extended type of a `uuid` atom.
     public var extendedType: [UInt8]?
     /// File offset of the first header byte.
     public var offset: UInt64
     /// The size the header declares, including the header. For `.toEnd` this is 0.
     public var declaredSize: UInt64
+    public var type: FourCC
     public var sizeForm: SizeForm
-    /// Bytes taken by the header: 8, 16 (64-bit size or uuid), or 24.
-    public var headerSize: Int
+    @usableFromInline var storedHeaderSize: UInt8
+    /// Bytes taken by the header: 8, 16 (64-bit size or uuid), 24 or 32.
+    @inlinable public var headerSize: Int {
+        get { Int(storedHeaderSize) }
+        set { storedHeaderSize = UInt8(newValue) }
+    }
 
     public init(
         type: FourCC, extendedType: [UInt8]? = nil, offset: UInt64, declaredSize: UInt64,
@@ -33,7 +40,7 @@ public struct AtomHeader: Sendable, Hashable {
         self.offset = offset
         self.declaredSize = declaredSize
         self.sizeForm = sizeForm
-        self.headerSize = headerSize
+        storedHeaderSize = UInt8(headerSize)
     }
 
     /// The `uuid` type.

@@ -168,6 +168,13 @@ final class AtomParser {
                 prefix = try sampleEntryPrefix(kind, at: payloadStart, size: payloadSize, window: atomWindow)
             }
 
+            // Fields before the children are at most a few dozen bytes; a sample entry whose
+            // fields would be its whole payload of 2 GiB or more (a size that lies) is kept as
+            // opaque bytes (`Atom.prefixSize` holds 32 bits).
+            if let value = prefix, value > Int(Int32.max) {
+                prefix = nil
+                atom.role = .leaf
+            }
             if let prefix {
                 if UInt64(prefix) > payloadSize {
                     note(.warning, .invalidPayload, at: payloadStart, child: index,

@@ -367,3 +367,33 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         #expect(source.reads <= 14, "\(source.reads) reads")
     }
 }
+
+/// A sample entry whose fields would be a payload of 2 GiB or more (a generic entry with no
+/// children, in a sparse file of 3 GiB) is kept as opaque bytes: `Atom.prefixSize` holds 32 bits.
+@Suite struct HugeSampleEntryTests {
+    @Test func aSampleEntryOfThreeGiBIsKeptAsALeaf() throws {
+        let entrySize: UInt64 = 3 << 30
+        // moov/trak/mdia/minf/stbl/stsd holding one `mp4s` entry with a 64-bit size; the file
+        // ends where the entry does (the bytes between are a hole).
+        // Each container's 64-bit size reaches the end of the file.
+        let ftyp = B.ftyp()
+        let entryStart = UInt64(ftyp.count + 6 * 16 + 8)
+        let end = entryStart + entrySize
+        var prefix = ftyp
+        for type in ["moov", "trak", "mdia", "minf", "stbl", "stsd"] {
+            prefix += [0, 0, 0, 1] + Array(type.utf8) + B.be(end - UInt64(prefix.count), width: 8)
+        }
+        prefix += [0, 0, 0, 0, 0, 0, 0, 1] + [0, 0, 0, 1] + Array("mp4s".utf8) + B.be(entrySize, width: 8)
+        let path = try TemporaryFile.write(prefix, name: "huge-entry.mp4")
+        defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: end)
+        try handle.close()
+        let tree = try AtomTree(source: FileByteSource(path: path), options: .lenient)
+        let entryPath = try #require(AtomPath(parsing: "moov/trak/mdia/minf/stbl/stsd/mp4s"))
+        let entry = try #require(tree.atom(at: entryPath))
+        #expect(entry.size == entrySize)
+        #expect(entry.role == .leaf)
+        #expect(entry.children.isEmpty)
+    }
+}

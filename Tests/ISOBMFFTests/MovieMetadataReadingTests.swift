@@ -98,6 +98,26 @@ func movieFile(_ name: String) throws -> MovieFile {
         #expect(ItemValue.flag(true).data == [1])
     }
 
+    /// An item list of more than `MetadataScope.maxItems` items is refused with an error naming
+    /// its offset and path; one of exactly that many is read.
+    @Test func anItemListOfMoreThanTheLimitIsRefused() throws {
+        func movie(_ count: Int) throws -> AtomTree {
+            var builder = MovieBuilder()
+            builder.userData = [MovieBuilder.itemListMeta([[UInt8]](repeating: MovieBuilder.textItem("\u{A9}cmt", "c"), count: count))]
+            return try AtomTree(source: MemoryByteSource(builder.build()))
+        }
+        #expect(try MovieMetadata(tree: try movie(MetadataScope.maxItems)).movie.itemList?.count == MetadataScope.maxItems)
+        let tree = try movie(MetadataScope.maxItems + 1)
+        let ilst = try #require(tree.atom(at: AtomPath(parsing: "moov/udta/meta/ilst")!))
+        #expect {
+            _ = try MovieMetadata(tree: tree)
+        } throws: { error in
+            guard let error = error as? AtomError else { return false }
+            return error.code == .payloadLimit && error.offset == ilst.offset && error.path.description == "moov/udta/meta/ilst"
+                && error.message.contains("\(MetadataScope.maxItems + 1) items")
+        }
+    }
+
     @Test func unknownItemsAreKeptByteForByte() throws {
         // An item with a child this reader does not know and a data type it does not know.
         let item = AtomBuilder.container("xyz1", AtomBuilder.atom("data", [0, 0, 0, 99, 0, 0, 0, 0, 1, 2, 3]), AtomBuilder.atom("itif", [0, 0, 0, 0, 0, 0, 0, 7]))

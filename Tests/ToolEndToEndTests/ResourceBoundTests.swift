@@ -96,11 +96,12 @@ import Testing
             frame("CTOC", Array("b".utf8) + [0, 0x01, 1] + Array("a".utf8) + [0], 4, (0, 0), false),
         ]))))
         files.append(Hostile(name: "atoms-that-do-not-advance.m4a", bytes: A.ftyp() + [0, 0, 0, 1] + Array("free".utf8) + A.be(0, width: 8) + [0, 0, 0, 4] + Array("skip".utf8) + A.rawAtom(size: 0, "mdat")))
-        // The sizes an adversarial run used: a million atoms in 8 MB, 200,000 timed ID3 events,
-        // frames that each inflate to just past the limit (100 of them: this encoder's streams
-        // are 160 to 1, so 100 frames take 10 MB). (Its 500,000 ilst items are not yet within
-        // the bound: the metadata store holds every item; see issue 31.)
+        // The sizes an adversarial run used: a million atoms in 8 MB, 500,000 ilst items (12.5
+        // MB), 200,000 timed ID3 events, frames that each inflate to just past the limit (100 of
+        // them: this encoder's streams are 160 to 1, so 100 frames take 10 MB).
         files.append(Hostile(name: "1000000-free-atoms.m4a", bytes: movie() + [UInt8]((0..<1_000_000).lazy.flatMap { _ in A.atom("free") })))
+        files.append(Hostile(name: "ilst-with-500000-items.m4a", bytes: movie(userData: MovieBuilder.itemListMeta(
+            [[UInt8]](repeating: MovieBuilder.textItem("\u{A9}cmt", "c"), count: 500_000)))))
         files.append(Hostile(name: "ts-with-200000-id3-events.ts", bytes: {
             var stream = TransportStreamBuilder()
             let tag = ID3Builder.tag(frames: [frame("TXXX", [3, 0x61, 0, 0x62], 4, (0, 0), false)])

@@ -53,6 +53,11 @@ public struct ID3TagAtom: Sendable, Hashable {
 /// iTunes items, QuickTime `mdta` metadata, user-data items (QuickTime text, 3GPP assets and
 /// everything else in `udta`) and ID3 tags.
 public struct MetadataScope: Sendable {
+    /// The most items one item list (`ilst`, iTunes or QuickTime) may hold to be read: real
+    /// lists hold tens; a list of more (half a million items in 12 MB) is refused with an
+    /// error naming its offset instead of costing a kilobyte of memory per item.
+    public static let maxItems = 10_000
+
     /// iTunes items (`udta/meta` with handler `mdir`, its `ilst`), nil when there is no such
     /// list. Setting an empty list keeps an empty `ilst`; nil removes the `meta`.
     public var itemList: [MetadataItem]?
@@ -145,6 +150,7 @@ public struct MetadataScope: Sendable {
         case "mdir" where inUserData && layout.itemListMeta == nil:
             layout.itemListMeta = meta
             if let ilst = meta.child("ilst") {
+                try Self.checkItemCount(ilst, in: tree)
                 var items: [MetadataItem] = []
                 items.reserveCapacity(ilst.children.count)
                 for index in ilst.children.indices { items.append(try MetadataItem(ilst.children[index], in: tree)) }
@@ -163,6 +169,7 @@ public struct MetadataScope: Sendable {
                 keys = []
             }
             var items: [QuickTimeMetadataItem] = []
+            if let ilst = meta.child("ilst") { try Self.checkItemCount(ilst, in: tree) }
             for child in meta.child("ilst")?.children ?? [] {
                 let index = Int(child.type.rawValue)
                 // An item whose index names no key cannot be placed under a key: the area is
@@ -181,6 +188,13 @@ public struct MetadataScope: Sendable {
         default:
             return false
         }
+    }
+
+    /// Throws when `ilst` holds more than `maxItems` items.
+    static func checkItemCount(_ ilst: Atom, in tree: AtomTree) throws(AtomError) {
+        guard ilst.children.count > maxItems else { return }
+        throw AtomError(.payloadLimit, offset: ilst.offset, path: tree.path(ofAtomAt: ilst.offset) ?? .root,
+                        message: "'ilst' holds \(ilst.children.count) items, more than the \(maxItems) an item list is read with; its metadata is not read")
     }
 
     /// The tags of the `ID32` boxes of a `meta` with handler `ID32`.
