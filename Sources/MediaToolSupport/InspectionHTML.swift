@@ -12,7 +12,7 @@ public enum InspectionHTML {
     /// The most nodes one page holds, and the most file bytes it embeds: a page of a file of a
     /// million atoms holds its first nodes and says where it stopped (the text tree and JSON
     /// list them all), so the page stays one a browser opens and its making stays small.
-    public static let maxNodes = 20_000
+    public static let maxNodes = 10_000
     public static let maxEmbeddedBytes = 8 << 20
 
     /// What a page may still hold.
