@@ -71,12 +71,24 @@ public struct AtomPath: Sendable, Hashable, CustomStringConvertible {
     /// escaping (nearly every type), otherwise through `PathEscaping`.
     static func appendTypeName(_ type: FourCC, to bytes: inout [UInt8]) {
         let raw = type.rawValue
-        let four = [UInt8(truncatingIfNeeded: raw >> 24), UInt8(truncatingIfNeeded: raw >> 16),
-                    UInt8(truncatingIfNeeded: raw >> 8), UInt8(truncatingIfNeeded: raw)]
-        if four.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E && $0 != 0x25 && $0 != 0x2F && $0 != 0x5B && $0 != 0x5D }) {
-            bytes += four
-        } else {
+        let four = (UInt8(truncatingIfNeeded: raw >> 24), UInt8(truncatingIfNeeded: raw >> 16),
+                    UInt8(truncatingIfNeeded: raw >> 8), UInt8(truncatingIfNeeded: raw))
+        // Printable ASCII but `%`, `/`, `[`, `]`, and printable ISO-8859-1 (`©` of iTunes
+        // items) as its UTF-8: what `PathEscaping` leaves as it is.
+        func plain(_ byte: UInt8) -> Bool {
+            (byte >= 0x20 && byte <= 0x7E && byte != 0x25 && byte != 0x2F && byte != 0x5B && byte != 0x5D) || byte >= 0xA0
+        }
+        guard plain(four.0), plain(four.1), plain(four.2), plain(four.3) else {
             bytes += escapedTypeName(type).utf8
+            return
+        }
+        for byte in [four.0, four.1, four.2, four.3] {
+            if byte < 0x80 {
+                bytes.append(byte)
+            } else {
+                bytes.append(0xC0 | byte >> 6)
+                bytes.append(0x80 | byte & 0x3F)
+            }
         }
     }
 

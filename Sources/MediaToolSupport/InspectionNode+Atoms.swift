@@ -126,25 +126,18 @@ final class AtomNodes: Sendable {
             let high = upper.map { start &+ $0 } ?? end
             return low <= high && high <= end ? low..<high : nil
         }
+        guard !fields.isEmpty else { return }
         var layout: [String: (UInt64, UInt64?)] = [:]
         if fields.count >= 2, fields[0].name == "version", fields[1].name == "flags" {
-            layout["version"] = (0, 1)
-            layout["flags"] = (1, 4)
+            layout = Self.fullBoxLayout
         }
         switch atom.type {
-        case "ftyp", "styp": layout = ["majorBrand": (0, 4), "minorVersion": (4, 8), "compatibleBrands": (8, nil)]
-        case "hdlr": layout.merge(["componentType": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "name": (24, nil)]) { $1 }
-        case "data" where payload is ItemDataAtom:
-            layout = ["typeSet": (0, 1), "typeIndicator": (1, 4), "typeName": (0, 4), "country": (4, 6), "language": (6, 8),
-                      "value": (8, nil), "mimeType": (0, 4), "imageSize": (8, nil)]
-        case "mvhd", "mdhd":
-            let wide = fields.first?.value == .uint(1)
-            layout.merge(wide ? ["creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "language": (32, 34)]
-                              : ["creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "language": (20, 22)]) { $1 }
-        case "stsz":
-            layout.merge(["sampleSize": (4, 8), "sampleCount": (8, 12), "entryCount": (8, 12), "entries": (12, nil)]) { $1 }
-        case "stco", "co64", "stts", "ctts", "stss", "stps", "stsc":
-            layout.merge(["entryCount": (4, 8), "entries": (8, nil)]) { $1 }
+        case "ftyp", "styp": layout = Self.fileTypeLayout
+        case "hdlr": layout.merge(Self.handlerLayout) { $1 }
+        case "data" where payload is ItemDataAtom: layout = Self.itemDataLayout
+        case "mvhd", "mdhd": layout.merge(fields.first?.value == .uint(1) ? Self.wideHeaderLayout : Self.headerLayout) { $1 }
+        case "stsz": layout.merge(Self.sampleSizeLayout) { $1 }
+        case "stco", "co64", "stts", "ctts", "stss", "stps", "stsc": layout.merge(Self.tableLayout) { $1 }
         default:
             if atom.type.bytes[0] != 0xA9, fields.first?.name == "trackIDs" { layout["trackIDs"] = (0, nil) }
         }
@@ -152,6 +145,23 @@ final class AtomNodes: Sendable {
             if let (lower, upper) = layout[fields[i].name] { fields[i].range = at(lower, upper) }
         }
     }
+
+    // Where fixed fields sit in a payload (from, to; nil: to the end), made once.
+    static let fullBoxLayout: [String: (UInt64, UInt64?)] = ["version": (0, 1), "flags": (1, 4)]
+    static let fileTypeLayout: [String: (UInt64, UInt64?)] = ["majorBrand": (0, 4), "minorVersion": (4, 8), "compatibleBrands": (8, nil)]
+    static let handlerLayout: [String: (UInt64, UInt64?)] = ["componentType": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "name": (24, nil)]
+    static let itemDataLayout: [String: (UInt64, UInt64?)] = [
+        "typeSet": (0, 1), "typeIndicator": (1, 4), "typeName": (0, 4), "country": (4, 6), "language": (6, 8),
+        "value": (8, nil), "mimeType": (0, 4), "imageSize": (8, nil),
+    ]
+    static let wideHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "language": (32, 34),
+    ]
+    static let headerLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "language": (20, 22),
+    ]
+    static let sampleSizeLayout: [String: (UInt64, UInt64?)] = ["sampleSize": (4, 8), "sampleCount": (8, 12), "entryCount": (8, 12), "entries": (12, nil)]
+    static let tableLayout: [String: (UInt64, UInt64?)] = ["entryCount": (4, 8), "entries": (8, nil)]
 
     // MARK: Tables
 

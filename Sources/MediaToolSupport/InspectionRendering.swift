@@ -50,9 +50,17 @@ public enum InspectionRendering {
     /// decoding the nodes.
     public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
                                  diagnostics: [Diagnostic], to write: (String) -> Void) {
+        writeJSON(path: path, format: format, fileSize: fileSize, nodes: nodes, maxDepth: maxDepth, diagnostics: diagnostics,
+                  bytes: { write(String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// The same document handed over as UTF-8 (standard output takes it as it is: no string is
+    /// made of each piece).
+    public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
+                                 diagnostics: [Diagnostic], bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
         var diagnostics = diagnostics
         var writer = JSONWriter(indentLevel: 0, capacity: 1 << 17)
-        func flush(_ writer: inout JSONWriter) { writer.drain { write(String(decoding: $0, as: UTF8.self)) } }
+        func flush(_ writer: inout JSONWriter) { writer.drain(write) }
         writer.beginObject()
         writer.key("path")
         writer.string(PathBytes.display(path))
@@ -66,7 +74,8 @@ public enum InspectionRendering {
         writer.value(.array(diagnostics.map(\.json)))
         writer.endObject()
         flush(&writer)
-        write("\n")
+        var newline: UInt8 = 0x0A
+        withUnsafePointer(to: &newline) { write(UnsafeBufferPointer(start: $0, count: 1)) }
     }
 
     /// A JSON array of nodes and their children, written into `writer` (handed to `flush`

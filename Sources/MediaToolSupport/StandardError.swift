@@ -32,6 +32,11 @@ public enum StandardOutput {
         bytes.withUnsafeBytes { _ = fwrite($0.baseAddress, 1, $0.count, stdout) }
     }
 
+    /// Writes bytes another writer holds (valid during the call).
+    public static func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        _ = fwrite(bytes.baseAddress, 1, bytes.count, stdout)
+    }
+
     /// Prints `text` and `terminator` as `Swift.print` does, with a path's bytes that are not
     /// UTF-8 (kept by `PathBytes` so that the file named is the file opened) shown as `\xHH`.
     /// Both tools' `print` is this.

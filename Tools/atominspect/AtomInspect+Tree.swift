@@ -33,7 +33,7 @@ extension AtomInspect {
             if json {
                 InspectionRendering.writeJSON(
                     path: options.file, format: file.formatName, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
-                    diagnostics: file.diagnostics) { print($0, terminator: "") }
+                    diagnostics: file.diagnostics, bytes: StandardOutput.write)
             } else {
                 var diagnostics = file.diagnostics
                 InspectionRendering.writeText(nodes, maxDepth: depth, diagnostics: &diagnostics) { print($0, terminator: "") }
