@@ -29,6 +29,10 @@ import Testing
         Scenario(fixture: "id3v24-full.mp3", method: .inPlace, title: "Short"),
         Scenario(fixture: "id3v24-full.mp3", method: .rewrite, title: longTitle),
         Scenario(fixture: "id3v1-only.mp3", method: .rewrite, title: "Short"),
+        // Two leading tags and junk before the audio: the one tag written takes the place of
+        // both (their frames merged), in place when it fits their space.
+        Scenario(fixture: "two-leading-tags-junk.mp3", method: .inPlace, title: "Short"),
+        Scenario(fixture: "two-leading-tags-junk.mp3", method: .rewrite, title: longTitle),
         Scenario(fixture: "wav-id3-info.wav", method: .inPlace, title: "Short"),
         Scenario(fixture: "aiff-id3.aiff", method: .rewrite, title: longTitle),
         Scenario(fixture: "aac-itunes-tags-cover.m4a", method: .rewrite, title: "Short", allowInPlace: false),
