@@ -103,15 +103,41 @@ extension MPEGStreamFile {
         let v1 = writeV1 ? ID3v1Tag(from: tag, keeping: options.mirrorID3v1 ? nil : layout.id3v1).encoded : nil
         let dropV1 = options.removeID3v1 && layout.id3v1 != nil
         let v1Offset = layout.id3v1Block?.lowerBound ?? layout.fileSize
+        // The Lyrics3v2 block's title, artist and album follow the tag (exiftool reads them);
+        // a block left with no field goes, as one asked to be removed does.
+        var lyrics3Bytes: [UInt8]?
+        var expectedLyrics3 = layout.lyrics3
+        var lyrics3Notes: [String] = []
+        var lyrics3Emptied = false
+        if !options.removeLyrics3, let old = layout.lyrics3 {
+            let updated = old.keptInStep(with: tag)
+            if updated != old {
+                let changed = Lyrics3Block.mirrored.map(\.id).filter { id in
+                    old.fields.first { $0.id == id }?.value != updated.fields.first { $0.id == id }?.value
+                }
+                if updated.fields.isEmpty {
+                    lyrics3Emptied = true
+                    lyrics3Notes.append("the Lyrics3v2 block held only \(changed.joined(separator: ", ")), which the tag no longer has: the block is removed")
+                } else if let bytes = updated.serialized {
+                    lyrics3Bytes = bytes
+                    expectedLyrics3 = updated
+                    lyrics3Notes.append("the Lyrics3v2 block's \(changed.joined(separator: ", ")) follow the tag")
+                } else {
+                    lyrics3Notes.append("the Lyrics3v2 block is kept as it was: a value is longer than its fields hold")
+                }
+            }
+        }
         // What is kept of the file's tail ends before a Lyrics3 block that goes.
-        let dropLyrics3 = options.removeLyrics3 ? layout.lyrics3Block : nil
+        let dropLyrics3 = options.removeLyrics3 || lyrics3Emptied ? layout.lyrics3Block : nil
+        if dropLyrics3 != nil { expectedLyrics3 = nil }
         let keptEnd = dropLyrics3?.lowerBound ?? v1Offset
 
         var serialization = try tag.serialized(version: version, padding: 0)
         let expected = try ID3v2Tag(parsing: serialization.bytes).frames
         var notes = serialization.notes
         notes += Self.mergeNotes(layout)
-        if let dropLyrics3 { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
+        if let dropLyrics3, !lyrics3Emptied { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
+        notes += lyrics3Notes
 
         // The APE tag: replaced where it is (or, new, put before Lyrics3 and ID3v1) when it changes.
         let newAPE = tags.ape.flatMap { ($0.items.isEmpty && layout.apeTag == nil) || Self.sameItems($0, layout.apeTag) ? nil : $0 }
@@ -127,6 +153,7 @@ extension MPEGStreamFile {
                 return frames
             }
             if !reread.otherTags.isEmpty { return "\(reread.otherTags.count) further ID3v2 tag(s) read after the one written" }
+            if reread.lyrics3 != expectedLyrics3 { return "the Lyrics3v2 block differs from the one meant" }
             if let appended = reread.appendedBlock { return "an appended ID3v2 tag read at offset \(appended.lowerBound)" }
             if !Self.sameItems(reread.apeTag, expectedAPE) {
                 func strip(_ tag: APETag?) -> [APEItem] { tag?.items.map { APEItem(key: $0.key, flags: $0.flags, value: $0.value) } ?? [] }
@@ -136,13 +163,15 @@ extension MPEGStreamFile {
         }
 
         let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
+        let lyrics3Fits = lyrics3Bytes.map { UInt64($0.count) == UInt64(layout.lyrics3Block?.count ?? 0) } ?? true
         let v1Last = layout.id3v1Block.map { $0.upperBound == layout.fileSize } ?? true
-        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, dropLyrics3 == nil,
+        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, lyrics3Fits, dropLyrics3 == nil,
             layout.appendedBlock == nil, v1Last
         {
             serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
             var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = [(0, serialization.bytes, "ID3v2 tag")]
             if let apeBytes { ranges.append((apeRange.lowerBound, apeBytes, "APE tag")) }
+            if let lyrics3Bytes, let block = layout.lyrics3Block { ranges.append((block.lowerBound, lyrics3Bytes, "Lyrics3v2 block")) }
             if let v1 { ranges.append((v1Offset, v1, "ID3v1 tag")) }
             let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $0.what) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
@@ -158,6 +187,7 @@ extension MPEGStreamFile {
         // where it is (or, new, put before Lyrics3 and ID3v1) and an appended ID3v2 tag left out.
         var cuts: [(range: Range<UInt64>, insert: [UInt8])] = []
         if let apeBytes { cuts.append((apeRange, apeBytes)) }
+        if let lyrics3Bytes, let block = layout.lyrics3Block, dropLyrics3 == nil { cuts.append((block, lyrics3Bytes)) }
         if let appended = layout.appendedBlock, appended.upperBound <= keptEnd { cuts.append((appended, [])) }
         var pieces: [Piece] = []
         var cursor = oldSize

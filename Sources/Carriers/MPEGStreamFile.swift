@@ -42,6 +42,8 @@ public struct MPEGStreamFile: Sendable {
     public var apeTag: APETag?
     /// A Lyrics3v2 block (detected and preserved, not edited).
     public var lyrics3Block: Range<UInt64>?
+    /// The fields of that block, when they add up.
+    public var lyrics3: Lyrics3Block?
     /// The ID3v1 tag: the last 128 bytes of the file, or those before an appended tag.
     public var id3v1: ID3v1Tag?
     /// Where the ID3v1 tag is.
@@ -102,6 +104,7 @@ public struct MPEGStreamFile: Sendable {
             }
             if let lyrics = try Self.lyrics3Block(source, endingAt: end, floor: position) {
                 lyrics3Block = lyrics
+                lyrics3 = Lyrics3Block(try Self.read(source, at: lyrics.lowerBound, count: Int(lyrics.count)))
                 end = lyrics.lowerBound
                 moved = true
             }

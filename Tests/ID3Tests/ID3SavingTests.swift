@@ -108,17 +108,46 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         #expect(try audioBytes(path) == audio)
     }
 
-    @Test func apeLyricsAndID3v1AreKeptAndV1Updated() throws {
+    /// The APE tag is kept byte for byte (only the tag given is written); the Lyrics3v2 block
+    /// keeps its lyrics and indications, and its title (`ETT`) follows the tag, as the ID3v1
+    /// tag does.
+    @Test func apeIsKeptAndLyrics3AndV1FollowTheTag() throws {
         let path = try copyOfFixture("ape-lyrics3-id3v1.mp3")
         let before = try MPEGStreamFile(source: FileByteSource(path: path))
         let bytes = try TemporaryFile.read(path)
-        let ape = Array(bytes[Int(before.apeBlock!.lowerBound)..<Int(before.lyrics3Block!.upperBound)])
-        try MPEGStreamFile.save(retitled(try #require(before.primaryTag), String(repeating: "Grown ", count: 40)), to: path)
+        let ape = Array(bytes[Int(before.apeBlock!.lowerBound)..<Int(before.apeBlock!.upperBound)])
+        let title = String(repeating: "Grown ", count: 40)
+        let outcome = try MPEGStreamFile.save(retitled(try #require(before.primaryTag), title), to: path)
+        // The block's artist (`EAR`) was not the tag's either: both follow it.
+        #expect(outcome.notes.contains("the Lyrics3v2 block's ETT, EAR follow the tag"), "\(outcome.notes)")
         let after = try MPEGStreamFile(source: FileByteSource(path: path))
         let newBytes = try TemporaryFile.read(path)
-        #expect(Array(newBytes[Int(after.apeBlock!.lowerBound)..<Int(after.lyrics3Block!.upperBound)]) == ape)
+        #expect(Array(newBytes[Int(after.apeBlock!.lowerBound)..<Int(after.apeBlock!.upperBound)]) == ape)
+        let lyrics = try #require(after.lyrics3)
+        #expect(lyrics.fields.map(\.id) == before.lyrics3?.fields.map(\.id))
+        #expect(lyrics.fields.first { $0.id == "ETT" }?.value == Array(title.utf8))
+        #expect(lyrics.fields.first { $0.id == "LYR" } == before.lyrics3?.fields.first { $0.id == "LYR" })
+        #expect(lyrics.fields.first { $0.id == "IND" } == before.lyrics3?.fields.first { $0.id == "IND" })
         #expect(after.id3v1?.title == "Grown Grown Grown Grown Grown")  // 30 characters, trailing space trimmed on reading
         #expect(after.id3v1?.track == 4)  // only the v1 tag had a track: kept
+    }
+
+    /// A title whose Lyrics3v2 field keeps its length is written in place, the block with it.
+    @Test func aLyrics3FieldOfTheSameLengthIsWrittenInPlace() throws {
+        let path = try copyOfFixture("ape-lyrics3-id3v1.mp3")
+        // The first save brings the block in step (its artist and title change length: a
+        // rewrite, which leaves padding in the tag); the second changes the title only.
+        let first = try MPEGStreamFile(source: FileByteSource(path: path))
+        #expect(try MPEGStreamFile.save(retitled(try #require(first.primaryTag), "Lyrics3 Title"), to: path).method == .rewritten)
+        let size = try TemporaryFile.read(path).count
+        let before = try MPEGStreamFile(source: FileByteSource(path: path))
+        let outcome = try MPEGStreamFile.save(retitled(try #require(before.primaryTag), "Lyrics3 Tytle"), to: path)
+        #expect(outcome.method == .inPlace)
+        #expect(outcome.ranges.contains { $0.what == "Lyrics3v2 block" })
+        #expect(try TemporaryFile.read(path).count == size)
+        let after = try MPEGStreamFile(source: FileByteSource(path: path))
+        #expect(after.lyrics3?.fields.first { $0.id == "ETT" }?.value == Array("Lyrics3 Tytle".utf8))
+        #expect(after.lyrics3Block == before.lyrics3Block)
     }
 
     @Test func versionCanBeChosen() throws {
