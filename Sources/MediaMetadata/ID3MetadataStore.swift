@@ -75,7 +75,9 @@ struct ID3MetadataStore: MetadataStore {
         // By index: a `for frame in` loop copies every frame (each of its fields retained).
         for index in tag.frames.indices { result.append(Rank.id3v2, view(tag.frames[index])) }
         for item in ape?.items ?? [] { result.append(Rank.apeOrInfo, Self.view(item)) }
-        if let v1 = id3v1, id3v1Choice != false {
+        // After `removeAll` the save removes the ID3v1 tag too: its values are no longer
+        // shown (a preview of `clear` shows what the file will hold).
+        if let v1 = id3v1, id3v1Choice != false, !cleared {
             let fields: [(String, String, String?)] = [
                 ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
                 ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),

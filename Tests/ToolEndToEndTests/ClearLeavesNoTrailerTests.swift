@@ -27,6 +27,10 @@ struct ClearLeavesNoTrailerTests {
         let result = try await ToolRunner.run("tagedit", ["clear", path, "-v"])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.standardError.contains("Lyrics3v2 block"), "\(result.standardError)")
+        // The preview shows what the file holds after: nothing (the ID3v1 tag goes too; it
+        // once showed the ID3v1 values as the new ones).
+        #expect(result.standardOutput.contains("TITLE: \"Leading ID3v2.3 Title\" -> (none)"), "\(result.standardOutput)")
+        #expect(!result.standardOutput.contains("ID3v1 Title"), "\(result.standardOutput)")
         let after = try TemporaryFile.read(path)
         #expect(!Self.contains(after, "LYRICSBEGIN") && !Self.contains(after, "APETAGEX") && !Self.contains(Array(after.suffix(128)), "TAG"))
         #expect(try await Self.packets(path) == audioPackets)
