@@ -55,12 +55,15 @@ public struct AtomInspector: Sendable {
 
     /// The context of the atom at `path`, or nil.
     public func context(at path: AtomPath) -> AtomDecodingContext? {
-        var level = topLevel()
+        // One context made per level: the atom is found by its type and sibling index.
+        var level = topLevelSiblings()
         var found: AtomDecodingContext?
         for component in path.components {
-            guard let match = level.first(where: { $0.path.components.last == component }) else { return nil }
+            guard let index = level.atoms.indices.first(where: { level.atoms[$0].type == component.type && level.indexes[$0] == component.index })
+            else { return nil }
+            let match = level.context(at: index)
             found = match
-            level = children(of: match)
+            level = siblings(below: match)
         }
         return found
     }
@@ -214,8 +217,8 @@ public struct AtomSiblings: Sendable {
                                    metadataKeys: metadataKeys, path: (parent?.path ?? .root).appending(atom.type, index: indexes[index]))
     }
 
-    /// The contexts of the atoms at `range` (all of them by default).
-    public func contexts(_ range: Range<Int>? = nil) -> [AtomDecodingContext] {
-        (range ?? 0..<atoms.count).map(context(at:))
+    /// The contexts of all the atoms.
+    public func contexts() -> [AtomDecodingContext] {
+        atoms.indices.map(context(at:))
     }
 }
