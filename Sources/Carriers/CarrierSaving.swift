@@ -44,6 +44,31 @@ enum CarrierSaving {
         return disagreement("comment field", expected: expected?.fields ?? [], read: read?.fields ?? [], describe: describe) ?? "the comment differs"
     }
 
+    /// The writes that put `serialization` (a tag as large as the space it goes in) at `offset`
+    /// in `file` in place: the bytes that change, leaving a large frame body that the tag
+    /// refers to in `file` where it already is. Nil when frame bodies of more than 16 MiB would
+    /// move (a frame before them changed size): a rewrite copies them in the kernel, where in
+    /// place they would be read, written and kept in the journal. When some move, `expected`
+    /// is read again from the new tag in memory (it refers to bytes of `file` the writes change).
+    static func inPlacePatches(_ serialization: ID3TagSerialization, at offset: UInt64, of file: FileByteSource,
+                               expected: inout [ID3Frame]) throws -> [(offset: UInt64, bytes: [UInt8])]? {
+        // The tag was read through another opening of the same file (the metadata layer's).
+        let isFile: (any ByteSource) -> Bool = { ($0 as? FileByteSource)?.isSameVersion(as: file) ?? false }
+        var position = offset
+        var moved = 0
+        for piece in serialization.contents.pieces {
+            if case .range(let source, let from, let count) = piece, !(isFile(source) && from == position) { moved += count }
+            position += UInt64(piece.count)
+        }
+        guard moved <= maxMovedInPlace else { return nil }
+        let patches = try serialization.contents.patches(at: offset, over: isFile).patches
+        if moved > 0 { expected = try ID3v2Tag(parsing: serialization.bytes).frames }
+        return patches
+    }
+
+    /// The most bytes of large frames an in-place save moves (more: the file is rewritten).
+    static let maxMovedInPlace = 16 << 20
+
     /// Writes `ranges` into the file at `path` in place through `FileReplacement.patch`,
     /// refusing when the file is no longer `original`, and re-reading the result with `verify`
     /// (the old bytes go back when anything fails). Errors other than ID3 ones become `.io`.

@@ -43,7 +43,7 @@ extension IFFChunkFile {
         }
         let version = options.version ?? file.id3Tag.map { $0.majorVersion == 2 ? 4 : $0.majorVersion } ?? 4
         var serialization = try tag.serialized(version: version, padding: 0)
-        let expected = try ID3v2Tag(parsing: serialization.bytes).frames
+        var expected = try ID3v2Tag.read(from: serialization.contents).frames
 
         // The INFO list (AIFF: the text chunks) is rewritten only when it changes; a list of the
         // same size is patched.
@@ -92,13 +92,15 @@ extension IFFChunkFile {
         }
         let infoFits = infoInPlace.map { bytes in oldInfo.map { UInt64(bytes.count) == $0.totalSize && littleEndian && infoChunks.count == 1 } ?? false } ?? true
 
-        if options.allowInPlace, let old, tagChunks.count == 1, old.id == id, UInt64(serialization.bytes.count) <= old.dataSize, infoFits {
-            serialization = try tag.serialized(version: version, padding: Int(old.dataSize) - serialization.bytes.count)
-            var ranges: [(offset: UInt64, bytes: [UInt8])] = [(old.dataOffset, serialization.bytes)]
-            if let infoInPlace, let oldInfo { ranges.append((oldInfo.offset, infoInPlace)) }
-            let written = zip(ranges, ["ID3v2 tag", "INFO list"]).map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $1) }
+        if options.allowInPlace, let old, tagChunks.count == 1, old.id == id, UInt64(serialization.count) <= old.dataSize, infoFits,
+            let tagPatches = try CarrierSaving.inPlacePatches(tag.serialized(version: version, padding: Int(old.dataSize) - serialization.count),
+                                                             at: old.dataOffset, of: source, expected: &expected)
+        {
+            var ranges = tagPatches.map { (offset: $0.offset, bytes: $0.bytes, what: "ID3v2 tag") }
+            if let infoInPlace, let oldInfo { ranges.append((oldInfo.offset, infoInPlace, "INFO list")) }
+            let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), $0.what) }
             if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written) }
-            try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
+            try CarrierSaving.patch(path, ranges: ranges.map { ($0.offset, $0.bytes) }, newSize: nil, original: source) { written in
                 if let difference = Self.disagreement(try IFFChunkFile(source: written), frames: expected, info: expectedInfo) {
                     throw CarrierError(.verificationFailed, message: "\(path): the tags written in place do not read back as intended (\(difference)); the old bytes were put back")
                 }
@@ -106,16 +108,17 @@ extension IFFChunkFile {
             return CarrierSaveOutcome(method: .inPlace, notes: notes + serialization.notes, ranges: written)
         }
 
-        func tagChunk(padding: Int) throws -> [UInt8] {
+        func tagChunk(padding: Int) throws -> SplicedBytes {
             serialization = try tag.serialized(version: version, padding: padding)
-            var chunk = id.bytes + size(UInt32(serialization.bytes.count), littleEndian: littleEndian) + serialization.bytes
-            if serialization.bytes.count % 2 == 1 { chunk.append(0) }
+            var chunk = SplicedBytes(id.bytes + size(UInt32(serialization.count), littleEndian: littleEndian))
+            chunk.append(serialization.contents)
+            if serialization.count % 2 == 1 { chunk.append([0]) }
             return chunk
         }
         let chunk = try tagChunk(padding: options.padding)
         // Each chunk of the file is copied, replaced (the ID3 chunk; the INFO list when it
         // changes) or left out (an INFO list emptied); a new ID3 or INFO chunk goes at the end.
-        enum Piece { case copy(IFFChunk), bytes([UInt8]) }
+        enum Piece { case copy(IFFChunk), bytes(SplicedBytes) }
         var pieces: [Piece] = []
         var tagIndex = 0
         var wroteTag = false, wroteInfo = infoBytes == nil
@@ -128,13 +131,13 @@ extension IFFChunkFile {
                 continue
             } else if isInfoChunk(child), let infoBytes {
                 // The new list takes the first old one's place; the others go.
-                if child.offset == oldInfo?.offset, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
+                if child.offset == oldInfo?.offset, !infoBytes.isEmpty { pieces.append(.bytes(SplicedBytes(infoBytes))) }
                 wroteInfo = true
             } else {
                 pieces.append(.copy(child))
             }
         }
-        if !wroteInfo, let infoBytes, !infoBytes.isEmpty { pieces.append(.bytes(infoBytes)) }
+        if !wroteInfo, let infoBytes, !infoBytes.isEmpty { pieces.append(.bytes(SplicedBytes(infoBytes))) }
         // A file without an ID3 chunk gets none for a tag without frames (clearing a WAV that
         // has only an INFO list adds nothing).
         let addsTag = !wroteTag && !tag.frames.isEmpty
@@ -187,7 +190,7 @@ extension IFFChunkFile {
                 for piece in pieces {
                     switch piece {
                     case .bytes(let bytes):
-                        try sink.write(bytes)
+                        try bytes.write(to: &sink)
                     case .copy(let child):
                         try source.copy(from: child.offset, count: extent(child), to: &sink)
                         if extent(child) < child.totalSize { try sink.write([0]) }  // the missing pad byte

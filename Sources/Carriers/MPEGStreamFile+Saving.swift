@@ -133,7 +133,9 @@ extension MPEGStreamFile {
         let keptEnd = dropLyrics3?.lowerBound ?? v1Offset
 
         var serialization = try tag.serialized(version: version, padding: 0)
-        let expected = try ID3v2Tag(parsing: serialization.bytes).frames
+        // The frames as a reader will see them (a large payload left in the file compared a
+        // chunk at a time).
+        var expected = try ID3v2Tag.read(from: serialization.contents).frames
         var notes = serialization.notes
         notes += Self.mergeNotes(layout)
         if let dropLyrics3, !lyrics3Emptied { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
@@ -165,11 +167,11 @@ extension MPEGStreamFile {
         let apeFits = apeBytes.map { UInt64($0.count) == UInt64(apeRange.count) } ?? true
         let lyrics3Fits = lyrics3Bytes.map { UInt64($0.count) == UInt64(layout.lyrics3Block?.count ?? 0) } ?? true
         let v1Last = layout.id3v1Block.map { $0.upperBound == layout.fileSize } ?? true
-        if options.allowInPlace, old != nil, UInt64(serialization.bytes.count) <= oldSize, apeFits, lyrics3Fits, dropLyrics3 == nil,
-            layout.appendedBlock == nil, v1Last
+        if options.allowInPlace, old != nil, UInt64(serialization.count) <= oldSize, apeFits, lyrics3Fits, dropLyrics3 == nil,
+            layout.appendedBlock == nil, v1Last,
+            let tagPatches = try CarrierSaving.inPlacePatches(tag.serialized(version: version, padding: Int(oldSize) - serialization.count), at: 0, of: source, expected: &expected)
         {
-            serialization = try tag.serialized(version: version, padding: Int(oldSize) - serialization.bytes.count)
-            var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = [(0, serialization.bytes, "ID3v2 tag")]
+            var ranges: [(offset: UInt64, bytes: [UInt8], what: String)] = tagPatches.map { ($0.offset, $0.bytes, "ID3v2 tag") }
             if let apeBytes { ranges.append((apeRange.lowerBound, apeBytes, "APE tag")) }
             if let lyrics3Bytes, let block = layout.lyrics3Block { ranges.append((block.lowerBound, lyrics3Bytes, "Lyrics3v2 block")) }
             if let v1 { ranges.append((v1Offset, v1, "ID3v1 tag")) }
@@ -202,16 +204,16 @@ extension MPEGStreamFile {
         let asked = UInt64(max(options.padding, 0))
         var firstCopy: UInt64 = 0
         if case .copy(let range) = pieces.first { firstCopy = UInt64(range.count) }
-        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.bytes.count) + Int64(asked) - Int64(oldSize), moving: firstCopy)
+        let padding = CopyAlignment.padding(asked, shift: Int64(serialization.count) + Int64(asked) - Int64(oldSize), moving: firstCopy)
         serialization = try tag.serialized(version: version, padding: Int(padding))
-        let newTag = serialization.bytes
+        let newTag = serialization.contents
         let piecesSize = pieces.reduce(UInt64(0)) { $0 + $1.count }
         let newSize = UInt64(newTag.count) + piecesSize + (v1 != nil || (layout.id3v1 != nil && !dropV1) ? 128 : 0)
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         do {
             var checked = CheckedCopies()
             notes += try CarrierSaving.replace(path, write: { sink in
-                try sink.write(newTag)
+                try newTag.write(to: &sink)
                 for piece in pieces {
                     switch piece {
                     case .copy(let range): try source.copy(from: range.lowerBound, count: UInt64(range.count), to: &sink)

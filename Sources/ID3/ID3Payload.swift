@@ -38,6 +38,14 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
         return nil
     }
 
+    /// The bytes, as a range of the file while they are deferred (nothing read).
+    public var contents: SplicedBytes {
+        switch storage {
+        case .loaded(let bytes): SplicedBytes(bytes)
+        case .deferred(let source, let offset, let count): SplicedBytes(from: source, at: offset, count: count)
+        }
+    }
+
     /// The bytes, read from the file when they were deferred.
     public func bytes() throws(ID3Error) -> ArraySlice<UInt8> {
         switch storage {
@@ -53,11 +61,10 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
         }
     }
 
-    /// Equal when the bytes are (deferred bytes are read to compare; bytes that cannot be
-    /// read equal nothing).
+    /// Equal when the bytes are (deferred bytes are read a chunk at a time to compare; bytes
+    /// that cannot be read equal nothing).
     public static func == (lhs: ID3Payload, rhs: ID3Payload) -> Bool {
-        guard lhs.count == rhs.count, let left = try? lhs.bytes(), let right = try? rhs.bytes() else { return false }
-        return left == right
+        lhs.count == rhs.count && lhs.contents == rhs.contents
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(count) }

@@ -16,6 +16,27 @@ extension ID3v2Tag {
     }
 }
 
+extension ID3v2Tag {
+    /// Reads the tag that starts at `position` in `source` (a file, or a serialization that
+    /// refers to one), leaving large picture and object payloads unread, with a budget of its
+    /// own for decompression.
+    ///
+    /// - Throws: `.notATag` when no ID3v2 header is there, or what reading the tag throws.
+    public static func read(from source: any ByteSource, at position: UInt64 = 0) throws(ID3Error) -> ID3v2Tag {
+        let prefetched: PrefetchedByteSource
+        let start: [UInt8]
+        do {
+            prefetched = try PrefetchedByteSource(source, head: 64 << 10, tail: 0)
+            start = try prefetched.readAvailable(at: position, upTo: 10)
+        } catch {
+            throw ID3Error(.io, offset: position, message: error.description)
+        }
+        guard let header = ID3TagHeader(start) else { throw ID3Error(.notATag, offset: position, message: "no ID3v2 tag header") }
+        var budget = maxDecompressedTagSize
+        return try ID3TagReading.read(prefetched, original: source, at: position, header: header, budget: &budget)
+    }
+}
+
 enum ID3TagReading {
     /// Frames with more payload than this leave it in the file.
     static let deferThreshold = 32 << 10

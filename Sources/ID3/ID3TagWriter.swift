@@ -3,9 +3,23 @@ import MediaBytes
 /// The result of serializing a tag: its bytes and what could not be carried into the target
 /// version.
 public struct ID3TagSerialization: Sendable {
-    public var bytes: [UInt8]
+    /// The tag: in memory, but for the bodies of large frames left in the file they were read
+    /// from (an unchanged picture of 200 MB stays a range of its file).
+    public var contents: SplicedBytes
     /// One sentence per frame that was converted, joined or dropped (`TDRL dropped: v2.4 only`).
     public var notes: [String]
+
+    /// The number of bytes of the tag.
+    public var count: Int { contents.count }
+
+    /// The tag's bytes, read into memory (a large frame's body from its file).
+    public var bytes: [UInt8] {
+        get throws(ID3Error) {
+            do { return try contents.materialized() } catch {
+                throw ID3Error(.io, message: "cannot read a frame to write it back: \(error.description)")
+            }
+        }
+    }
 }
 
 extension ID3v2Tag {
@@ -13,6 +27,8 @@ extension ID3v2Tag {
     /// v2.4 for a v2.2 tag) followed by `padding` zero bytes. Never writes unsynchronisation or
     /// an extended header. Frames whose content is unchanged and whose version is the target
     /// one are written back byte for byte (a v2.4 frame stored unsynchronised is re-encoded).
+    /// A large picture or object left in the file when the tag was read stays there: the
+    /// serialization refers to it (`SplicedBytes`), so serializing never reads it.
     ///
     /// - Throws: `.notWritable` for a version other than 3 or 4, or frames that together pass
     ///   the 256 MiB an ID3v2 tag can hold.
@@ -23,20 +39,19 @@ extension ID3v2Tag {
         }
         var notes: [String] = []
         let frames = ID3VersionConversion.convert(frames, from: majorVersion, to: version, notes: &notes)
-        // One buffer: the header (its size filled in last), every frame, then the padding.
-        var bytes = Array("ID3".utf8) + [version, 0, 0, 0, 0, 0, 0]
-        bytes.reserveCapacity(10 + frames.reduce(0) { $0 + 10 + ($1.stored.map { $0.inFile?.count ?? $0.body.count } ?? 64) } + max(0, padding))
-        for frame in frames where try !ID3FrameEncoder.encode(frame, version: version, into: &bytes) {
+        var body = SplicedBytes()
+        for frame in frames where try !ID3FrameEncoder.encode(frame, version: version, into: &body) {
             notes.append("\(frame.id) dropped: it cannot be written as ID3v2.\(version)")
         }
-        let bodySize = bytes.count - 10
+        let bodySize = body.count
         guard bodySize < 1 << 28 else {
             throw ID3Error(.notWritable, message: "the frames take \(bodySize) bytes, more than an ID3v2 tag can hold (256 MiB)")
         }
         let size = UInt32(min(bodySize + max(0, padding), (1 << 28) - 1))
-        bytes.replaceSubrange(6..<10, with: SyncsafeInteger.encode(size)!)
-        bytes.append(contentsOf: repeatElement(0, count: Int(size) - bodySize))
-        return ID3TagSerialization(bytes: bytes, notes: notes)
+        var contents = SplicedBytes(Array("ID3".utf8) + [version, 0, 0] + SyncsafeInteger.encode(size)!)
+        contents.append(body)
+        contents.append([UInt8](repeating: 0, count: Int(size) - bodySize))
+        return ID3TagSerialization(contents: contents, notes: notes)
     }
 }
 
@@ -44,43 +59,65 @@ extension ID3v2Tag {
 enum ID3FrameEncoder {
     /// A run of frames, or nil when one of them cannot be written.
     static func encode(_ frames: [ID3Frame], version: UInt8) throws(ID3Error) -> [UInt8]? {
-        var bytes: [UInt8] = []
+        var bytes = SplicedBytes()
         for frame in frames {
-            guard let encoded = try encode(frame, version: version) else { return nil }
-            bytes += encoded
+            guard try encode(frame, version: version, into: &bytes) else { return nil }
         }
-        return bytes
+        return try materialized(bytes)
     }
 
     /// One frame: header and body; nil when it cannot be written in `version`.
     static func encode(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        return try encode(frame, version: version, into: &bytes) ? bytes : nil
+        var bytes = SplicedBytes()
+        return try encode(frame, version: version, into: &bytes) ? try materialized(bytes) : nil
+    }
+
+    private static func materialized(_ bytes: SplicedBytes) throws(ID3Error) -> [UInt8] {
+        do { return try bytes.materialized() } catch {
+            throw ID3Error(.io, message: "cannot read a frame to write it: \(error.description)")
+        }
     }
 
     /// Appends one frame, header and body, to `bytes`; false (nothing appended) when it cannot
-    /// be written in `version`.
-    static func encode(_ frame: ID3Frame, version: UInt8, into bytes: inout [UInt8]) throws(ID3Error) -> Bool {
+    /// be written in `version`. A body, or a picture's or object's data, that is still in its
+    /// file is appended as a range of it.
+    static func encode(_ frame: ID3Frame, version: UInt8, into bytes: inout SplicedBytes) throws(ID3Error) -> Bool {
         guard frame.id.utf8.count == 4, frame.id.utf8.allSatisfy({ ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x30 && $0 <= 0x39) }) else {
             return false
         }
         if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id, !stored.unsynchronised {
-            let body = try stored.bytes()
-            guard let header = header(frame.id, size: body.count, flags: [stored.statusFlags, stored.formatFlags], version: version) else { return false }
-            bytes += header
-            bytes += body
+            let size = stored.inFile?.count ?? stored.body.count
+            guard let header = header(frame.id, size: size, flags: [stored.statusFlags, stored.formatFlags], version: version) else { return false }
+            bytes.append(header)
+            if let inFile = stored.inFile {
+                bytes.append(from: inFile.source, at: inFile.offset, count: inFile.count)
+            } else {
+                bytes.append(stored.body)
+            }
             return true
         }
-        guard let encoded = try encodedFresh(frame, version: version) else { return false }
-        bytes += encoded
-        return true
+        return try encodeFresh(frame, version: version, into: &bytes)
     }
 
-    /// A frame whose bytes are made from its content (not its stored form).
-    private static func encodedFresh(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> [UInt8]? {
-        if frame.isOpaque { return nil }  // encrypted or not decompressible: only its stored form can be written
-        guard var body = try frame.content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
-            return nil
+    /// Appends a frame whose bytes are made from its content (not its stored form); false when
+    /// it cannot be written.
+    private static func encodeFresh(_ frame: ID3Frame, version: UInt8, into bytes: inout SplicedBytes) throws(ID3Error) -> Bool {
+        if frame.isOpaque { return false }  // encrypted or not decompressible: only its stored form can be written
+        // A picture's or object's data still in the file is spliced in after the fields.
+        var content = frame.content
+        var payload: ID3Payload?
+        switch content.storage {
+        case .picture(let e, let mime, let type, let description, let data) where !data.isLoaded:
+            payload = data
+            content = .picture(encoding: e, mimeType: mime, pictureType: type, description: description, data: [])
+        case .object(let e, let mime, let filename, let description, let data) where !data.isLoaded:
+            payload = data
+            content = .object(encoding: e, mimeType: mime, filename: filename, description: description, data: [])
+        default:
+            break
+        }
+        guard var body = try content.encodedBody(version: version, separatedValues: ["IPLS", "TIPL", "TMCL"].contains(frame.id)) else {
+            return false
         }
         var format: UInt8 = 0
         if let group = frame.flags.groupID {
@@ -91,7 +128,10 @@ enum ID3FrameEncoder {
         if frame.flags.discardOnTagAlter { status |= version == 3 ? 0x80 : 0x40 }
         if frame.flags.discardOnFileAlter { status |= version == 3 ? 0x40 : 0x20 }
         if frame.flags.readOnly { status |= version == 3 ? 0x20 : 0x10 }
-        return header(frame.id, size: body.count, flags: [status, format], version: version).map { $0 + body }
+        guard let header = header(frame.id, size: body.count + (payload?.count ?? 0), flags: [status, format], version: version) else { return false }
+        bytes.append(header + body)
+        if let payload { bytes.append(payload.contents) }
+        return true
     }
 
     static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8]? {

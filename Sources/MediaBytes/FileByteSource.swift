@@ -103,6 +103,15 @@ public final class FileByteSource: ByteSource {
     }
 
     /// True when `info` describes the file this source reads (same device and inode).
+    /// True when `other` was opened on the same file (device and inode) as it was when this
+    /// one was opened (same size and modification time): a range of either reads the same
+    /// bytes, while neither notices a change (`checkUnchanged`).
+    public func isSameVersion(as other: FileByteSource) -> Bool {
+        if other === self { return true }
+        var info = stat()
+        return fstat(other.descriptor, &info) == 0 && isFile(info) && other.size == size && other.modified == modified
+    }
+
     func isFile(_ info: stat) -> Bool {
         var own = stat()
         return fstat(descriptor, &own) == 0 && own.st_dev == info.st_dev && own.st_ino == info.st_ino

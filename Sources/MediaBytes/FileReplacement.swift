@@ -66,25 +66,26 @@ public enum FileReplacement {
 
     /// Writes `bytes` to the output `path` as `create` does, a regular file verified to hold them.
     public static func create(_ path: String, bytes: [UInt8]) throws {
-        try create(path, write: { try $0.write(bytes) }, verify: { temporary in
-            let written = try FileByteSource(path: temporary)
-            guard written.size == UInt64(bytes.count), try written.read(at: 0, count: bytes.count) == bytes else {
-                throw FileWriteError(path: path, reason: "the file written does not read back as written")
-            }
-        })
+        try create(path, contents: SplicedBytes(bytes))
     }
 
     /// Writes the `count` bytes of `source` at `offset` to the output `path` as `create` does,
     /// a regular file verified to hold them.
     public static func create(_ path: String, copying count: UInt64, from source: any ByteSource, at offset: UInt64) throws {
+        try create(path, contents: SplicedBytes(from: source, at: offset, count: Int(clamping: count)))
+    }
+
+    /// Writes `contents` to the output `path` as `create` does (its ranges of files copied in
+    /// the kernel), a regular file verified to hold them, compared a chunk at a time.
+    public static func create(_ path: String, contents: SplicedBytes) throws {
         var checked = CheckedCopies()
         try create(path, write: { sink in
-            try source.copy(from: offset, count: count, to: &sink)
+            try contents.write(to: &sink)
             checked = sink.checkedCopies
         }, verify: { temporary in
             let written = try FileByteSource(path: temporary)
-            guard written.size == count, try source.hasSameBytes(at: offset, as: written, at: 0, count: count, skipping: checked) else {
-                throw FileWriteError(path: path, reason: "the file written does not hold the bytes copied")
+            guard written.size == UInt64(contents.count), try contents.firstDifference(from: written, at: 0, skipping: checked) == nil else {
+                throw FileWriteError(path: path, reason: "the file written does not read back as written")
             }
         })
     }

@@ -229,43 +229,26 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    var pictures: [MediaPicture] {
-        get throws(MetadataError) {
-            try eachPicture { (summary, data) throws(MetadataError) in
-                MediaPicture(type: summary.type, mimeType: summary.mimeType, description: summary.description, data: try data())
-            }
-        }
-    }
-
-    /// The pictures as `pictures` lists them, without reading or copying their bytes.
-    var pictureSummaries: [PictureSummary] {
-        get throws(MetadataError) { try eachPicture { summary, _ in summary } }
-    }
-
-    /// Every picture of the store (the `APIC` frames, then the APE tag's cover art), described,
-    /// with a function that reads its bytes: the one walk `pictures` and `pictureSummaries` share.
-    private func eachPicture<T>(_ make: (PictureSummary, () throws(MetadataError) -> [UInt8]) throws(MetadataError) -> T) throws(MetadataError) -> [T] {
-        var result: [T] = []
+    /// Every picture of the store (the `APIC` frames, then the APE tag's cover art); a picture
+    /// a large tag left in the file stays there.
+    var pictureContents: [PictureContent] {
+        var result: [PictureContent] = []
         for index in tag.frames.indices {
             guard case (_, let mime, let type, let description, let data)? = tag.frames[index].content.picture else { continue }
-            let offset = tag.frames[index].offset
             let summary = PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)
-            result.append(try make(summary) { () throws(MetadataError) in
-                do throws(ID3Error) {
-                    return Array(try data.bytes())
-                } catch {
-                    throw MetadataError(.io, offset: offset, message: "cannot read the picture of frame APIC: \(error.description)")
-                }
-            })
+            result.append(PictureContent(summary, contents: data.contents))
         }
         for item in ape?.items ?? [] {
             guard let cover = item.coverArt else { continue }
             let summary = PictureSummary(type: Self.apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
                                          description: cover.description, size: cover.data.count)
-            result.append(try make(summary) { () throws(MetadataError) in cover.data })
+            result.append(PictureContent(summary, contents: SplicedBytes(cover.data)))
         }
         return result
     }
+
+    /// The pictures as `pictureContents` lists them.
+    var pictureSummaries: [PictureSummary] { pictureContents.map(\.summary) }
 
     /// The `CHAP` frames in the order of the top-level `CTOC` (its nested tables followed
     /// depth first, a cycle cut with a note); chapters no table lists come after, by start.
@@ -725,8 +708,9 @@ struct ID3MetadataStore: MetadataStore {
         for frame in tag.frames {
             do {
                 // The frame alone in a tag of the same version, without the tag header.
-                let bytes = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).bytes
-                result.append((view(frame).identifier, .id3Frame(version: written, bytes: Array(bytes.dropFirst(10)))))
+                // (A large picture stays in the file: the export streams it.)
+                let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).contents
+                result.append((view(frame).identifier, .id3Frame(version: written, bytes: contents.subrange(10..<contents.count))))
             } catch {
                 throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
             }
@@ -756,9 +740,11 @@ struct ID3MetadataStore: MetadataStore {
         guard let size = SyncsafeInteger.encode(UInt32(clamping: bytes.count)) else {
             throw MetadataError(.badValue, message: "\(identifier): frame too large")
         }
-        let header: [UInt8] = Array("ID3".utf8) + [frameVersion, 0, 0] + size
+        // Read as a tag of one frame; a large picture in another file stays there until written.
+        var frameTag = SplicedBytes(Array("ID3".utf8) + [frameVersion, 0, 0] + size)
+        frameTag.append(bytes)
         do {
-            let frames = try ID3v2Tag(parsing: header + bytes).frames
+            let frames = try ID3v2Tag.read(from: frameTag).frames
             tag.frames += ID3v2Tag.convertFrames(frames, from: frameVersion, to: tag.majorVersion == 2 ? 3 : tag.majorVersion).frames
         } catch {
             throw MetadataError(.badValue, message: "\(identifier): the exported frame does not read: \(error.description)")

@@ -146,6 +146,16 @@ public struct MediaFile: Sendable {
         }
     }
 
+    /// The embedded pictures as `pictures` lists them (same order), each with its bytes as
+    /// they are: a picture a large ID3 tag left in the file is a range of it, which a writer
+    /// reads a chunk at a time (`SplicedBytes.forEachChunk`), so a 200 MB picture is never in
+    /// memory at once.
+    public var pictureContents: [PictureContent] {
+        get throws(MetadataError) {
+            do { return try store.pictureContents } catch { throw MetadataError.wrapping(error, path: path) }
+        }
+    }
+
     /// The embedded pictures as `pictures` lists them (same order), described without their
     /// bytes: type, MIME type, description and size. A listing reads no picture data this way
     /// (a picture a large ID3 tag left in the file stays there).

@@ -85,6 +85,29 @@ public struct TagContribution: Sendable, Hashable {
 }
 
 /// What a picture item holds, without the image bytes.
+/// A picture described, with its bytes as they are: a large one still in the file it was
+/// read from is a range of it (`SplicedBytes`), read a chunk at a time when it is written out.
+public struct PictureContent: Sendable {
+    public var summary: PictureSummary
+    public var contents: SplicedBytes
+
+    public init(_ summary: PictureSummary, contents: SplicedBytes) {
+        self.summary = summary
+        self.contents = contents
+    }
+
+    /// The picture with its bytes read.
+    public var picture: MediaPicture {
+        get throws(MetadataError) {
+            do {
+                return MediaPicture(type: summary.type, mimeType: summary.mimeType, description: summary.description, data: try contents.materialized())
+            } catch {
+                throw MetadataError(.io, message: "cannot read a picture: \(error.description)")
+            }
+        }
+    }
+}
+
 public struct PictureSummary: Sendable, Hashable {
     /// What the picture shows (`.frontCover` for MP4 cover art).
     public var type: PictureType
@@ -98,6 +121,21 @@ public struct PictureSummary: Sendable, Hashable {
         self.mimeType = mimeType
         self.description = description
         self.size = size
+    }
+
+    /// The type's name as used on the command line (`front-cover`).
+    public var typeName: String { type.name }
+
+    /// The file name extension for the MIME type.
+    public var fileExtension: String {
+        switch mimeType.lowercased() {
+        case "image/jpeg", "image/jpg": "jpg"
+        case "image/png": "png"
+        case "image/gif": "gif"
+        case "image/bmp": "bmp"
+        case "image/webp": "webp"
+        default: "bin"
+        }
     }
 }
 
@@ -135,16 +173,7 @@ public struct MediaPicture: Sendable, Hashable {
     }
 
     /// The file name extension for the MIME type.
-    public var fileExtension: String {
-        switch mimeType.lowercased() {
-        case "image/jpeg", "image/jpg": "jpg"
-        case "image/png": "png"
-        case "image/gif": "gif"
-        case "image/bmp": "bmp"
-        case "image/webp": "webp"
-        default: "bin"
-        }
-    }
+    public var fileExtension: String { summary.fileExtension }
 }
 
 /// A native item's content in a form that restores it exactly (for `tagedit export`/`import`).
@@ -185,8 +214,9 @@ public enum NativeItemData: Sendable, Hashable {
     case itemValues([NativeItemValue], otherChildren: [[UInt8]])
     /// A QuickTime user-data item or 3GPP asset: its payload.
     case userData([UInt8])
-    /// An ID3v2 frame as stored in a tag of `version` (header and body).
-    case id3Frame(version: UInt8, bytes: [UInt8])
+    /// An ID3v2 frame as stored in a tag of `version` (header and body); a large picture's
+    /// bytes may still be in the file it was read from.
+    case id3Frame(version: UInt8, bytes: SplicedBytes)
     /// An item whose native form is one text: a RIFF `INFO` entry.
     case text(String)
 }

@@ -17,7 +17,9 @@ protocol MetadataStore: Sendable {
     /// True when `tags` takes each key from the best-ranked area that has it; false when the
     /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
     var mergesAreasPerKey: Bool { get }
-    var pictures: [MediaPicture] { get throws(MetadataError) }
+    /// The pictures, each described, with its bytes as they are: a large picture still in the
+    /// file is a range of it, not read.
+    var pictureContents: [PictureContent] { get throws(MetadataError) }
     /// `pictures` described without their bytes (a listing needs only their sizes).
     var pictureSummaries: [PictureSummary] { get throws(MetadataError) }
     /// The chapters the store's tags hold, one list per form.
@@ -46,10 +48,10 @@ protocol MetadataStore: Sendable {
 }
 
 extension MetadataStore {
-    /// Made from `pictures`, for a store whose pictures cost nothing to hand out (shared bytes).
-    var pictureSummaries: [PictureSummary] {
+    /// The pictures with their bytes read (`pictureContents`).
+    var pictures: [MediaPicture] {
         get throws(MetadataError) {
-            try pictures.map(\.summary)
+            try pictureContents.map { picture throws(MetadataError) in try picture.picture }
         }
     }
 }

@@ -40,7 +40,7 @@ struct MovieMetadataStore: MetadataStore {
             guard store.hasChanges else { continue }
             let version = store.tag.majorVersion == 2 ? 4 : store.tag.majorVersion
             do {
-                scope.id3Tags[position].tag = Array(try store.tag.serialized(version: version, padding: 0).bytes)
+                scope.id3Tags[position].tag = try store.tag.serialized(version: version, padding: 0).bytes
             } catch {
                 throw MetadataError(.badValue, message: "the ID32 tag cannot be written: \(error.description)")
             }
@@ -175,8 +175,8 @@ struct MovieMetadataStore: MetadataStore {
         return (texts, readAs ?? values.last?.dataType.description ?? "")
     }
 
-    var pictures: [MediaPicture] {
-        coverValues.map { MediaPicture(type: 3, mimeType: Self.coverMIMEType($0), data: $0.data) }
+    var pictureContents: [PictureContent] {
+        coverValues.map { PictureContent(Self.summary($0), contents: SplicedBytes($0.data)) }
     }
 
     /// What `pictures` lists, without copying a cover's bytes.
@@ -505,7 +505,7 @@ struct MovieMetadataStore: MetadataStore {
 
     mutating func removePictures(type: PictureType?) -> Int {
         guard type == nil || type == 3 else { return 0 }
-        let count = pictures.count
+        let count = coverValues.count
         scope.removeItems("covr")
         scope.quickTimeMetadata?.removeAll { $0.key == "com.apple.quicktime.artwork" }
         return count

@@ -126,12 +126,14 @@ struct VorbisCommentStore: MetadataStore {
         return result
     }
 
-    var pictures: [MediaPicture] {
+    var pictureContents: [PictureContent] {
         get throws(MetadataError) {
-            var result: [MediaPicture] = []
+            var result: [PictureContent] = []
             for picture in pictureList {
                 let whole = try load(picture)
-                result.append(MediaPicture(type: PictureType(rawValue: UInt8(clamping: whole.type)), mimeType: whole.mimeType, description: whole.description, data: whole.data))
+                let summary = PictureSummary(type: PictureType(rawValue: UInt8(clamping: whole.type)), mimeType: whole.mimeType,
+                                             description: whole.description, size: whole.data.count)
+                result.append(PictureContent(summary, contents: SplicedBytes(whole.data)))
             }
             return result
         }

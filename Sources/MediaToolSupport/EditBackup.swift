@@ -32,9 +32,8 @@ public enum EditBackup {
         }
         var writer = JSONWriter(indentLevel: 0, capacity: 4096)
         try TagReport.writeExportDocument(file, path: absolute, to: &writer)
-        let bytes = writer.withBytes { Array($0) } + Array("\n".utf8)
         do {
-            try FileReplacement.create(target, bytes: bytes)
+            try writer.encoded().create(target)
         } catch let error as FileWriteError {
             throw MetadataError(error.isPermissionProblem ? .permissionDenied : .io, path: target, message: "cannot write the backup: \(error.reason)")
         } catch {

@@ -64,6 +64,9 @@ public enum JSONValue: Sendable, Equatable {
 /// files keeps flat memory and shows its first results at once.
 public struct JSONArrayOutput {
     private var count = 0
+    /// Why an element could not be written whole (a file it took Base64 from could no longer be
+    /// read): the output is not valid JSON, and the run must fail. Nil when all went out.
+    public private(set) var failure: String?
 
     public init() {}
 
@@ -73,23 +76,28 @@ public struct JSONArrayOutput {
 
     /// `element` as the bytes `append` writes for it: a worker thread can encode while the
     /// output is written in order elsewhere.
-    public static func encode(_ element: JSONValue) -> [UInt8] {
+    public static func encode(_ element: JSONValue) -> EncodedJSON {
         encode { $0.value(element) }
     }
 
-    /// The element `write` writes, as the bytes `append(encoded:)` writes for it (a document
-    /// written straight from its source, without a `JSONValue` in between).
-    public static func encode<Failure: Error>(_ write: (inout JSONWriter) throws(Failure) -> Void) throws(Failure) -> [UInt8] {
+    /// The element `write` writes, as `append(encoded:)` writes it (a document written
+    /// straight from its source, without a `JSONValue` in between; the Base64 of bytes still
+    /// in a file is read when it is appended).
+    public static func encode<Failure: Error>(_ write: (inout JSONWriter) throws(Failure) -> Void) throws(Failure) -> EncodedJSON {
         var writer = JSONWriter(indentLevel: 1, capacity: 4096)
         try write(&writer)
-        return writer.bytes
+        return writer.encoded()
     }
 
     /// Appends an element `encode` made.
-    public mutating func append(encoded element: [UInt8]) {
+    public mutating func append(encoded element: EncodedJSON) {
         // The bytes as they are (valid UTF-8 already), into the same buffered stream `print` uses.
         StandardOutput.write(count == 0 ? "[\n  " : ",\n  ")
-        StandardOutput.write(element)
+        do {
+            try element.write { StandardOutput.write($0) }
+        } catch {
+            if failure == nil { failure = "the output is cut short: \(error)" }
+        }
         count += 1
     }
 

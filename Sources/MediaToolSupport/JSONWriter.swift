@@ -40,6 +40,9 @@ public struct JSONWriter: ~Copyable {
     private var enclosing: UInt64 = 0
     private var deeperLevels: [Bool] = []
     private var depth = 0
+    /// Base64 strings of bytes still in files, not yet read: where each goes in the document
+    /// (between the quotes at that offset) and its bytes (see `base64(_:)` with `SplicedBytes`).
+    private var insertions: [(offset: Int, data: SplicedBytes)] = []
 
     /// A writer whose lines are indented as if the document sat `indentLevel` levels deep in
     /// a pretty-printed document (nil: compact), with room for `capacity` bytes to start with.
@@ -52,19 +55,30 @@ public struct JSONWriter: ~Copyable {
 
     deinit { base.deallocate() }
 
-    /// The document so far, as UTF-8.
+    /// The document so far, as UTF-8 (a writer given bytes still in a file takes `encoded()`).
     public var bytes: [UInt8] { withBytes { Array($0) } }
 
-    /// Calls `body` with the document so far (valid during the call only).
+    /// Calls `body` with the document so far (valid during the call only). Not for a writer
+    /// given bytes still in a file (`base64(_:)` with `SplicedBytes`): that one is finished
+    /// with `encoded()`.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: base, count: count))
+        precondition(insertions.isEmpty, "a document with Base64 of file bytes is written through encoded()")
+        return try body(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Hands the bytes written so far to `body` and forgets them, keeping the writer's place in
-    /// the document: a long document goes out in pieces from a buffer that stays small.
+    /// the document: a long document goes out in pieces from a buffer that stays small. (Not
+    /// for a writer given bytes still in a file: see `withBytes`.)
     public mutating func drain(_ body: (UnsafeBufferPointer<UInt8>) throws -> Void) rethrows {
+        precondition(insertions.isEmpty, "a document with Base64 of file bytes is written through encoded()")
         try body(UnsafeBufferPointer(start: base, count: count))
         count = 0
+    }
+
+    /// The document, finished: its bytes, with the Base64 of the file bytes it was given
+    /// still to be read and encoded when it is written out (`EncodedJSON.write`).
+    public consuming func encoded() -> EncodedJSON {
+        EncodedJSON(bytes: UnsafeBufferPointer(start: base, count: count), insertions: insertions)
     }
 
     /// Bytes written since the last `drain`.
@@ -233,6 +247,18 @@ public struct JSONWriter: ~Copyable {
             _ = Array(data).withUnsafeBytes { Base64.encode($0, into: target) }
         }
         count += length
+        append(0x22)
+    }
+
+    /// A string holding the Base64 of `data`. Bytes in memory are encoded here; bytes still in
+    /// a file are not read now: the document notes where they go, and `encoded()` hands them
+    /// to the output, which reads and encodes them a chunk at a time (a 200 MB picture is
+    /// never in memory at once).
+    public mutating func base64(_ data: SplicedBytes) {
+        if data.isInMemory, let bytes = try? data.materialized() { return base64(bytes) }
+        startValue()
+        append(0x22)
+        insertions.append((count, data))
         append(0x22)
     }
 
@@ -418,5 +444,93 @@ public struct JSONWriter: ~Copyable {
         @inline(__always) func hasZeroByte(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
         let below0x20 = (word &- 0x20 &* ones) & ~word & highs != 0
         return below0x20 || hasZeroByte(word ^ (0x22 &* ones)) || hasZeroByte(word ^ (0x5C &* ones)) || hasZeroByte(word ^ (0x7F &* ones))
+    }
+}
+
+/// A JSON document `JSONWriter.encoded()` finished: its bytes, and the Base64 of bytes still in
+/// files that go between them, read and encoded as the document is written out.
+public struct EncodedJSON: Sendable {
+    /// The document's own bytes, without the Base64 of file bytes.
+    public let bytes: [UInt8]
+    /// Where each Base64 string of file bytes goes in `bytes`, in order.
+    let insertions: [(offset: Int, data: SplicedBytes)]
+
+    init(bytes: UnsafeBufferPointer<UInt8>, insertions: [(offset: Int, data: SplicedBytes)]) {
+        self.bytes = Array(bytes)
+        self.insertions = insertions
+    }
+
+    /// A document of `bytes` alone.
+    public init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+        insertions = []
+    }
+
+    /// The document's length in bytes, the Base64 of file bytes included.
+    public var count: Int { insertions.reduce(bytes.count) { $0 + Base64.encodedCount($1.data.count) } }
+
+    /// Bytes of file content encoded at a time (a multiple of 3: no padding inside).
+    static let chunk = 3 << 18
+
+    /// Hands the document to `output` in order, in pieces: the Base64 of file bytes is read and
+    /// encoded `chunk` bytes at a time.
+    ///
+    /// - Throws: what reading a file throws (the file changed or went since it was read; the
+    ///   document is then cut there), or what `output` throws.
+    public func write(_ output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+        var position = 0
+        var encoded = [UInt8](repeating: 0, count: Base64.encodedCount(Self.chunk))
+        for insertion in insertions {
+            try bytes[position..<insertion.offset].withUnsafeBufferPointer(output)
+            try insertion.data.forEachChunk(size: Self.chunk) { piece in
+                let length = piece.withUnsafeBytes { raw in
+                    encoded.withUnsafeMutableBufferPointer { Base64.encode(raw, into: $0) }
+                }
+                try encoded.withUnsafeBufferPointer { try output(UnsafeBufferPointer(rebasing: $0[0..<length])) }
+            }
+            position = insertion.offset
+        }
+        try bytes[position...].withUnsafeBufferPointer(output)
+    }
+}
+
+extension EncodedJSON {
+    /// Writes the document and a line break to the output `path` as `FileReplacement.create`
+    /// does (a regular file: beside it, verified, renamed into place; a device or FIFO written
+    /// through). The verification reads the file written back and compares its length and
+    /// CRC-32 with what was written, so the Base64 of file bytes is never held whole.
+    public func create(_ path: String) throws {
+        var crc = CRC32()
+        var written: UInt64 = 0
+        try FileReplacement.create(path, write: { sink in
+            crc = CRC32()
+            written = 0
+            try write { piece in
+                crc.update(UnsafeRawBufferPointer(piece))
+                written += UInt64(piece.count)
+                try sink.write(ArraySlice(piece))
+            }
+            try sink.write([0x0A])
+            crc.update([0x0A])
+            written += 1
+        }, verify: { temporary in
+            let file = try FileByteSource(path: temporary)
+            var check = CRC32()
+            var position: UInt64 = 0
+            while position < file.size {
+                let count = Int(min(1 << 20, file.size - position))
+                check.update(try file.read(at: position, count: count))
+                position += UInt64(count)
+            }
+            guard file.size == written, check.value == crc.value else {
+                throw FileWriteError(path: path, reason: "the file written does not read back as written")
+            }
+        })
+    }
+
+    /// Writes the document and a line break to standard output.
+    public func print() throws {
+        try write { StandardOutput.write($0) }
+        StandardOutput.write("\n")
     }
 }

@@ -85,9 +85,16 @@ public enum TagReport {
                 writePicture(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.size, to: &writer)
             }
         } else {
-            for picture in try file.pictures {
-                writePicture(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.data.count,
-                             sha256: PictureDigest.sha256Hex(picture.data), data: pictures == .data ? picture.data : nil, to: &writer)
+            // A picture still in the file is read a MiB at a time for its digest, and its
+            // Base64 is read again as the document goes out (never held whole).
+            for picture in try file.pictureContents {
+                let summary = picture.summary
+                let sha256: String
+                do { sha256 = try PictureDigest.sha256Hex(picture.contents) } catch {
+                    throw MetadataError(.io, path: file.path, message: "cannot read a picture: \(error)")
+                }
+                writePicture(summary.type, mimeType: summary.mimeType, description: summary.description, size: summary.size,
+                             sha256: sha256, data: pictures == .data ? picture.contents : nil, to: &writer)
             }
         }
         writer.endArray()
@@ -104,7 +111,7 @@ public enum TagReport {
     /// A picture's object: the members every document has, then its digest and its bytes when
     /// given.
     private static func writePicture(_ type: PictureType, mimeType: String, description: String, size: Int,
-                                     sha256: String? = nil, data: [UInt8]? = nil, to writer: inout JSONWriter) {
+                                     sha256: String? = nil, data: SplicedBytes? = nil, to writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type")
         writer.string(type.name)
@@ -579,7 +586,7 @@ public enum TagReport {
                 } else if entry["payload"] != nil {
                     items.append((identifier, .userData(try bytes(entry["payload"], "payload"))))
                 } else if entry["frame"] != nil {
-                    items.append((identifier, .id3Frame(version: UInt8(clamping: entry["id3Version"]?.intValue ?? 4), bytes: try bytes(entry["frame"], "frame"))))
+                    items.append((identifier, .id3Frame(version: UInt8(clamping: entry["id3Version"]?.intValue ?? 4), bytes: SplicedBytes(try bytes(entry["frame"], "frame")))))
                 } else if let text = entry["text"] {
                     guard let text = text.stringValue else { throw ImportError(message: "native[\(index)].text: expected a string") }
                     items.append((identifier, .text(text)))

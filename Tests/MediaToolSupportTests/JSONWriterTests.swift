@@ -282,7 +282,7 @@ import Testing
                 })))
                 if !children.isEmpty { object.append(("otherChildren", .array(children.map { .base64($0) }))) }
             case .userData(let payload): object.append(("payload", .base64(payload)))
-            case .id3Frame(let version, let bytes): object += [("id3Version", .int(Int64(version))), ("frame", .base64(bytes))]
+            case .id3Frame(let version, let bytes): object += [("id3Version", .int(Int64(version))), ("frame", .base64(try bytes.materialized()))]
             case .text(let text): object.append(("text", .string(text)))
             }
             return .object(object)

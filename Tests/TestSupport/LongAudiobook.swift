@@ -75,7 +75,8 @@ public enum LongAudiobook: String, CaseIterable, Sendable, CustomStringConvertib
         }
     }()
 
-    private static func ffmpeg(_ arguments: [String]) throws {
+    /// Runs ffmpeg quietly, overwriting its outputs; throws with its message when it fails.
+    public static func ffmpeg(_ arguments: [String]) throws {
         let result = try ChildProcess.run(OtherReaders.ffmpeg, ["-v", "error", "-nostdin", "-y"] + arguments, timeout: 120)
         guard result.status == 0 else {
             throw OtherReaders.ReaderFailure(reader: "ffmpeg", message: String(decoding: result.standardError, as: UTF8.self))

@@ -281,15 +281,16 @@ extension TagEdit {
                 try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false, jobs: 1) { media throws(MetadataError) in
                     let base = TagTemplate.splitExtension(PathNames.lastComponent(media.path)).name
                     var written = ""
-                    for (index, picture) in try media.pictures.enumerated() {
-                        let path = PathNames.appending("\(base)-\(index + 1)-\(picture.typeName).\(picture.fileExtension)", to: output)
+                    // A picture still in the file is copied from it in the kernel, never held whole.
+                    for (index, picture) in try media.pictureContents.enumerated() {
+                        let path = PathNames.appending("\(base)-\(index + 1)-\(picture.summary.typeName).\(picture.summary.fileExtension)", to: output)
                         if !writtenNow.insert(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
                         }
                         if !force && MediaFileList.exists(path) {
                             throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
                         }
-                        do { try FileReplacement.create(path, bytes: Array(picture.data)) } catch {
+                        do { try FileReplacement.create(path, contents: picture.contents) } catch {
                             throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture: \(FileRun.reason(error))")
                         }
                         written += path + "\n"
@@ -358,14 +359,17 @@ extension TagEdit {
                     }
                 }
                 if let output, let partial, !StandardOutput.redirect(to: partial, exclusive: renamedOver != nil) { throw cannotWrite(output) }
+                var cutShort = false
                 let result = Result {
-                    try FileRun.readEach(paths, json: true, jobs: jobs) { file throws(MetadataError) in
+                    try FileRun.readEach(paths, json: true, jobs: jobs, whenCutShort: { cutShort = true }) { file throws(MetadataError) in
                         try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, to: &writer) }
                     }
                 }
                 if let output {
                     guard StandardOutput.flush() else { throw cannotWrite(output) }
-                    if let partial, let renamedOver {
+                    // A document cut short is not renamed over anything.
+                    if cutShort, let partial, renamedOver != nil { SystemPath.unlink(partial) }
+                    if !cutShort, let partial, let renamedOver {
                         // The replaced file's permission bits kept, the document on disk before
                         // its name changes, and the rename made durable.
                         guard StandardOutput.sync(permissions: keptPermissions), SystemPath.rename(partial, renamedOver) == 0 else {
@@ -382,7 +386,7 @@ extension TagEdit {
             do throws(MetadataError) {
                 var writer = JSONWriter(indentLevel: 0, capacity: 4096)
                 try TagReport.writeExportDocument(try MediaFile(path: paths[0]), to: &writer)
-                try FileRun.emit(writer.withBytes { String(decoding: $0, as: UTF8.self) } + "\n", to: output, what: "document")
+                try FileRun.emit(writer.encoded(), to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
                 throw ExitCode(ToolExitCode.code(for: error))

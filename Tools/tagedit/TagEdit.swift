@@ -155,7 +155,7 @@ struct FileRun {
     /// whether the file lacked what was asked for (`get`: exit 1).
     struct Report: Sendable {
         /// The JSON documents, encoded where the report was made (on a worker thread).
-        var documents: [[UInt8]] = []
+        var documents: [EncodedJSON] = []
         var text = ""
         var absent = false
 
@@ -173,9 +173,9 @@ struct FileRun {
     /// warnings and the exit code are those of a serial run, in the same order. Returns true
     /// when a report said its file lacked the value; ends the run with its exit code.
     @discardableResult
-    static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1,
+    static func readEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1, whenCutShort: () -> Void = {},
                          _ report: @escaping @Sendable (MediaFile) throws(MetadataError) -> Report) throws -> Bool {
-        try forEach(paths, json: json, strict: strict, jobs: jobs) { path in
+        try forEach(paths, json: json, strict: strict, jobs: jobs, whenCutShort: whenCutShort) { path in
             var warnings: [String] = []
             do throws(MetadataError) {
                 let file = try MediaFile(path: path)
@@ -192,9 +192,11 @@ struct FileRun {
     /// order of `paths`: text, or with `json` the elements of one array (a file that fails is
     /// `{"path", "error"}` there); its warnings go to standard error (with `strict`, a file that
     /// fails does not repeat them). Ends the run with its exit code; returns true when a report
-    /// said its file lacked the value.
+    /// said its file lacked the value. When a document could not be written whole (the file
+    /// it took a picture's Base64 from could no longer be read), `whenCutShort` is called and
+    /// the run fails (74): the output is not valid JSON.
     @discardableResult
-    static func forEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1,
+    static func forEach(_ paths: [String], json: Bool, strict: Bool = false, jobs: Int? = 1, whenCutShort: () -> Void = {},
                         _ work: @escaping @Sendable (String) -> (warnings: [String], result: Result<Report, MetadataError>)) throws -> Bool {
         var run = FileRun(total: paths.count)
         var documents = JSONArrayOutput()
@@ -214,9 +216,26 @@ struct FileRun {
                 run.fail(error)
             }
         })
-        if json { documents.finish() }
+        if json {
+            documents.finish()
+            if let failure = documents.failure {
+                whenCutShort()
+                run.fail(MetadataError(.io, message: failure))
+            }
+        }
         try run.finish(writing: false)
         return absent
+    }
+
+    /// Writes a JSON document and a line break to `output`, or to standard output without one
+    /// (the Base64 of a picture still in its file read and encoded as it goes out).
+    static func emit(_ document: EncodedJSON, to output: String?, what: String) throws(MetadataError) {
+        do {
+            if let output { try document.create(output) } else { try document.print() }
+        } catch {
+            if let output { throw MetadataError(.permissionDenied, path: output, message: "cannot write the \(what): \(Self.reason(error))") }
+            throw MetadataError(.io, message: "the \(what) is cut short: \(error)")
+        }
     }
 
     /// Writes a document `tagedit` produced to `output`, or to standard output without one.

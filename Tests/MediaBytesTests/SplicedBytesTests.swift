@@ -1,0 +1,97 @@
+import Foundation
+import MediaBytes
+import TestSupport
+import Testing
+
+/// `SplicedBytes`: bytes in memory and ranges of files, read only when asked for.
+@Suite struct SplicedBytesTests {
+    /// A file of 1,000 bytes counting 0, 1, 2... (mod 256), and spliced bytes of memory, a
+    /// range of it, memory again.
+    static func sample() throws -> (file: FileByteSource, spliced: SplicedBytes, expected: [UInt8]) {
+        let content = (0..<1000).map { UInt8($0 % 256) }
+        let file = try FileByteSource(path: try TemporaryFile.write(content))
+        var spliced = SplicedBytes([0xAA, 0xBB])
+        spliced.append(from: file, at: 100, count: 500)
+        spliced.append([0xCC])
+        return (file, spliced, [0xAA, 0xBB] + Array(content[100..<600]) + [0xCC])
+    }
+
+    @Test func aRangeIsNotReadUntilAskedForAndThenReadsAsTheFile() throws {
+        let (_, spliced, expected) = try Self.sample()
+        #expect(spliced.count == 503)
+        #expect(spliced.countInMemory == 3)
+        #expect(!spliced.isInMemory)
+        #expect(try spliced.materialized() == expected)
+        // Reads that cross the pieces' edges.
+        for (offset, count) in [(0, 3), (1, 10), (500, 3), (501, 2), (250, 253)] {
+            #expect(try spliced.read(at: UInt64(offset), count: count) == Array(expected[offset..<offset + count]), "\(offset)+\(count)")
+        }
+        #expect(throws: ByteSourceError.self) { try spliced.read(at: 500, count: 4) }
+    }
+
+    @Test func chunksHaveTheSizeAskedForWhereverThePiecesEnd() throws {
+        let (_, spliced, expected) = try Self.sample()
+        for size in [1, 3, 7, 64, 502, 503, 4096] {
+            var chunks: [[UInt8]] = []
+            try spliced.forEachChunk(size: size) { chunks.append(Array($0)) }
+            #expect(chunks.dropLast().allSatisfy { $0.count == size }, "\(size)")
+            #expect(chunks.flatMap { $0 } == expected, "\(size)")
+        }
+    }
+
+    @Test func aSubrangeSharesThePiecesAndReadsTheSameBytes() throws {
+        let (_, spliced, expected) = try Self.sample()
+        for range in [0..<503, 1..<2, 2..<502, 0..<0, 400..<503, 501..<503] {
+            let part = spliced.subrange(range)
+            #expect(part.count == range.count)
+            #expect(try part.materialized() == Array(expected[range]), "\(range)")
+        }
+        #expect(spliced.subrange(2..<502).countInMemory == 0, "a range of the file stays a range")
+        // A range of spliced bytes appended elsewhere is spliced from the same pieces.
+        var other = SplicedBytes()
+        other.append(from: spliced, at: 1, count: 10)
+        #expect(other.countInMemory == 1)
+        #expect(try other.materialized() == Array(expected[1..<11]))
+    }
+
+    @Test func writingToAFileSinkGivesTheBytesAndTheComparisonFindsTheFirstDifference() throws {
+        let (_, spliced, expected) = try Self.sample()
+        let path = try TemporaryFile.makeDirectory() + "/out.bin"
+        try FileReplacement.create(path, contents: spliced)
+        #expect(try TemporaryFile.read(path) == expected)
+        let written = try FileByteSource(path: path)
+        #expect(try spliced.firstDifference(from: written, at: 0) == nil)
+        var changed = expected
+        changed[300] ^= 1
+        #expect(try spliced.firstDifference(from: FileByteSource(path: TemporaryFile.write(changed)), at: 0) == 300)
+        #expect(spliced == SplicedBytes(expected))
+        #expect(spliced != SplicedBytes(changed))
+    }
+
+    @Test func patchesLeaveOutARangeAlreadyInPlaceAndReadOneThatMoves() throws {
+        let content = (0..<1000).map { UInt8($0 % 256) }
+        let file = try FileByteSource(path: try TemporaryFile.write(content))
+        // New header bytes, then the file's bytes 10..<1000 where they are.
+        var inPlace = SplicedBytes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        inPlace.append(from: file, at: 10, count: 990)
+        let kept = try inPlace.patches(at: 0) { $0 as? FileByteSource === file }
+        #expect(kept.movedBytes == 0)
+        #expect(kept.patches.count == 1 && kept.patches[0].offset == 0 && kept.patches[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        // One more header byte: the range moves by one and is read.
+        var moved = SplicedBytes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+        moved.append(from: file, at: 10, count: 989)
+        let shifted = try moved.patches(at: 0) { $0 as? FileByteSource === file }
+        #expect(shifted.movedBytes == 989)
+        #expect(shifted.patches.count == 1 && shifted.patches[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] + Array(content[10..<999]))
+    }
+
+    @Test func twoOpeningsOfTheSameUnchangedFileAreTheSameVersion() throws {
+        let path = try TemporaryFile.write([1, 2, 3])
+        let first = try FileByteSource(path: path), second = try FileByteSource(path: path)
+        #expect(first.isSameVersion(as: second))
+        #expect(!first.isSameVersion(as: try FileByteSource(path: TemporaryFile.write([1, 2, 3]))))
+        usleep(10_000)
+        try Data([4, 5, 6, 7]).write(to: URL(fileURLWithPath: path))
+        #expect(!first.isSameVersion(as: try FileByteSource(path: path)), "a file written since is another version")
+    }
+}
