@@ -90,6 +90,7 @@ enum ID3FrameEncoder {
             guard let header = header(frame.id, size: size, flags: [stored.statusFlags, stored.formatFlags], version: version) else { return false }
             bytes.append(header)
             if let inFile = stored.inFile {
+                try checkUnchanged(inFile.source, at: inFile.offset)
                 bytes.append(from: inFile.source, at: inFile.offset, count: inFile.count)
             } else {
                 bytes.append(stored.body)
@@ -130,8 +131,19 @@ enum ID3FrameEncoder {
         if frame.flags.readOnly { status |= version == 3 ? 0x20 : 0x10 }
         guard let header = header(frame.id, size: body.count + (payload?.count ?? 0), flags: [status, format], version: version) else { return false }
         bytes.append(header + body)
-        if let payload { bytes.append(payload.contents) }
+        if let payload {
+            if case .range(let source, let offset, _)? = payload.contents.pieces.first { try checkUnchanged(source, at: offset) }
+            bytes.append(payload.contents)
+        }
         return true
+    }
+
+    /// A frame left in its file is referred to, not read: the file must still be as it was
+    /// read (a tag kept after its file was saved points at bytes that moved).
+    private static func checkUnchanged(_ source: any ByteSource, at offset: UInt64) throws(ID3Error) {
+        do { try source.checkUnchanged() } catch {
+            throw ID3Error(.io, offset: offset, message: "cannot read a frame to write it back: \(error.description)")
+        }
     }
 
     static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8]? {
