@@ -68,14 +68,14 @@ let package = Package(
 
         // Fuzzing: the targets (a library the tests replay findings through) and the driver that
         // Tools/fuzz.sh builds as a libFuzzer binary (a replay tool in a normal build).
-        .target(name: "FuzzHarness", dependencies: ["MediaMetadata", "MediaToolSupport", "ISOBMFF", "ID3", "Carriers", "MediaBytes"], path: "Fuzz/Harness"),
+        .target(name: "FuzzHarness", dependencies: ["MediaMetadata", "MediaToolSupport", "ISOBMFF", "ID3", "Carriers", "MediaBytes", "TagLibOracle"], path: "Fuzz/Harness"),
         .target(name: "CLibFuzzer", path: "Fuzz/CLibFuzzer"),
         .executableTarget(name: "mediafuzz", dependencies: ["FuzzHarness", "CLibFuzzer"], path: "Fuzz/mediafuzz"),
 
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.
         .target(name: "CTagLibShim", path: "Tests/CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "TagLibOracle", dependencies: ["CTagLibShim"], path: "Tests/TagLibOracle"),
+        .target(name: "TagLibOracle", dependencies: ["CTagLibShim", "MediaMetadata", "Carriers", "MediaBytes"], path: "Tests/TagLibOracle"),
         .testTarget(name: "ID3Tests", dependencies: ["ID3", "Carriers", "MediaBytes", "MediaToolSupport", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "APEv2Tests", dependencies: ["APEv2", "MediaBytes", "TestSupport"]),

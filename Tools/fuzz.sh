@@ -3,7 +3,8 @@
 #
 #   Tools/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
 #
-# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ogg, read-ts, write (Fuzz/Harness).
+# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ogg, read-ts, write, taglib
+# (Fuzz/Harness; taglib compares with the system TagLib, libtag1-dev).
 # Builds Fuzz/mediafuzz in release mode with `-sanitize=fuzzer,address` (every module of the
 # package is instrumented for coverage and checked by AddressSanitizer; linked with lld) into
 # .build-fuzz, seeds each target from the fixtures and its past findings, and runs it with:
@@ -32,7 +33,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-flac read-ogg read-ts write)
+[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-flac read-ogg read-ts write taglib)
 
 swift build -c release --scratch-path .build-fuzz --product mediafuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
@@ -47,7 +48,7 @@ for target in "${targets[@]}"; do
         read-ts) dict=Fuzz/Dictionaries/ts.dict ;;
         read-flac) dict=Fuzz/Dictionaries/flac.dict ;;
         read-ogg) dict=Fuzz/Dictionaries/ogg.dict ;;
-        write) dict=.build-fuzz/all.dict; cat Fuzz/Dictionaries/*.dict > "$dict" ;;
+        write|taglib) dict=.build-fuzz/all.dict; cat Fuzz/Dictionaries/*.dict > "$dict" ;;
         *) echo "unknown target $target" >&2; exit 64 ;;
     esac
     corpus=.build-fuzz/corpus/$target

@@ -11,6 +11,7 @@ import ISOBMFF
 import MediaBytes
 import MediaMetadata
 import MediaToolSupport
+import TagLibOracle
 
 /// A property a fuzz target found broken: the input parsed, but what the code did with it was
 /// wrong (a save that does not read back, a failed save that changed the file). Crashes and
@@ -50,6 +51,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     /// rewritten, or into a new file), re-open; the result must read back what was written and
     /// keep the rest, and a refused save must leave the file untouched.
     case write
+    /// This package against TagLib (the system library, the tests' oracle): a file both read
+    /// must give the same property map, but for the differences judged and documented
+    /// (`TagLibPropertyMap.differences`, the rules `TagLibPropertyMapTests` holds the fixtures
+    /// and the corpus to). MP4, MP3, AIFF and WAV (FLAC and Ogg have their own comparisons).
+    case taglib
 
     /// The fixture extensions that seed this target's corpus.
     public var seedExtensions: Set<String> {
@@ -61,6 +67,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .readOgg: ["ogg", "oga", "opus", "spx"]
         case .readTS: ["ts"]
         case .write: ["m4a", "m4b", "mp4", "mov", "3gp", "mp3", "aac", "aif", "aiff", "wav", "flac", "ogg", "oga", "opus", "spx"]
+        case .taglib: ["m4a", "m4b", "mp4", "mp3", "aif", "aiff", "wav"]
         }
     }
 
@@ -110,6 +117,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .readOgg: Self.read(bytes, formats: [.ogg])
         case .readTS: Self.readTransportStream(bytes)
         case .write: try Self.writeAndReadBack(bytes)
+        case .taglib: try Self.compareWithTagLib(bytes)
         }
     }
 
@@ -273,6 +281,16 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
             let differing = Set(expected.keys).union(after.keys).filter { expected[$0] != after[$0] }.sorted()
             throw FuzzFinding(description: "the saved file reads back differently (\(way)) for \(differing.map { "\($0): \(expected[$0] ?? []) -> \(after[$0] ?? [])" })")
         }
+    }
+
+    /// The formats `taglib` compares: those `TagLibPropertyMap` has rules for.
+    static let comparedWithTagLib: Set<MediaFormat> = [.mp4, .mp3, .aiff, .wav]
+
+    static func compareWithTagLib(_ bytes: [UInt8]) throws(FuzzFinding) {
+        guard let format = MediaFormat.detect(MemoryByteSource(bytes)), comparedWithTagLib.contains(format) else { return }
+        let path = scratchFile(bytes, format: format)
+        guard let problems = TagLibPropertyMap.differences(path), !problems.isEmpty else { return }
+        throw FuzzFinding(description: "TagLib reads another property map: \(problems.joined(separator: "; "))")
     }
 
     private static func readAll(_ path: String) throws -> [UInt8] {
