@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MediaBytes"], path: "Tests/TestSupport"),
         // Test-only bridge to the system TagLib (Debian libtag1-dev), the cross-check oracle.
         .target(name: "CTagLibShim", path: "Tests/CTagLibShim", linkerSettings: [.linkedLibrary("tag")]),
-        .target(name: "TagLibOracle", dependencies: ["CTagLibShim", "MediaMetadata", "Carriers", "MediaBytes"], path: "Tests/TagLibOracle"),
+        .target(name: "TagLibOracle", dependencies: ["CTagLibShim", "MediaMetadata", "Carriers", "ID3", "MediaBytes"], path: "Tests/TagLibOracle"),
         .testTarget(name: "ID3Tests", dependencies: ["ID3", "Carriers", "MediaBytes", "MediaToolSupport", "TestSupport", "TagLibOracle"]),
         .testTarget(name: "MediaBytesTests", dependencies: ["MediaBytes", "TestSupport"]),
         .testTarget(name: "APEv2Tests", dependencies: ["APEv2", "MediaBytes", "TestSupport"]),

@@ -3,8 +3,10 @@
 #
 #   Tools/fuzz.sh [--seconds N] [--jobs J] [TARGET...]
 #
-# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ogg, read-ts, write, taglib
-# (Fuzz/Harness; taglib compares with the system TagLib, libtag1-dev).
+# Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ogg, read-ts, write
+# (Fuzz/Harness), and taglib, run only by name: it compares with the system TagLib (libtag1-dev), and
+# the classes of difference it finds are still being judged (README, Fuzzing), so it is not in the
+# default round that .ci/run runs.
 # Builds Fuzz/mediafuzz in release mode with `-sanitize=fuzzer,address` (every module of the
 # package is instrumented for coverage and checked by AddressSanitizer; linked with lld) into
 # .build-fuzz, seeds each target from the fixtures and its past findings, and runs it with:
@@ -33,7 +35,7 @@ while [ $# -gt 0 ]; do
         *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-flac read-ogg read-ts write taglib)
+[ ${#targets[@]} -gt 0 ] || targets=(atoms id3-tag id3-frame read-mp4 read-mpeg read-iff read-flac read-ogg read-ts write)
 
 swift build -c release --scratch-path .build-fuzz --product mediafuzz \
     -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \

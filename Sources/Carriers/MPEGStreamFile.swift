@@ -89,7 +89,14 @@ public struct MPEGStreamFile: Sendable {
         // The end of the file: ID3v1, APEv2, Lyrics3v2, appended ID3v2 (and an ID3v1 tag before
         // an appended one, which mutagen reads).
         var end = fileSize
-        if let v1 = try Self.id3v1(source, endingAt: end, floor: position) {
+        // A leading tag cut short (it claims more bytes than the file has) does not hide an
+        // ID3v1 tag at the end, which TagLib and ffmpeg read whatever comes before: it is
+        // looked for after the frames the cut tag holds.
+        var v1Floor = position
+        if position > fileSize, let last = leadingTags.last, last.offset + last.totalSize == position {
+            v1Floor = last.frames.map { $0.offset + UInt64($0.storedSize) }.max() ?? last.offset + 10
+        }
+        if let v1 = try Self.id3v1(source, endingAt: end, floor: v1Floor) {
             (id3v1, id3v1Block) = (v1, end - 128..<end)
             end -= 128
         }

@@ -2,12 +2,13 @@
 /// section 4 timestamps; v2.3 `TYER`/`TDAT`/`TIME`) and `n/m` positions (`TRCK`, `TPOS`).
 extension ID3v2Tag {
     /// The recording date as ISO 8601 text: `TDRC` in v2.4; in v2.3 and v2.2, `TYER` with
-    /// `TDAT` (DDMM) and `TIME` (HHMM) joined into one date.
+    /// `TDAT` (DDMM) and `TIME` (HHMM) joined into one date (when the year is four digits,
+    /// as an ISO 8601 date needs and TagLib requires; otherwise the year alone).
     public var recordingDate: String? {
         if let value = frames("TDRC").first?.textValues?.first, !value.isEmpty { return value }
         guard let year = frames("TYER").first?.textValues?.first, !year.isEmpty else { return nil }
         var date = year
-        if let dayMonth = frames("TDAT").first?.textValues?.first, dayMonth.count == 4, dayMonth.allSatisfy(\.isNumber) {
+        if year.count == 4, year.allSatisfy(\.isNumber), let dayMonth = frames("TDAT").first?.textValues?.first, dayMonth.count == 4, dayMonth.allSatisfy(\.isNumber) {
             date += "-\(dayMonth.suffix(2))-\(dayMonth.prefix(2))"
             if let time = frames("TIME").first?.textValues?.first, time.count == 4, time.allSatisfy(\.isNumber) {
                 date += "T\(time.prefix(2)):\(time.suffix(2))"

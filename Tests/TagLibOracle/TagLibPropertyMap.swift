@@ -1,4 +1,5 @@
 import Carriers
+import ID3
 import MediaBytes
 import MediaMetadata
 
@@ -20,10 +21,28 @@ public enum TagLibPropertyMap {
     public static func differences(_ path: String) -> [String]? {
         guard let taglib = TagLibReading.read(path) else { return nil }
         let file: MediaFile
-        do { file = try MediaFile(path: path) } catch { return taglib.properties.isEmpty ? [] : ["this project cannot read it: \(error)"] }
+        do { file = try MediaFile(path: path) } catch {
+            // A file that starts as MP4 but holds no movie atom is refused here; TagLib, failing
+            // to read it as MP4, guesses another format by content (an ID3v2 tag inside it).
+            if (try? FileByteSource(path: path)).flatMap(MediaFormat.detect) == .mp4, error.description.contains("no movie atom") { return nil }
+            return taglib.properties.isEmpty ? [] : ["this project cannot read it (\(error)); TagLib reads \(taglib.properties)"]
+        }
         var ours = file.tags
         var theirs = taglib.properties
         let items = file.items
+        // An ID3v2 tag of a major version after 4 (which a reader must not read, since it
+        // cannot know its layout) is not read here; TagLib reads it as v2.4.
+        if file.format == .mp3, let head = try? FileByteSource(path: path).read(at: 0, count: 4), head.starts(with: Array("ID3".utf8)), head[3] > 4 {
+            return nil
+        }
+        // TagLib keeps the byte-order mark of a UTF-16 value after the first as U+FEFF; this
+        // project takes each value's mark as the mark it is.
+        for (key, values) in theirs where values.contains(where: { $0.contains("\u{FEFF}") }) {
+            theirs[key] = values.map { $0.replacingOccurrences(of: "\u{FEFF}", with: "") }
+        }
+        // A damaged file TagLib gives up on (no property at all) while this project reads the
+        // intact parts, reporting the damage.
+        if theirs.isEmpty && !ours.isEmpty && file.diagnostics.contains(where: \.isProblem) { return nil }
         // TagLib does not read an ID3v2 tag appended at the end of an MP3 (it shows the ID3v1 tag).
         if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.isEmpty, stream.appendedTag != nil {
             return nil
@@ -91,7 +110,96 @@ public enum TagLibPropertyMap {
                         return copy
                     }
                 }
-                if from.allSatisfy({ $0.keySpace == .riffInfo }) { ours[key] = ours[key]?.map { String($0.prefix(4)) } }
+                if from.allSatisfy({ $0.keySpace == .riffInfo }) {
+                    // (TagLib shows no year where the value does not start with four digits.)
+                    let years = (ours[key] ?? []).map { String($0.prefix(4)) }.filter { $0.count == 4 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }
+                    ours[key] = years.isEmpty ? nil : years
+                }
+            }
+        }
+        // ID3 frames whose bytes no reading makes right, where TagLib and this project guess
+        // differently: the key they give is not compared.
+        for frame in id3Frames(path, format: file.format) {
+            guard unreadable(frame, diagnostics: file.diagnostics) != nil else { continue }
+            if frame.id == "TXXX" {
+                // Its key is its description: what TagLib made of it is a key this project
+                // does not have.
+                for key in theirs.keys where ours[key] == nil && MetadataKeyTable.definition(key) == nil { theirs[key] = nil }
+                continue
+            }
+            guard let row = MetadataKeyTable.rows.first(where: { row in
+                [row.id3, row.id3v23].contains { form in
+                    switch form {
+                    case .frame(let id)?: id == frame.id
+                    case .lyrics?: frame.id == "USLT"
+                    default: false
+                    }
+                }
+            }) else { continue }
+            ours[row.key] = nil
+            theirs[row.key] = nil
+        }
+        // A damaged INFO list (a chunk whose ID is not one, or that runs past the list's end):
+        // TagLib steps over a bad chunk by its size and drops one that runs past the end; this
+        // project stops at the first and keeps what the second holds.
+        if file.format == .wav, file.diagnostics.contains(where: { $0.isProblem && $0.path.hasPrefix("RIFF") && $0.message.contains("chunk") }) {
+            for key in Array(ours.keys) + Array(theirs.keys) where source(key).allSatisfy({ $0.keySpace == .riffInfo }) {
+                ours[key] = nil
+                theirs[key] = nil
+            }
+        }
+        // A damaged MP4 structure: TagLib reads on where it breaks (values this project, which
+        // stops there with a diagnostic, does not have).
+        if file.family == .mp4, file.diagnostics.contains(where: \.isProblem) {
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
+        // TagLib drops the empty values between NULs of an ID3 text frame (`a\0\0b` is `a`,
+        // `b`); this project keeps them, as mutagen does.
+        for key in Set(ours.keys).intersection(theirs.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
+            let (a, b) = ((ours[key] ?? []).filter { !$0.isEmpty }, (theirs[key] ?? []).filter { !$0.isEmpty })
+            if a == b { ours[key] = theirs[key] }
+        }
+        // TagLib joins a v2.3 TDAT (and TIME) to the year only when its text is four characters
+        // without a terminating NUL (it counts the NUL as a fifth); this project reads the date.
+        if let date = ours["DATE"]?.first, theirs["DATE"] == [String(date.prefix(4))],
+            id3Frames(path, format: file.format).contains(where: { $0.id == "TDAT" && $0.body.last == 0 })
+        {
+            ours["DATE"] = theirs["DATE"]
+        }
+        // Text that is not valid UTF-8 or UTF-16: this project shows U+FFFD for the bytes that
+        // are not, TagLib gives empty text. MP4 text with a NUL: TagLib ends it there, this
+        // project keeps every byte of the value.
+        for key in Set(ours.keys).intersection(theirs.keys) {
+            guard let mine = ours[key], let others = theirs[key], mine.count == others.count else { continue }
+            let same = zip(mine, others).allSatisfy { mine, other in
+                mine == other || (other.isEmpty && mine.contains("\u{FFFD}"))
+                    || (file.family == .mp4 && mine.contains("\0") && String(mine.prefix { $0 != "\0" }) == other)
+            }
+            if same { ours[key] = others }
+        }
+        // A value of only empty text (a comment with a description and no text): TagLib
+        // lists no key for it.
+        for (key, values) in ours where values == [""] && theirs[key] == nil { ours[key] = nil }
+        // Values TagLib reads by another type: an ID3v1 year that is not four digits (TagLib
+        // keeps a year only as a number), an MP4 track or disc number of 32768 or more (TagLib
+        // reads them as signed 16-bit numbers), an MP4 genre code past the ID3 list (TagLib
+        // gives empty text; this project the code), a UFID identifier that is not text (this
+        // project shows it in Base64, TagLib as Latin-1).
+        for key in Set(ours.keys).union(theirs.keys) {
+            let from = source(key)
+            if key == "DATE", from.allSatisfy({ $0.keySpace == .id3v1 }), let year = ours[key]?.first, !(year.count == 4 && year.allSatisfy(\.isNumber)) {
+                ours[key] = nil
+            }
+            if file.family == .mp4, ["TRACKNUMBER", "DISCNUMBER"].contains(key), let values = ours[key],
+                values.contains(where: { $0.split(separator: "/").contains { Int($0).map { $0 >= 32768 } ?? false } })
+            {
+                ours[key] = nil
+                theirs[key] = nil
+            }
+            if file.family == .mp4, key == "GENRE", theirs[key] == [""], from.contains(where: { $0.nativeKey == "gnre" }) { theirs[key] = ours[key] }
+            if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key], values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) {
+                ours[key] = nil
+                theirs[key] = nil
             }
         }
         // TagLib leaves the ID3 genre references (RX) and (CR) as RX and CR.
@@ -105,4 +213,57 @@ public enum TagLibPropertyMap {
         return problems
     }
 
+
+    /// The ID3v2 frames of an MP3 (its tags merged, as `tags` reads them) or of an AIFF or WAV
+    /// file's ID3 chunk; none for other formats.
+    static func id3Frames(_ path: String, format: MediaFormat) -> [ID3Frame] {
+        guard let source = try? FileByteSource(path: path) else { return [] }
+        switch format {
+        case .mp3: return (try? MPEGStreamFile(source: source))?.mergedTag?.frames ?? []
+        case .aiff, .wav: return (try? IFFChunkFile(source: source))?.id3Tag?.frames ?? []
+        default: return []
+        }
+    }
+
+    /// Why the ID3 frame's text cannot be read the one right way (nil when it can): an
+    /// encoding byte ID3v2 does not define (kept as bytes here; TagLib decodes it as UTF-16),
+    /// UTF-16 without a byte-order mark or of an odd length (TagLib reads empty text), a
+    /// compressed frame that does not inflate (kept as bytes here; TagLib shows what it
+    /// got), a genre reference in parentheses that is not a number (`(V3)`: TagLib drops it,
+    /// this project shows what is inside).
+    static func unreadable(_ frame: ID3Frame, diagnostics: [Diagnostic]) -> String? {
+        if diagnostics.contains(where: { $0.path.hasSuffix("/" + frame.id) && $0.message.contains("does not decompress") }) { return "does not decompress" }
+        guard frame.id.hasPrefix("T") || frame.id == "USLT" || frame.id == "COMM", let encoding = frame.body.first else { return nil }
+        if encoding > 3 { return "encoding \(encoding)" }
+        if frame.id.hasPrefix("T") && frame.id != "TXXX" && encoding == 1 {
+            let text = frame.body.dropFirst()
+            if !(text.starts(with: [0xFF, 0xFE]) || text.starts(with: [0xFE, 0xFF])) { return "UTF-16 without a byte-order mark" }
+            if text.count % 2 == 1 { return "UTF-16 of an odd length" }
+            // A lone surrogate: TagLib reads empty text, this project U+FFFD for it.
+            let bigEndian = text.starts(with: [0xFE, 0xFF])
+            var units: [UInt16] = []
+            var at = text.startIndex + 2
+            while at + 1 < text.endIndex {
+                let (high, low) = bigEndian ? (text[at], text[at + 1]) : (text[at + 1], text[at])
+                units.append(UInt16(high) << 8 | UInt16(low))
+                at += 2
+            }
+            var index = 0
+            while index < units.count {
+                if (0xD800..<0xDC00).contains(units[index]) {
+                    guard index + 1 < units.count, (0xDC00..<0xE000).contains(units[index + 1]) else { return "UTF-16 with a lone surrogate" }
+                    index += 2
+                    continue
+                }
+                if (0xDC00..<0xE000).contains(units[index]) { return "UTF-16 with a lone surrogate" }
+                index += 1
+            }
+        }
+        if frame.id == "TCON", let values = frame.textValues,
+            values.contains(where: { $0.hasPrefix("(") && !$0.hasPrefix("((") && !($0.dropFirst().prefix { $0 != ")" }.allSatisfy(\.isNumber) || $0.hasPrefix("(RX)") || $0.hasPrefix("(CR)")) })
+        {
+            return "a genre reference that is not a number"
+        }
+        return nil
+    }
 }
