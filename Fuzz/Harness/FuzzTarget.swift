@@ -211,8 +211,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         rmdir(scratch)
     }
 
+    /// A file of the scratch directory for the calling thread: the test suite runs the targets
+    /// in parallel, and two of them writing one `input.mp3` would read each other's inputs.
+    private static func scratchPath(_ name: String, format: MediaFormat) -> String {
+        "\(scratch)/\(name)-\(pthread_self()).\(format.rawValue)"
+    }
+
     private static func scratchFile(_ bytes: [UInt8], format: MediaFormat) -> String {
-        let path = scratch + "/input." + format.rawValue
+        let path = scratchPath("input", format: format)
         var sink = try! FileByteSink(path: path)
         try! sink.write(bytes)
         try! sink.close()
@@ -244,7 +250,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     static func writeAndReadBack(_ bytes: [UInt8]) throws(FuzzFinding) {
         guard let format = MediaFormat.detect(MemoryByteSource(bytes)), format != .heif else { return }
         let path = scratchFile(bytes, format: format)
-        let output = scratch + "/output." + format.rawValue
+        let output = scratchPath("output", format: format)
         unlink(output)
         guard var file = try? MediaFile(path: path) else { return }
         let before = file.tags
