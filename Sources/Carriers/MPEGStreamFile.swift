@@ -72,7 +72,9 @@ public struct MPEGStreamFile: Sendable {
         // What the compressed frames of all the file's tags may inflate to, together.
         var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
         // Leading tags, one after another.
+        var lastTagStart: UInt64?
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
+            lastTagStart = position
             do {
                 let tag = try ID3v2Tag.read(source, original: original, at: position, header: header, decompressionBudget: &decompressionBudget)
                 leadingTags.append(tag)
@@ -93,8 +95,12 @@ public struct MPEGStreamFile: Sendable {
         // ID3v1 tag at the end, which TagLib and ffmpeg read whatever comes before: it is
         // looked for after the frames the cut tag holds.
         var v1Floor = position
-        if position > fileSize, let last = leadingTags.last, last.offset + last.totalSize == position {
-            v1Floor = last.frames.map { $0.offset + UInt64($0.storedSize) }.max() ?? last.offset + 10
+        if position > fileSize, let cut = lastTagStart {
+            if let last = leadingTags.last, last.offset == cut {
+                v1Floor = last.frames.map { $0.offset + UInt64($0.storedSize) }.max() ?? cut + 10
+            } else {
+                v1Floor = cut + 10  // a tag that could not be read at all (a version not known)
+            }
         }
         if let v1 = try Self.id3v1(source, endingAt: end, floor: v1Floor) {
             (id3v1, id3v1Block) = (v1, end - 128..<end)

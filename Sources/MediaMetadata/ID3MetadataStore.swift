@@ -155,9 +155,11 @@ struct ID3MetadataStore: MetadataStore {
             }
             if frame.id == "TYER" {
                 // The year with the v2.3 day/month and time frames, as TagLib joins them.
-                let joined = tag.frames.contains { $0.id == "TDAT" }
-                    ? ID3v2Tag(majorVersion: 3, frames: tag.frames.filter { ["TYER", "TDAT", "TIME"].contains($0.id) }).recordingDate.map { [$0] }
+                // (Only when they were joined: a year that is not four digits keeps its values.)
+                let date = tag.frames.contains { $0.id == "TDAT" }
+                    ? ID3v2Tag(majorVersion: 3, frames: tag.frames.filter { ["TYER", "TDAT", "TIME"].contains($0.id) }).recordingDate
                     : nil
+                let joined = date.flatMap { $0 == values.first ? nil : [$0] }
                 return NativeMetadataItem(identifier(frame, nil), key: "DATE", dataType: "text frame", values: values,
                                           contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }

@@ -134,9 +134,9 @@ struct MovieMetadataStore: MetadataStore {
         // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
         var key = textKey(row.map { MetadataKeyTable.rows[$0].key }, kind: kind)
         if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
-        // An item whose data cannot be read (damaged) gives no tag either: TagLib lists no key for
-        // it, where an item read with no value lists its key with none.
-        if type.hasPrefix("binary") || item.isOpaque { key = nil }
+        // An item whose data cannot be read (damaged), or that holds no value (a `trkn` too short
+        // for its numbers), gives no tag either, as TagLib lists none for it.
+        if type.hasPrefix("binary") || item.isOpaque || values.isEmpty { key = nil }
         let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
         return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: values, pictures: images.map(Self.summary))
     }

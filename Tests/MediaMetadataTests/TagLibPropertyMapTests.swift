@@ -45,12 +45,16 @@ import Testing
             .filter { !$0.hasPrefix("oracles") && Self.mediaExtensions.contains(($0 as NSString).pathExtension.lowercased()) }
         var compared = 0
         var failures: [String] = []
+        var outOfScope: [String] = []
         for file in files where Self.tagLibMisreads[file] == nil && Self.knownLimitations[file] == nil {
-            guard let problems = TagLibPropertyMap.differences(TestFixtures.corpusDirectory + "/" + file) else { continue }
+            guard let problems = TagLibPropertyMap.differences(TestFixtures.corpusDirectory + "/" + file) else {
+                outOfScope.append(file)
+                continue
+            }
             compared += 1
             if !problems.isEmpty { failures.append("\(file): \(problems.joined(separator: "; "))") }
         }
-        print("TagLib property maps: \(compared) corpus files compared, \(failures.count) differ")
+        print("TagLib property maps: \(compared) corpus files compared, \(failures.count) differ; out of scope (TagLib cannot read them, or a judged difference covers the whole file): \(outOfScope.joined(separator: ", "))")
         #expect(failures.isEmpty, "\(failures.joined(separator: "\n"))")
     }
 }

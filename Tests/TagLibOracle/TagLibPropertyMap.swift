@@ -40,6 +40,13 @@ public enum TagLibPropertyMap {
         for (key, values) in theirs where values.contains(where: { $0.contains("\u{FEFF}") }) {
             theirs[key] = values.map { $0.replacingOccurrences(of: "\u{FEFF}", with: "") }
         }
+        // An ID3v2 tag whose frames cannot be read: TagLib shows the ID3v2 tag (nothing), this
+        // project the best-ranked area that has a value, the ID3v1 tag.
+        if !ours.isEmpty, items.filter({ !$0.contributions.isEmpty }).allSatisfy({ $0.keySpace == .id3v1 }),
+            file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2/") && $0.message.contains("does not follow its layout") })
+        {
+            return nil
+        }
         // A damaged file TagLib gives up on (no property at all) while this project reads the
         // intact parts, reporting the damage.
         if theirs.isEmpty && !ours.isEmpty && file.diagnostics.contains(where: \.isProblem) { return nil }
@@ -148,6 +155,13 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
         }
+        // A damaged APE tag (an item that runs past the tag): TagLib drops the tag and shows
+        // the ID3v1 tag, this project keeps the items it could read; the keys both have are
+        // compared.
+        if file.diagnostics.contains(where: { $0.isProblem && $0.path.hasPrefix("APEv2") }) {
+            for key in Array(ours.keys) where !source(key).contains(where: { $0.keySpace == .id3 }) { ours[key] = nil }
+            for key in Array(theirs.keys) where ours[key] == nil { theirs[key] = nil }
+        }
         // A damaged MP4 structure: TagLib reads on where it breaks (values this project, which
         // stops there with a diagnostic, does not have).
         if file.family == .mp4, file.diagnostics.contains(where: \.isProblem) {
@@ -181,14 +195,16 @@ public enum TagLibPropertyMap {
         // lists no key for it.
         for (key, values) in ours where values == [""] && theirs[key] == nil { ours[key] = nil }
         // Values TagLib reads by another type: an ID3v1 year that is not four digits (TagLib
-        // keeps a year only as a number), an MP4 track or disc number of 32768 or more (TagLib
+        // keeps a year only as the number its leading digits make), an MP4 track or disc number of 32768 or more (TagLib
         // reads them as signed 16-bit numbers), an MP4 genre code past the ID3 list (TagLib
         // gives empty text; this project the code), a UFID identifier that is not text (this
         // project shows it in Base64, TagLib as Latin-1).
         for key in Set(ours.keys).union(theirs.keys) {
             let from = source(key)
-            if key == "DATE", from.allSatisfy({ $0.keySpace == .id3v1 }), let year = ours[key]?.first, !(year.count == 4 && year.allSatisfy(\.isNumber)) {
-                ours[key] = nil
+            if key == "DATE", from.allSatisfy({ $0.keySpace == .id3v1 }), let year = ours[key]?.first {
+                // (TagLib's year is the number its leading digits make, none for 0.)
+                let number = Int(year.prefix { $0.isASCII && $0.isNumber }) ?? 0
+                ours[key] = number == 0 ? nil : [String(number)]
             }
             if file.family == .mp4, ["TRACKNUMBER", "DISCNUMBER"].contains(key), let values = ours[key],
                 values.contains(where: { $0.split(separator: "/").contains { Int($0).map { $0 >= 32768 } ?? false } })
