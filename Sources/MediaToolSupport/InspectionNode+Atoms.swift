@@ -31,11 +31,12 @@ final class AtomNodes: Sendable {
 
     var tree: AtomTree { inspector.tree }
 
-    func topLevel() -> [InspectionNode] { list(inspector.topLevelSiblings(), parentPath: "") }
+    func topLevel() -> [InspectionNode] { list(inspector.topLevelSiblings(), parentPath: nil) }
 
-    /// The nodes of one level, a page at a time (`InspectionNode.paged`).
-    func list(_ siblings: AtomSiblings, parentPath: String) -> [InspectionNode] {
-        InspectionNode.paged(count: siblings.count, parentPath: parentPath,
+    /// The nodes of one level, a page at a time (`InspectionNode.paged`); the parent's path is
+    /// made into text only for a list longer than a page (the `.more` node's path).
+    func list(_ siblings: AtomSiblings, parentPath: AtomPath?) -> [InspectionNode] {
+        InspectionNode.paged(count: siblings.count, parentPath: siblings.count > InspectionNode.pageSize ? parentPath?.description ?? "" : "",
                              range: { siblings.atoms[$0].offset..<siblings.atoms[$0].endOffset },
                              node: { [self] in node(siblings.context(at: $0)) })
     }
@@ -70,9 +71,14 @@ final class AtomNodes: Sendable {
         }
         return InspectionNode(
             kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
-            path: context.path.description, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
-            children: { [self] in list(inspector.siblings(below: context), parentPath: context.path.description) },
-            details: { [self] in details(context) })
+            atomPath: context.path, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
+            children: { [self] in list(inspector.siblings(below: context), parentPath: context.path) },
+            details: { [self] in details(context) },
+            brief: { [self] in
+                // The decoding alone: no field ranges, references or sample table.
+                let inspected = inspector.inspect(context)
+                return InspectionBrief(summary: inspected.summary, diagnostics: inspected.diagnostics)
+            })
     }
 
     /// The ID3 tag an `emsg` of an ID3 scheme carries, read where it lies in the file.

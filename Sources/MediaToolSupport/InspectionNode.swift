@@ -1,3 +1,4 @@
+import ISOBMFF
 import MediaBytes
 
 /// One thing `atominspect` shows: an atom, a RIFF/AIFF chunk, an ID3 tag or frame, an APE item,
@@ -36,7 +37,22 @@ public struct InspectionNode: Sendable {
     public var headerSize: Int
     /// `moov/trak[1]/mdia`, `ID3v2/TXXX[2]`: components are types with their 0-based index among
     /// siblings of the same type, omitted when the type occurs once.
-    public var path: String
+    public var path: String {
+        get {
+            switch pathForm {
+            case .text(let text): text
+            case .atom(let path): path.description
+            }
+        }
+        set { pathForm = .text(newValue) }
+    }
+    /// The path as given: text, or an atom path made into text only when asked for (the text
+    /// tree of a million atoms never asks).
+    private var pathForm: PathForm
+    private enum PathForm: Sendable {
+        case text(String)
+        case atom(AtomPath)
+    }
     /// Short remarks on the header for the text view, such as `64-bit size`.
     public var notes: [String]
     /// Extra JSON members placed before `fields` (`uuid`, `sizeForm`).
@@ -49,23 +65,38 @@ public struct InspectionNode: Sendable {
     struct Producer: Sendable {
         var children: @Sendable () -> [InspectionNode]
         var details: @Sendable () -> InspectionDetails
+        /// The summary and diagnostics alone, where they cost less than the details.
+        var brief: (@Sendable () -> InspectionBrief)?
     }
 
     /// A node whose children and details are produced when first asked for (each time: callers
-    /// that show a node repeatedly keep what they got).
+    /// that show a node repeatedly keep what they got). `brief`, when given, makes the summary
+    /// and diagnostics without the fields, references and table (the text tree needs no more).
     init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
          extra: [(String, JSONValue)] = [], hasChildren: Bool,
-         children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails) {
+         children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails,
+         brief: (@Sendable () -> InspectionBrief)? = nil) {
         self.kind = kind
         self.type = type
         self.offset = offset
         self.size = size
         self.headerSize = headerSize
-        self.path = path
+        pathForm = .text(path)
         self.notes = notes
         self.extra = extra
         self.hasChildren = hasChildren
-        self.producer = Producer(children: children, details: details)
+        self.producer = Producer(children: children, details: details, brief: brief)
+    }
+
+    /// A node at an atom's path (made into text when first asked for), as the other
+    /// producing initializer.
+    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, atomPath: AtomPath, notes: [String] = [],
+         extra: [(String, JSONValue)] = [], hasChildren: Bool,
+         children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails,
+         brief: (@Sendable () -> InspectionBrief)? = nil) {
+        self.init(kind: kind, type: type, offset: offset, size: size, headerSize: headerSize, path: "", notes: notes, extra: extra,
+                  hasChildren: hasChildren, children: children, details: details, brief: brief)
+        pathForm = .atom(atomPath)
     }
 
     /// A node whose children and details are already known.
@@ -84,6 +115,14 @@ public struct InspectionNode: Sendable {
 
     /// The decoded fields, summary, references, diagnostics and table.
     public var details: InspectionDetails { producer.details() }
+
+    /// The summary and the diagnostics of decoding the node, as `details` has them, made
+    /// without the rest where the node knows a cheaper way.
+    public var brief: InspectionBrief {
+        if let brief = producer.brief { return brief() }
+        let details = producer.details()
+        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
+    }
 
     /// The node's bytes, header included.
     public var range: Range<UInt64> { offset..<offset &+ size }
@@ -147,6 +186,17 @@ extension InspectionNode {
             page = []
             page = more.children
         }
+    }
+}
+
+/// A node's summary and the diagnostics of decoding it: what the text tree shows of it.
+public struct InspectionBrief: Sendable {
+    public var summary: String
+    public var diagnostics: [Diagnostic]
+
+    public init(summary: String, diagnostics: [Diagnostic]) {
+        self.summary = summary
+        self.diagnostics = diagnostics
     }
 }
 

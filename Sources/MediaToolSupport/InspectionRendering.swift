@@ -11,7 +11,7 @@ public enum InspectionRendering {
         var buffer = ""
         func visit(_ nodes: [InspectionNode], depth: Int) {
             InspectionNode.forEachListed(nodes) { node in
-                let details = node.details
+                let details = node.brief
                 var line = String(repeating: "  ", count: depth) + node.displayType + " @\(node.offset) size=\(node.size)"
                 for note in node.notes { line += " (\(note))" }
                 if !details.summary.isEmpty { line += "  " + details.summary }
