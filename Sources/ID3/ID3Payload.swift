@@ -64,7 +64,9 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
     /// Equal when the bytes are (deferred bytes are read a chunk at a time to compare; bytes
     /// that cannot be read equal nothing).
     public static func == (lhs: ID3Payload, rhs: ID3Payload) -> Bool {
-        lhs.count == rhs.count && lhs.contents == rhs.contents
+        guard lhs.count == rhs.count else { return false }
+        if case .loaded(let left) = lhs.storage, case .loaded(let right) = rhs.storage { return left == right }
+        return lhs.contents == rhs.contents
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(count) }

@@ -220,7 +220,11 @@ import Testing
             #expect(digested.bytes == Array(JSONValue.object(try Self.members(file, pictures: .digest)).serialized(indentLevel: 1).utf8), "\(name)")
             var exported = JSONWriter(indentLevel: 0)
             try TagReport.writeExportDocument(file, to: &exported)
-            #expect(exported.bytes == Array(JSONValue.object(try Self.members(file, pictures: .data) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
+            // Through `encoded()`, as export writes it (a picture still in the file is encoded
+            // as the document goes out).
+            var exportedBytes: [UInt8] = []
+            try exported.encoded().write { exportedBytes += $0 }
+            #expect(exportedBytes == Array(JSONValue.object(try Self.members(file, pictures: .data) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
             compared += 1
         }
         #expect(compared > 25)
@@ -287,6 +291,53 @@ import Testing
             }
             return .object(object)
         })
+    }
+}
+
+/// Base64 of bytes still in a file: noted where it goes, read and encoded a chunk at a time as
+/// the document goes out (`JSONWriter.base64(SplicedBytes)`, `EncodedJSON`).
+@Suite struct FileBase64Tests {
+    @Test func fileBytesAreEncodedAsTheDocumentGoesOutExactlyAsBytesInMemoryWouldBe() throws {
+        // 2 MB and a remainder: several chunks of `EncodedJSON.chunk`, and a last one that
+        // needs padding; the range starts at an odd offset of the file.
+        let content = (0..<(2 << 20) + 7).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
+        let file = try FileByteSource(path: try TemporaryFile.write(content))
+        var spliced = SplicedBytes([1, 2])
+        spliced.append(from: file, at: 3, count: content.count - 3)
+        let expected = [1, 2] + Array(content[3...])
+        for pretty in [0, nil] as [Int?] {
+            var writer = JSONWriter(indentLevel: pretty)
+            writer.beginObject()
+            writer.key("data")
+            writer.base64(spliced)
+            writer.key("after")
+            writer.int(1)
+            writer.endObject()
+            let document = writer.encoded()
+            var written: [UInt8] = []
+            var pieces = 0
+            try document.write { written += $0; pieces += 1 }
+            var reference = JSONWriter(indentLevel: pretty)
+            reference.beginObject()
+            reference.key("data")
+            reference.base64(expected)
+            reference.key("after")
+            reference.int(1)
+            reference.endObject()
+            #expect(written == reference.bytes)
+            #expect(document.count == written.count)
+            #expect(document.bytes.count < 100, "the Base64 is not in the document's own bytes")
+            #expect(pieces > 3, "written in chunks")
+        }
+    }
+
+    @Test func aFileChangedBeforeTheDocumentGoesOutCutsItShortWithAnError() throws {
+        let path = try TemporaryFile.write([UInt8](repeating: 7, count: 100_000))
+        var writer = JSONWriter(indentLevel: nil)
+        writer.base64(SplicedBytes(from: try FileByteSource(path: path), at: 0, count: 100_000))
+        let document = writer.encoded()
+        try Data([1]).write(to: URL(fileURLWithPath: path))  // now 1 byte long
+        #expect(throws: (any Error).self) { try document.write { _ in } }
     }
 }
 
