@@ -54,14 +54,9 @@ enum CarrierSaving {
                                expected: inout [ID3Frame]) throws -> [(offset: UInt64, bytes: [UInt8])]? {
         // The tag was read through another opening of the same file (the metadata layer's).
         let isFile: (any ByteSource) -> Bool = { ($0 as? FileByteSource)?.isSameVersion(as: file) ?? false }
-        var position = offset
-        var moved = 0
-        for piece in serialization.contents.pieces {
-            if case .range(let source, let from, let count) = piece, !(isFile(source) && from == position) { moved += count }
-            position += UInt64(piece.count)
-        }
+        let moved = serialization.contents.bytesToMove(at: offset, over: isFile)
         guard moved <= maxMovedInPlace else { return nil }
-        let patches = try serialization.contents.patches(at: offset, over: isFile).patches
+        let patches = try serialization.contents.patches(at: offset, over: isFile)
         if moved > 0 { expected = try ID3v2Tag(parsing: serialization.bytes).frames }
         return patches
     }

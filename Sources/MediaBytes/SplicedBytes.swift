@@ -198,15 +198,24 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
         }
     }
 
-    /// The pieces as patches of a file that already holds some of this value's ranges: where
-    /// the bytes would go when written at `position` in it, leaving out the ranges whose source
-    /// is that file (`isSame`) and that are already where they would be written. Ranges that
-    /// would move are read (`movedBytes` counts them).
-    public func patches(at position: UInt64, over isSame: (any ByteSource) -> Bool) throws(ByteSourceError)
-        -> (patches: [(offset: UInt64, bytes: [UInt8])], movedBytes: Int)
-    {
-        var patches: [(offset: UInt64, bytes: [UInt8])] = []
+    /// How many bytes of ranges would have to be read to write this value at `position` in a
+    /// file that already holds some of its ranges: all but the ranges whose source is that file
+    /// (`isSame`) and that are already where they would be written.
+    public func bytesToMove(at position: UInt64, over isSame: (any ByteSource) -> Bool) -> Int {
+        var at = position
         var moved = 0
+        for piece in pieces {
+            if case .range(let source, let offset, let count) = piece, !(offset == at && isSame(source)) { moved += count }
+            at += UInt64(piece.count)
+        }
+        return moved
+    }
+
+    /// The pieces as patches of such a file: where the bytes would go when written at
+    /// `position` in it, leaving out the ranges already in place (see `bytesToMove`, which
+    /// counts the ranges read here).
+    public func patches(at position: UInt64, over isSame: (any ByteSource) -> Bool) throws(ByteSourceError) -> [(offset: UInt64, bytes: [UInt8])] {
+        var patches: [(offset: UInt64, bytes: [UInt8])] = []
         var at = position
         for piece in pieces {
             defer { at += UInt64(piece.count) }
@@ -217,7 +226,6 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
             case .range(let source, let offset, let count):
                 if offset == at && isSame(source) { continue }
                 bytes = try source.read(at: offset, count: count)[...]
-                moved += count
             }
             if let last = patches.last, last.offset + UInt64(last.bytes.count) == at {
                 patches[patches.count - 1].bytes += bytes
@@ -225,7 +233,7 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
                 patches.append((at, Array(bytes)))
             }
         }
-        return (patches, moved)
+        return patches
     }
 
     /// Where these bytes first differ from those at `otherOffset` in `other` (counted from

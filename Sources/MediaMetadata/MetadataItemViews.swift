@@ -84,7 +84,6 @@ public struct TagContribution: Sendable, Hashable {
     public var values: [String]
 }
 
-/// What a picture item holds, without the image bytes.
 /// A picture described, with its bytes as they are: a large one still in the file it was
 /// read from is a range of it (`SplicedBytes`), read a chunk at a time when it is written out.
 public struct PictureContent: Sendable {
@@ -102,12 +101,16 @@ public struct PictureContent: Sendable {
             do {
                 return MediaPicture(type: summary.type, mimeType: summary.mimeType, description: summary.description, data: try contents.materialized())
             } catch {
-                throw MetadataError(.io, message: "cannot read a picture: \(error.description)")
+                // Where the picture's bytes are in the file, when they were left there.
+                var offset: UInt64?
+                if case .range(_, let start, _)? = contents.pieces.first { offset = start }
+                throw MetadataError(.io, offset: offset, message: "cannot read the \(summary.type.name) picture (\(summary.size) bytes): \(error.description)")
             }
         }
     }
 }
 
+/// What a picture item holds, without the image bytes.
 public struct PictureSummary: Sendable, Hashable {
     /// What the picture shows (`.frontCover` for MP4 cover art).
     public var type: PictureType

@@ -460,12 +460,6 @@ public struct EncodedJSON: Sendable {
         self.insertions = insertions
     }
 
-    /// A document of `bytes` alone.
-    public init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        insertions = []
-    }
-
     /// The document's length in bytes, the Base64 of file bytes included.
     public var count: Int { insertions.reduce(bytes.count) { $0 + Base64.encodedCount($1.data.count) } }
 

@@ -74,15 +74,18 @@ import Testing
         // New header bytes, then the file's bytes 10..<1000 where they are.
         var inPlace = SplicedBytes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
         inPlace.append(from: file, at: 10, count: 990)
-        let kept = try inPlace.patches(at: 0) { $0 as? FileByteSource === file }
-        #expect(kept.movedBytes == 0)
-        #expect(kept.patches.count == 1 && kept.patches[0].offset == 0 && kept.patches[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        let isFile: (any ByteSource) -> Bool = { $0 as? FileByteSource === file }
+        #expect(inPlace.bytesToMove(at: 0, over: isFile) == 0)
+        let kept = try inPlace.patches(at: 0, over: isFile)
+        #expect(kept.count == 1 && kept[0].offset == 0 && kept[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+        // The same bytes written one byte further on: the range would move.
+        #expect(inPlace.bytesToMove(at: 1, over: isFile) == 990)
         // One more header byte: the range moves by one and is read.
         var moved = SplicedBytes([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
         moved.append(from: file, at: 10, count: 989)
-        let shifted = try moved.patches(at: 0) { $0 as? FileByteSource === file }
-        #expect(shifted.movedBytes == 989)
-        #expect(shifted.patches.count == 1 && shifted.patches[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] + Array(content[10..<999]))
+        #expect(moved.bytesToMove(at: 0, over: isFile) == 989)
+        let shifted = try moved.patches(at: 0, over: isFile)
+        #expect(shifted.count == 1 && shifted[0].bytes == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] + Array(content[10..<999]))
     }
 
     @Test func twoOpeningsOfTheSameUnchangedFileAreTheSameVersion() throws {

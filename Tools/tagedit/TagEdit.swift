@@ -232,6 +232,11 @@ struct FileRun {
     static func emit(_ document: EncodedJSON, to output: String?, what: String) throws(MetadataError) {
         do {
             if let output { try document.create(output) } else { try document.print() }
+        } catch let error as ByteSourceError {
+            // The file a picture was to be read from changed or went since it was read.
+            // (A regular file named by `output` is left as it was: the document went beside it.)
+            if let output { throw MetadataError(.io, path: output, message: "cannot write the \(what): a picture could not be read again: \(error.description)") }
+            throw MetadataError(.io, message: "the \(what) is cut short: a picture could not be read again: \(error.description)")
         } catch {
             if let output { throw MetadataError(.permissionDenied, path: output, message: "cannot write the \(what): \(Self.reason(error))") }
             throw MetadataError(.io, message: "the \(what) is cut short: \(error)")
