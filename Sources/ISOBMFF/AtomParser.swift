@@ -142,7 +142,14 @@ final class AtomParser {
 
             var atomWindow = window
             if layout != .leaf && window < 0 && extent <= UInt64(min(limits.maxPayloadInMemory, Self.windowLimit)) {
-                windows.append(AtomWindow(base: position, bytes: try readFromSource(at: position, count: Int(extent))))
+                // A small container in a run that is read ahead (half a million `ilst` items)
+                // takes its bytes from what was read ahead: no read, no copy.
+                let bytes = if let ahead = readAhead, ahead.covers(position, count: extent) {
+                    ahead.bytes(at: position, count: Int(extent))
+                } else {
+                    try readFromSource(at: position, count: Int(extent))
+                }
+                windows.append(AtomWindow(base: position, bytes: bytes))
                 atomWindow = Int32(windows.count - 1)
             }
 

@@ -97,6 +97,7 @@ public struct AtomTree: Sendable {
 
     /// For each sibling, its index among those of the same type, or nil when its type is unique.
     public static func siblingIndexes(_ siblings: [Atom]) -> [Int?] {
+        if siblings.count == 1 { return [nil] }
         if siblings.count <= 16 {
             // A few siblings (nearly every container): compare types pairwise, no hashing.
             let types = siblings.map(\.type)
@@ -109,14 +110,22 @@ public struct AtomTree: Sendable {
                 return total > 1 ? before : nil
             }
         }
-        var totals: [FourCC: Int] = [:]
-        for atom in siblings { totals[atom.type, default: 0] += 1 }
-        var seen: [FourCC: Int] = [:]
-        return siblings.map { atom in
-            guard totals[atom.type]! > 1 else { return nil }
-            defer { seen[atom.type, default: 0] += 1 }
-            return seen[atom.type, default: 0]
+        // Many siblings (half a million `ilst` items): the types and positions sorted
+        // together, each run of one type numbered in file order (no hashing per atom).
+        var keys = siblings.indices.map { UInt64(siblings[$0].type.rawValue) << 32 | UInt64(truncatingIfNeeded: $0) }
+        keys.sort()
+        var indexes = [Int?](repeating: nil, count: siblings.count)
+        var start = 0
+        while start < keys.count {
+            let type = keys[start] >> 32
+            var end = start + 1
+            while end < keys.count && keys[end] >> 32 == type { end += 1 }
+            if end - start > 1 {
+                for k in start..<end { indexes[Int(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF)] = k - start }
+            }
+            start = end
         }
+        return indexes
     }
 
     // MARK: - Bytes

@@ -38,11 +38,13 @@ final class AtomNodes: Sendable {
     func list(_ siblings: AtomSiblings, parentPath: AtomPath?) -> [InspectionNode] {
         InspectionNode.paged(count: siblings.count, parentPath: siblings.count > InspectionNode.pageSize ? parentPath?.description ?? "" : "",
                              range: { siblings.atoms[$0].offset..<siblings.atoms[$0].endOffset },
-                             node: { [self] in node(siblings.context(at: $0)) })
+                             node: { [self] in node(siblings, $0) })
     }
 
-    func node(_ context: AtomDecodingContext) -> InspectionNode {
-        let atom = context.atom
+    /// The node of atom `index` of a level. Its producer is the level and the index: the
+    /// context (and the path in it) is made each time the node is asked for more.
+    func node(_ siblings: AtomSiblings, _ index: Int) -> InspectionNode {
+        let atom = siblings.atoms[index]
         var notes: [String] = []
         var extra: [(String, JSONValue)] = []
         if let uuid = atom.header.extendedType {
@@ -62,6 +64,7 @@ final class AtomNodes: Sendable {
         if atom.isTruncated { notes.append("declares \(atom.header.declaredSize): truncated") }
         // An event message carrying ID3 shows the tag's frames as its children.
         if atom.type == "emsg", let tag = Self.eventMessageTag(atom, tree: tree) {
+            let context = siblings.context(at: index)
             let path = context.path.description
             return InspectionNode(
                 kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
@@ -71,14 +74,30 @@ final class AtomNodes: Sendable {
         }
         return InspectionNode(
             kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
-            atomPath: context.path, notes: notes, extra: extra, hasChildren: !atom.children.isEmpty,
-            children: { [self] in list(inspector.siblings(below: context), parentPath: context.path) },
-            details: { [self] in details(context) },
-            brief: { [self] in
-                // The decoding alone: no field ranges, references or sample table.
-                let inspected = inspector.inspect(context)
-                return InspectionBrief(summary: inspected.summary, diagnostics: inspected.diagnostics)
-            })
+            notes: notes, extra: extra, hasChildren: !atom.children.isEmpty, producer: Producer(nodes: self, siblings: siblings, index: index))
+    }
+
+    /// What makes an atom's node's children, details and path: three words, kept inline in
+    /// the node.
+    struct Producer: InspectionProducer {
+        let nodes: AtomNodes
+        let siblings: AtomSiblings
+        let index: Int
+
+        func children() -> [InspectionNode] {
+            let context = siblings.context(at: index)
+            return nodes.list(nodes.inspector.siblings(below: context), parentPath: context.path)
+        }
+
+        func details() -> InspectionDetails { nodes.details(siblings.context(at: index)) }
+
+        func brief() -> InspectionBrief {
+            // The decoding alone: no field ranges, references or sample table.
+            let (summary, diagnostics) = nodes.inspector.brief(siblings.context(at: index))
+            return InspectionBrief(summary: summary, diagnostics: diagnostics)
+        }
+
+        var path: String? { siblings.context(at: index).path.description }
     }
 
     /// The ID3 tag an `emsg` of an ID3 scheme carries, read where it lies in the file.

@@ -38,65 +38,45 @@ public struct InspectionNode: Sendable {
     /// `moov/trak[1]/mdia`, `ID3v2/TXXX[2]`: components are types with their 0-based index among
     /// siblings of the same type, omitted when the type occurs once.
     public var path: String {
-        get {
-            switch pathForm {
-            case .text(let text): text
-            case .atom(let path): path.description
-            }
-        }
-        set { pathForm = .text(newValue) }
+        get { pathText ?? producer.path ?? "" }
+        set { pathText = newValue }
     }
-    /// The path as given: text, or an atom path made into text only when asked for (the text
+    /// The path as given, or nil when the producer makes it when first asked for (the text
     /// tree of a million atoms never asks).
-    private var pathForm: PathForm
-    private enum PathForm: Sendable {
-        case text(String)
-        case atom(AtomPath)
-    }
+    private var pathText: String?
     /// Short remarks on the header for the text view, such as `64-bit size`.
     public var notes: [String]
     /// Extra JSON members placed before `fields` (`uuid`, `sizeForm`).
     public var extra: [(String, JSONValue)]
     /// Whether the node has children, known without producing them.
     public var hasChildren: Bool
-    let producer: Producer
+    let producer: any InspectionProducer
 
-    /// What produces a node's children and details on demand.
-    struct Producer: Sendable {
-        var children: @Sendable () -> [InspectionNode]
-        var details: @Sendable () -> InspectionDetails
-        /// The summary and diagnostics alone, where they cost less than the details.
-        var brief: (@Sendable () -> InspectionBrief)?
-    }
-
-    /// A node whose children and details are produced when first asked for (each time: callers
-    /// that show a node repeatedly keep what they got). `brief`, when given, makes the summary
-    /// and diagnostics without the fields, references and table (the text tree needs no more).
-    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
-         extra: [(String, JSONValue)] = [], hasChildren: Bool,
-         children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails,
-         brief: (@Sendable () -> InspectionBrief)? = nil) {
+    /// A node whose children, details and path `producer` makes when first asked for (each
+    /// time: callers that show a node repeatedly keep what they got).
+    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, notes: [String] = [],
+         extra: [(String, JSONValue)] = [], hasChildren: Bool, producer: some InspectionProducer) {
         self.kind = kind
         self.type = type
         self.offset = offset
         self.size = size
         self.headerSize = headerSize
-        pathForm = .text(path)
         self.notes = notes
         self.extra = extra
         self.hasChildren = hasChildren
-        self.producer = Producer(children: children, details: details, brief: brief)
+        self.producer = producer
     }
 
-    /// A node at an atom's path (made into text when first asked for), as the other
-    /// producing initializer.
-    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, atomPath: AtomPath, notes: [String] = [],
+    /// A node whose children and details are produced when first asked for. `brief`, when
+    /// given, makes the summary and diagnostics without the fields, references and table (the
+    /// text tree needs no more).
+    init(kind: Kind, type: String, offset: UInt64, size: UInt64, headerSize: Int, path: String, notes: [String] = [],
          extra: [(String, JSONValue)] = [], hasChildren: Bool,
          children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails,
          brief: (@Sendable () -> InspectionBrief)? = nil) {
-        self.init(kind: kind, type: type, offset: offset, size: size, headerSize: headerSize, path: "", notes: notes, extra: extra,
-                  hasChildren: hasChildren, children: children, details: details, brief: brief)
-        pathForm = .atom(atomPath)
+        self.init(kind: kind, type: type, offset: offset, size: size, headerSize: headerSize, notes: notes, extra: extra,
+                  hasChildren: hasChildren, producer: ClosureProducer(children: children, details: details, makeBrief: brief))
+        pathText = path
     }
 
     /// A node whose children and details are already known.
@@ -118,11 +98,7 @@ public struct InspectionNode: Sendable {
 
     /// The summary and the diagnostics of decoding the node, as `details` has them, made
     /// without the rest where the node knows a cheaper way.
-    public var brief: InspectionBrief {
-        if let brief = producer.brief { return brief() }
-        let details = producer.details()
-        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
-    }
+    public var brief: InspectionBrief { producer.brief() }
 
     /// The node's bytes, header included.
     public var range: Range<UInt64> { offset..<offset &+ size }
@@ -142,6 +118,49 @@ public struct InspectionNode: Sendable {
         var node = self
         node.path = path
         return node
+    }
+}
+
+/// What makes a node's children, details and path when they are asked for. A producer of a
+/// few words (a reference to what it reads and an index) is kept inline in the node, so a list
+/// of a million nodes makes no box per node.
+protocol InspectionProducer: Sendable {
+    func children() -> [InspectionNode]
+    func details() -> InspectionDetails
+    /// The summary and diagnostics alone, where they cost less than the details.
+    func brief() -> InspectionBrief
+    /// The node's path, for a producer that makes it (nil: the node was given its path).
+    var path: String? { get }
+}
+
+extension InspectionProducer {
+    func brief() -> InspectionBrief {
+        let details = details()
+        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
+    }
+
+    var path: String? { nil }
+}
+
+/// A producer made of closures, for nodes of which there are never many at once.
+struct ClosureProducer: InspectionProducer {
+    let makeChildren: @Sendable () -> [InspectionNode]
+    let makeDetails: @Sendable () -> InspectionDetails
+    let makeBrief: (@Sendable () -> InspectionBrief)?
+
+    init(children: @escaping @Sendable () -> [InspectionNode], details: @escaping @Sendable () -> InspectionDetails,
+         makeBrief: (@Sendable () -> InspectionBrief)?) {
+        makeChildren = children
+        makeDetails = details
+        self.makeBrief = makeBrief
+    }
+
+    func children() -> [InspectionNode] { makeChildren() }
+    func details() -> InspectionDetails { makeDetails() }
+    func brief() -> InspectionBrief {
+        if let makeBrief { return makeBrief() }
+        let details = makeDetails()
+        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
     }
 }
 
@@ -173,19 +192,106 @@ extension InspectionNode {
         return nodes
     }
 
-    /// Calls `body` with each of these nodes, a `.more` node replaced by the siblings it
-    /// holds: the pages are produced one after another, each dropped before the next.
-    public static func forEachListed(_ nodes: [InspectionNode], _ body: (InspectionNode) -> Void) {
+    /// Calls `body` with each of these nodes, as `forEachListed(_:_:)` does, while `budget`
+    /// lasts: once it is spent, `body` gets one `.more` node standing for the rest of the list
+    /// (not listed), and the walk stops. The views that list everything stop after a number of
+    /// nodes this way, so a hostile file's listing ends in bounded time, and says where.
+    static func forEachListed(_ nodes: [InspectionNode], budget: ListingBudget, _ body: (InspectionNode) -> Void) {
         var page = nodes
+        var listed = 0
         while true {
             var more: InspectionNode?
-            for node in page {
-                if node.kind == .more { more = node } else { body(node) }
+            for (i, node) in page.enumerated() {
+                if node.kind == .more {
+                    more = node
+                    continue
+                }
+                guard budget.take() else {
+                    let rest = unlisted(page[i...], from: listed)
+                    if budget.firstUnlisted == nil { budget.firstUnlisted = rest }
+                    body(rest)
+                    return
+                }
+                body(node)
+                listed += 1
             }
             guard let more else { return }
             page = []
             page = more.children
         }
+    }
+
+    /// A `.more` node for siblings left unlisted: `rest` (the rest of a page, maybe ending in
+    /// the `.more` node of the next pages), the first of them sibling number `from`.
+    static func unlisted(_ rest: ArraySlice<InspectionNode>, from start: Int) -> InspectionNode {
+        var count = 0
+        for node in rest {
+            if node.kind == .more, case .int(let more)? = node.details.fields.first(where: { $0.name == "more" })?.value {
+                count += Int(more)
+            } else {
+                count += 1
+            }
+        }
+        let first = rest.first!
+        let end = rest.map(\.range.upperBound).max() ?? first.offset
+        let path = first.path
+        let parentPath = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { String(path[..<$0]) + "/" } ?? ""
+        let siblings = Array(rest)
+        let left = count
+        return InspectionNode(
+            kind: .more, type: "…", offset: first.offset, size: end >= first.offset ? end - first.offset : 0, headerSize: 0,
+            path: parentPath + "…\(start)", notes: ["\(left) more, from #\(start), not listed"], hasChildren: true,
+            children: { siblings },
+            details: {
+                InspectionDetails(fields: [InspectionField("listedFrom", .int(Int64(start))), InspectionField("more", .int(Int64(left))),
+                                           InspectionField("notListed", .bool(true))],
+                                  summary: "\(left) more siblings, not listed: the listing stopped at its limit of nodes")
+            })
+    }
+
+    /// Calls `body` with each of these nodes, a `.more` node replaced by the siblings it
+    /// holds: the pages are produced one after another, each dropped before the next.
+    public static func forEachListed(_ nodes: [InspectionNode], _ body: (InspectionNode) -> Void) {
+        forEachListed(nodes, budget: ListingBudget(limit: nil), body)
+    }
+}
+
+/// How many more nodes a listing may show (`nil`: every node), and whether it was cut: one
+/// object that the walk of every level of a listing spends from.
+public final class ListingBudget {
+    /// The number of nodes the views that list everything show by default: a file of real
+    /// media (an hour of fragments, a long chapter list) has far fewer; a hostile one is cut
+    /// here and says so.
+    public static let defaultLimit = 200_000
+
+    public let limit: Int?
+    private var left: Int
+    /// True once a node was left unlisted.
+    public private(set) var wasCut = false
+    /// The first node standing for siblings left out.
+    fileprivate(set) var firstUnlisted: InspectionNode?
+
+    public init(limit: Int?) {
+        self.limit = limit
+        left = limit ?? .max
+    }
+
+    /// Spends one node; false (and cut) when none is left.
+    func take() -> Bool {
+        guard left > 0 else {
+            wasCut = true
+            return false
+        }
+        left -= 1
+        return true
+    }
+
+    /// The note a cut listing ends with: how many nodes it showed, at which node it stopped.
+    var cutDiagnostic: Diagnostic? {
+        guard wasCut, let limit else { return nil }
+        let node = firstUnlisted
+        return Diagnostic(.note, code: "listingCut", offset: node?.offset ?? 0, path: node?.path ?? "",
+                          message: "the listing stops after \(limit) nodes (--max-nodes); nodes left out are shown as '…' with their count")
     }
 }
 

@@ -8,25 +8,66 @@ public enum InspectionRendering {
     /// it is made, and a long list is produced a page at a time, so the view of a million atoms
     /// holds one page of them.
     public static func writeText(_ nodes: [InspectionNode], maxDepth: Int? = nil, diagnostics: inout [Diagnostic], to write: (String) -> Void) {
-        var buffer = ""
+        writeText(nodes, maxDepth: maxDepth, diagnostics: &diagnostics, bytes: { write(String(decoding: $0, as: UTF8.self)) })
+    }
+
+    /// The text view handed over as UTF-8 in pieces of about 64 KiB (standard output takes
+    /// them as they are: no string is made of each line or piece).
+    /// At most `maxNodes` lines are made (nil: every node); a list cut there ends in a line for
+    /// the siblings left out (`… @offset size=N (K more, from #i, not listed)`), and
+    /// `diagnostics` ends with a `listingCut` note.
+    public static func writeText(_ nodes: [InspectionNode], maxDepth: Int? = nil, maxNodes: Int? = nil, diagnostics: inout [Diagnostic],
+                                 bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(1 << 17)
+        let budget = ListingBudget(limit: maxNodes)
         func visit(_ nodes: [InspectionNode], depth: Int) {
-            InspectionNode.forEachListed(nodes) { node in
+            InspectionNode.forEachListed(nodes, budget: budget) { node in
                 let details = node.brief
-                var line = String(repeating: "  ", count: depth) + node.displayType + " @\(node.offset) size=\(node.size)"
-                for note in node.notes { line += " (\(note))" }
-                if !details.summary.isEmpty { line += "  " + details.summary }
-                buffer += line
-                buffer += "\n"
-                if buffer.utf8.count >= 1 << 16 {
-                    write(buffer)
-                    buffer = ""
+                for _ in 0..<depth { buffer += [0x20, 0x20] }
+                buffer += node.displayType.utf8
+                buffer += " @".utf8
+                appendDecimal(node.offset, to: &buffer)
+                buffer += " size=".utf8
+                appendDecimal(node.size, to: &buffer)
+                for note in node.notes {
+                    buffer += " (".utf8
+                    buffer += note.utf8
+                    buffer.append(0x29)
                 }
-                if maxDepth.map({ depth + 1 < $0 }) ?? true { visit(node.children, depth: depth + 1) }
+                if !details.summary.isEmpty {
+                    buffer += "  ".utf8
+                    buffer += details.summary.utf8
+                }
+                buffer.append(0x0A)
+                if buffer.count >= 1 << 16 {
+                    buffer.withUnsafeBufferPointer(write)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+                if node.kind != .more, maxDepth.map({ depth + 1 < $0 }) ?? true {
+                    visit(node.children, depth: depth + 1)
+                }
                 diagnostics.appendNew(details.diagnostics)
             }
         }
         visit(nodes, depth: 0)
-        if !buffer.isEmpty { write(buffer) }
+        if !buffer.isEmpty { buffer.withUnsafeBufferPointer(write) }
+        if let cut = budget.cutDiagnostic { diagnostics.append(cut) }
+    }
+
+    /// Appends `value` in decimal digits.
+    static func appendDecimal(_ value: UInt64, to buffer: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: a UInt64 has at most 20 digits
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { space in
+            repeat {
+                space[31 - count] = UInt8(truncatingIfNeeded: 0x30 &+ rest % 10)
+                rest /= 10
+                count += 1
+            } while rest > 0
+            buffer += space[(32 - count)...]
+        }
     }
 
     /// The text view as one string.
@@ -56,9 +97,14 @@ public enum InspectionRendering {
 
     /// The same document handed over as UTF-8 (standard output takes it as it is: no string is
     /// made of each piece).
+    ///
+    /// At most `maxNodes` nodes are written (nil: every node); a list cut there ends in a node
+    /// of type `…` for the siblings left out (fields `listedFrom`, `more`, `notListed`), and
+    /// the diagnostics end with a `listingCut` note.
     public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
-                                 diagnostics: [Diagnostic], bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
+                                 maxNodes: Int? = nil, diagnostics: [Diagnostic], bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
         var diagnostics = diagnostics
+        let budget = ListingBudget(limit: maxNodes)
         var writer = JSONWriter(indentLevel: 0, capacity: 1 << 17)
         func flush(_ writer: inout JSONWriter) { writer.drain(write) }
         writer.beginObject()
@@ -69,7 +115,8 @@ public enum InspectionRendering {
         writer.key("fileSize")
         writer.uint(fileSize)
         writer.key("atoms")
-        writeList(nodes, maxDepth: maxDepth, into: &writer, diagnostics: &diagnostics, flush: flush)
+        writeList(nodes, maxDepth: maxDepth, into: &writer, diagnostics: &diagnostics, budget: budget, flush: flush)
+        if let cut = budget.cutDiagnostic { diagnostics.append(cut) }
         writer.key("diagnostics")
         writer.value(.array(diagnostics.map(\.json)))
         writer.endObject()
@@ -79,38 +126,28 @@ public enum InspectionRendering {
     }
 
     /// A JSON array of nodes and their children, written into `writer` (handed to `flush`
-    /// whenever it holds 64 KiB).
+    /// whenever it holds 64 KiB) while `budget` lasts.
     static func writeList(_ nodes: [InspectionNode], maxDepth: Int?, into writer: inout JSONWriter, diagnostics: inout [Diagnostic],
-                          flush: (inout JSONWriter) -> Void) {
+                          budget: ListingBudget, flush: (inout JSONWriter) -> Void) {
         writer.beginArray()
-        var page = nodes
-        while true {
-            var more: InspectionNode?
-            for node in page {
-                if node.kind == .more {
-                    more = node
-                    continue
-                }
-                let details = node.details
-                writer.beginObject()
-                for (key, value) in jsonMembers(node, details: details) {
-                    writer.key(string: key)
-                    writer.value(value)
-                }
-                writer.key("children")
-                if maxDepth.map({ $0 > 1 }) ?? true {
-                    writeList(node.children, maxDepth: maxDepth.map { $0 - 1 }, into: &writer, diagnostics: &diagnostics, flush: flush)
-                } else {
-                    writer.beginArray()
-                    writer.endArray()
-                }
-                writer.endObject()
-                diagnostics.appendNew(details.diagnostics)
-                if writer.pendingCount >= 1 << 16 { flush(&writer) }
+        InspectionNode.forEachListed(nodes, budget: budget) { node in
+            let details = node.details
+            writer.beginObject()
+            for (key, value) in jsonMembers(node, details: details) {
+                writer.key(string: key)
+                writer.value(value)
             }
-            guard let next = more else { break }
-            page = []
-            page = next.children
+            writer.key("children")
+            if node.kind != .more, maxDepth.map({ $0 > 1 }) ?? true {
+                writeList(node.children, maxDepth: maxDepth.map { $0 - 1 }, into: &writer, diagnostics: &diagnostics, budget: budget,
+                          flush: flush)
+            } else {
+                writer.beginArray()
+                writer.endArray()
+            }
+            writer.endObject()
+            diagnostics.appendNew(details.diagnostics)
+            if writer.pendingCount >= 1 << 16 { flush(&writer) }
         }
         writer.endArray()
     }

@@ -397,3 +397,61 @@ func roundTrip(_ tree: AtomTree) throws -> [UInt8] { try AtomSerializer.bytes(of
         #expect(entry.children.isEmpty)
     }
 }
+
+/// Long runs of siblings: the indexes paths give them, and small containers read in a run.
+@Suite struct LongSiblingRunTests {
+    /// Each atom's index among its siblings of the same type is the count of those before it
+    /// (none when its type is unique), for a few siblings (compared pairwise) and for many
+    /// (sorted by type).
+    @Test func siblingIndexesCountTheSameTypeInFileOrder() throws {
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        let common: [FourCC] = ["free", "skip", "wide", "\u{A9}nam"]
+        for count in [1, 2, 3, 16, 17, 300, 2000] {
+            var types: [FourCC] = []
+            for i in 0..<count {
+                // Mostly a few repeated types, some unique ones (types 0x00000000 and
+                // 0xFFFFFFFF among them: the ends of the sort).
+                let pick = next(10)
+                types.append(pick < 7 ? common[next(common.count)] : pick == 7 ? FourCC(rawValue: UInt32(i) | 0x4000_0000)
+                             : pick == 8 ? FourCC(rawValue: 0) : FourCC(rawValue: .max))
+            }
+            let tree = try parse(B.ftyp() + types.flatMap { B.atom($0) })
+            let atoms = Array(tree.atoms.dropFirst())
+            #expect(atoms.map(\.type) == types)
+            let expected: [Int?] = types.indices.map { i in
+                let same = types.indices.filter { types[$0] == types[i] }
+                return same.count > 1 ? same.firstIndex(of: i) : nil
+            }
+            #expect(AtomTree.siblingIndexes(atoms) == expected, "\(count) siblings")
+        }
+    }
+
+    /// An `ilst` of more than a MiB of small items (outside any window read whole) is read
+    /// ahead 64 KiB at a time, and each item takes its bytes from what was read ahead: every
+    /// item and value is where it is, with its bytes.
+    @Test func aRunOfSmallContainersReadAheadKeepsEveryValue() throws {
+        let count = 40_000
+        let items = (0..<count).map { MovieBuilder.textItem("\u{A9}cmt", "v\($0)") }
+        var movie = MovieBuilder()
+        movie.userData = [MovieBuilder.itemListMeta(items)]
+        let path = try TemporaryFile.write(movie.build(), name: "long-ilst.m4a")
+        let tree = try AtomTree(source: try FileByteSource(path: path))
+        #expect(tree.diagnostics.isEmpty)
+        let ilst = try #require(tree.atom(at: AtomPath([.init(type: "moov"), .init(type: "udta"), .init(type: "meta"), .init(type: "ilst")])))
+        #expect(ilst.size > 1 << 20, "the list is larger than a window")
+        #expect(ilst.children.count == count)
+        for (i, item) in ilst.children.enumerated() {
+            let data = try #require(item.children.first, "item \(i)")
+            #expect(data.type == "data")
+            let value = Array(try tree.fieldBytes(of: data).dropFirst(8))
+            if value != Array("v\(i)".utf8) {
+                Issue.record("item \(i) reads \(value)")
+                break
+            }
+        }
+    }
+}

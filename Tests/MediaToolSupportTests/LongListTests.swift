@@ -89,4 +89,90 @@ import Testing
         let short = InspectionHTML.page(try FileInspection.open(try Self.movieWithFreeAtoms(10)), title: "few")
         #expect(!short.contains("\"listingLimit\":"))
     }
+    /// Listings with a limit of nodes: the text and JSON show that many, and each list cut
+    /// ends in one node of type `…` that counts the siblings left out, so every list's length
+    /// can still be told.
+    /// The nodes a listing of everything shows, at every depth.
+    static func countAll(_ nodes: [InspectionNode]) -> Int {
+        var all = 0
+        InspectionNode.forEachListed(nodes) { all += 1 + countAll($0.children) }
+        return all
+    }
+
+    @Test func aListingStopsAtItsLimitAndCountsWhatItLeftOut() throws {
+        let count = 2 * InspectionNode.pageSize + 100
+        let file = try FileInspection.open(try Self.movieWithFreeAtoms(count))
+        let all = Self.countAll(file.nodes)
+        for limit in [1, 5, InspectionNode.pageSize - 1, InspectionNode.pageSize + 3, all - 1] {
+            // The text: `limit` lines of nodes, and a line for the rest of each list cut.
+            var diagnostics: [Diagnostic] = []
+            var bytes: [UInt8] = []
+            InspectionRendering.writeText(file.nodes, maxNodes: limit, diagnostics: &diagnostics) { bytes += $0 }
+            let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+            let listedLines = lines.filter { !$0.drop { $0 == " " }.hasPrefix("… ") }
+            #expect(listedLines.count == limit, "limit \(limit)")
+            let note = try #require(diagnostics.last)
+            #expect(note.code == "listingCut" && note.severity == .note)
+            #expect(note.message.contains("\(limit) nodes"))
+
+            // JSON: the same nodes in the same order; every list either whole or ending in a
+            // node of type `…` whose count makes up the list's length.
+            var json = ""
+            InspectionRendering.writeJSON(path: file.path, format: file.formatName, fileSize: file.source.size, nodes: file.nodes,
+                                          maxNodes: limit, diagnostics: file.diagnostics) { json += String(decoding: $0, as: UTF8.self) }
+            let document = try JSONValue.parse(json)
+            var listed: [String] = []
+            func length(_ nodes: [InspectionNode]) -> Int {
+                var n = 0
+                InspectionNode.forEachListed(nodes) { _ in n += 1 }
+                return n
+            }
+            func walk(_ value: JSONValue?, expected: Int, under path: String) {
+                guard case .array(let items)? = value else {
+                    Issue.record("no list under \(path)")
+                    return
+                }
+                var shown = 0
+                for item in items {
+                    if item["type"] == .string("…") {
+                        #expect(item["fields"]?["notListed"] == .bool(true))
+                        #expect(item == items.last, "a node for those left out ends its list")
+                        if case .int(let more)? = item["fields"]?["more"] { shown += Int(more) }
+                        continue
+                    }
+                    shown += 1
+                    guard case .string(let path)? = item["path"], case .string(let type)? = item["type"], case .int(let offset)? = item["offset"],
+                        let node = file.node(at: path)
+                    else {
+                        Issue.record("a listed node without a path that finds it")
+                        continue
+                    }
+                    listed.append("\(type) @\(offset) ")
+                    walk(item["children"], expected: length(node.children), under: path)
+                }
+                #expect(shown == expected, "limit \(limit): the list under '\(path)' is whole or counted")
+            }
+            walk(document["atoms"], expected: length(file.nodes), under: "")
+            #expect(listed.count == limit)
+            #expect(zip(listedLines, listed).allSatisfy { $0.drop { $0 == " " }.hasPrefix($1) }, "text and JSON list the same nodes")
+            guard case .array(let notes)? = document["diagnostics"] else {
+                Issue.record("no diagnostics")
+                continue
+            }
+            #expect(notes.last?["code"] == .string("listingCut"))
+        }
+    }
+
+    @Test func aListingWithinItsLimitIsWhole() throws {
+        let count = InspectionNode.pageSize + 10
+        let file = try FileInspection.open(try Self.movieWithFreeAtoms(count))
+        let all = Self.countAll(file.nodes)
+        for limit in [all, all + 1, nil] {
+            var diagnostics: [Diagnostic] = []
+            var bytes: [UInt8] = []
+            InspectionRendering.writeText(file.nodes, maxNodes: limit, diagnostics: &diagnostics) { bytes += $0 }
+            #expect(String(decoding: bytes, as: UTF8.self) == InspectionRendering.text(file.nodes))
+            #expect(!diagnostics.contains { $0.code == "listingCut" })
+        }
+    }
 }

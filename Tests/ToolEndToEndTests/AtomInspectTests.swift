@@ -100,6 +100,35 @@ import Testing
         #expect(!lines.contains { $0.hasPrefix("    ") })
     }
 
+    /// `--max-nodes` stops the listing after that many nodes with a line (a node in JSON)
+    /// counting the rest and a `listingCut` note on standard error; 0 lists every node, and
+    /// a negative count is a usage error.
+    @Test func maxNodesCutsTheListingAndSaysWhere() async throws {
+        let count = 5000
+        let bytes = AtomBuilder.ftyp() + (0..<count).flatMap { _ in AtomBuilder.atom("free", [0, 0, 0, 0]) }
+        let path = try TemporaryFile.write(bytes, name: "free-run.mp4")
+        let cut = try await atominspect(path, "--max-nodes", "10")
+        #expect(cut.status == 0)
+        let lines = cut.standardOutput.split(separator: "\n")
+        #expect(lines.count == 11)
+        #expect(lines.last == "… @\(24 + 9 * 12) size=\((count - 9) * 12) (\(count - 9) more, from #10, not listed)  \(count - 9) more siblings, not listed: the listing stopped at its limit of nodes")
+        #expect(cut.standardError.contains("note: at byte offset \(24 + 9 * 12) (…10): the listing stops after 10 nodes (--max-nodes)"))
+
+        let json = try jsonObject(try await atominspect(path, "--json", "--max-nodes", "10").standardOutput)
+        let atoms = try #require(json["atoms"] as? [[String: Any]])
+        #expect(atoms.count == 11)
+        #expect(atoms.last?["type"] as? String == "…")
+        #expect((atoms.last?["fields"] as? [String: Any])?["more"] as? Int == count - 9)
+        let notes = try #require(json["diagnostics"] as? [[String: Any]])
+        #expect(notes.last?["code"] as? String == "listingCut")
+
+        let whole = try await atominspect(path, "--max-nodes", "0")
+        #expect(whole.standardOutput.split(separator: "\n").count == count + 1)
+        #expect(!whole.standardError.contains("listingCut") && !whole.standardError.contains("--max-nodes"))
+        let bad = try await atominspect(path, "--max-nodes", "-1")
+        #expect(bad.status == 64)
+    }
+
     @Test func uuidAtomsReportTheirExtendedTypeInJSON() async throws {
         var bytes: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 0, 0]
         bytes += [0, 0, 0, 26] + Array("uuid".utf8) + Array(0..<16) + [1, 2]

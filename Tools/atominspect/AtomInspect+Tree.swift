@@ -22,8 +22,13 @@ extension AtomInspect {
         @Flag(help: "List every table entry (sample sizes, chunk offsets...) instead of the first 32.")
         var allEntries = false
 
+        @Option(help: ArgumentHelp("List at most this many nodes (0: every node).",
+                                   discussion: "The siblings left out are shown as one '…' line (a node of type '…' in JSON) with their count, and a listingCut note says where the listing stopped."))
+        var maxNodes = ListingBudget.defaultLimit
+
         func validate() throws {
             if let depth, depth < 1 { throw ValidationError("--depth must be at least 1") }
+            if maxNodes < 0 { throw ValidationError("--max-nodes must be 0 or more") }
         }
 
         func run() throws {
@@ -33,10 +38,11 @@ extension AtomInspect {
             if json {
                 InspectionRendering.writeJSON(
                     path: options.file, format: file.formatName, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
-                    diagnostics: file.diagnostics, bytes: StandardOutput.write)
+                    maxNodes: maxNodes == 0 ? nil : maxNodes, diagnostics: file.diagnostics, bytes: StandardOutput.write)
             } else {
                 var diagnostics = file.diagnostics
-                InspectionRendering.writeText(nodes, maxDepth: depth, diagnostics: &diagnostics) { print($0, terminator: "") }
+                InspectionRendering.writeText(nodes, maxDepth: depth, maxNodes: maxNodes == 0 ? nil : maxNodes, diagnostics: &diagnostics,
+                                              bytes: StandardOutput.write)
                 if file.trailingBytes > 0 && path == nil {
                     print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }

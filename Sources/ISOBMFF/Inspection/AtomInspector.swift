@@ -94,13 +94,26 @@ public struct AtomInspector: Sendable {
     /// One atom decoded: its payload, fields, summary and the problems met (its children are not
     /// visited).
     public func inspect(_ context: AtomDecodingContext) -> InspectedAtom {
+        inspect(context, fields: true)
+    }
+
+    /// One atom's summary and the problems met decoding it, as `inspect(_:)` gives them, made
+    /// without its fields (the text tree needs no more).
+    public func brief(_ context: AtomDecodingContext) -> (summary: String, diagnostics: [Diagnostic]) {
+        let inspected = inspect(context, fields: false)
+        return (inspected.summary, inspected.diagnostics)
+    }
+
+    /// One atom decoded; its payload's fields made only when `wanted` (a payload's summary
+    /// needs none).
+    private func inspect(_ context: AtomDecodingContext, fields wanted: Bool) -> InspectedAtom {
         let atom = context.atom
         var diagnostics: [Diagnostic] = []
         var payload: (any AtomPayload)?
         var fields: [AtomField] = []
         do {
             payload = try decode(context)
-            fields = payload?.fields(options) ?? []
+            if wanted { fields = payload?.fields(options) ?? [] }
         } catch {
             let message = "cannot decode '\(atom.type)': \(Self.describe(error))"
             fields = [AtomField("error", message)]
@@ -192,8 +205,9 @@ public struct AtomInspector: Sendable {
 
 /// The atoms of one level (the top level, or one atom's children) with what their contexts
 /// share: the parent, the track handler, the metadata keys and each atom's index among its
-/// siblings of the same type. Contexts are made when asked for.
-public struct AtomSiblings: Sendable {
+/// siblings of the same type. Contexts are made when asked for. A class: the views keep one
+/// level and an index for each atom they list.
+public final class AtomSiblings: Sendable {
     public let atoms: [Atom]
     let parent: AtomDecodingContext?
     let handler: FourCC?
