@@ -13,6 +13,17 @@ public enum ID3TextEncoding: UInt8, Sendable, Hashable, CaseIterable {
     /// Most values read from one frame; a longer list ends in one value holding the rest.
     public static let maxValues = 1000
 
+    /// The case's name (`latin1`, `utf16`, `utf16BigEndian`, `utf8`), as the tools' JSON
+    /// shows it, made without reflection.
+    public var name: String {
+        switch self {
+        case .latin1: "latin1"
+        case .utf16: "utf16"
+        case .utf16BigEndian: "utf16BigEndian"
+        case .utf8: "utf8"
+        }
+    }
+
     /// True when terminators are two zero bytes.
     public var isWide: Bool { self == .utf16 || self == .utf16BigEndian }
 

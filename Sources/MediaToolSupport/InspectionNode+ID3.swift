@@ -251,7 +251,7 @@ public enum ID3Inspection {
 
     /// Fields and a one-line summary for a frame's content.
     static func describe(_ content: ID3FrameContent) -> ([(String, JSONValue)], String) {
-        func encoding(_ e: ID3TextEncoding) -> (String, JSONValue) { ("encoding", .string("\(e)")) }
+        func encoding(_ e: ID3TextEncoding) -> (String, JSONValue) { ("encoding", .string(e.name)) }
         switch content.kind {
         case .text:
             let (e, values) = content.text!

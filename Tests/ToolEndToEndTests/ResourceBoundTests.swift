@@ -23,6 +23,9 @@ import Testing
     /// each run must also end within `RESOURCE_BOUND_SECONDS`.
     static let toolsDirectory = ProcessInfo.processInfo.environment["RESOURCE_BOUND_TOOLS"]
     static let timeLimit = ProcessInfo.processInfo.environment["RESOURCE_BOUND_SECONDS"].flatMap(TimeInterval.init)
+    /// A folder to leave a copy of each hostile file in, for profiling a slow run by hand
+    /// (`RESOURCE_BOUND_KEEP`).
+    static let keepDirectory = ProcessInfo.processInfo.environment["RESOURCE_BOUND_KEEP"]
 
     struct Hostile: CustomTestStringConvertible, Sendable {
         var name: String
@@ -123,6 +126,7 @@ import Testing
     func hostileFilesStayWithinMemoryAndTimeLimits(_ hostile: Hostile) throws {
         let path = try TemporaryFile.write(hostile.bytes, name: hostile.name)
         defer { try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent) }
+        if let keep = Self.keepDirectory { try Data(hostile.bytes).write(to: URL(fileURLWithPath: keep).appendingPathComponent(hostile.name)) }
         // The codes both tools share (ToolExitCode) a file can cause.
         let documented: Set<Int32> = [0, 1, 65, 66, 67, 68, 73, 74]
         let page = path + ".html"
