@@ -45,8 +45,10 @@ public struct ID3Frame: Sendable, Hashable {
         func bytes() throws(ID3Error) -> ArraySlice<UInt8> {
             guard let inFile else { return body }
             do {
+                // Checked after the read: a change made during it shows too.
+                let bytes = try inFile.source.read(at: inFile.offset, count: inFile.count)
                 try inFile.source.checkUnchanged()
-                return try inFile.source.read(at: inFile.offset, count: inFile.count)[...]
+                return bytes[...]
             } catch {
                 throw ID3Error(.io, offset: inFile.offset, message: "cannot read a frame to write it back: \(error.description)")
             }

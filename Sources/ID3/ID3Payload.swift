@@ -53,8 +53,10 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
             return bytes
         case .deferred(let source, let offset, let count):
             do {
+                // Checked after the read: a change made during it shows too.
+                let bytes = try source.read(at: offset, count: count)
                 try source.checkUnchanged()
-                return try source.read(at: offset, count: count)[...]
+                return bytes[...]
             } catch {
                 throw ID3Error(.io, offset: offset, message: "cannot read a frame payload: \(error.description)")
             }

@@ -129,10 +129,20 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
             case .bytes(let bytes):
                 result += bytes[bytes.startIndex + Int(start)..<bytes.startIndex + Int(stop)]
             case .range(let source, let base, _):
-                result += try source.read(at: base + start, count: Int(stop - start))
+                result += try Self.read(source, at: base + start, count: Int(stop - start))
             }
         }
         return result
+    }
+
+    /// The bytes of a range, checked after the read to be those of the file as it was when
+    /// the range was taken: a file written in place since (same name, same size) has another
+    /// modification time, and its new bytes must never pass for the old ones (an export would
+    /// put a picture's new bytes beside the old tag's fields).
+    private static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+        let bytes = try source.read(at: offset, count: count)
+        try source.checkUnchanged()
+        return bytes
     }
 
     /// Checks every source the pieces come from is as it was.
@@ -175,7 +185,7 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
                 var done = 0
                 while done < count {
                     let take = min(chunkSize - buffer.count, count - done)
-                    buffer += try source.read(at: offset + UInt64(done), count: take)
+                    buffer += try Self.read(source, at: offset + UInt64(done), count: take)
                     if buffer.count == chunkSize {
                         try body(buffer[...])
                         buffer.removeAll(keepingCapacity: true)
@@ -188,12 +198,15 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
     }
 
     /// Writes every byte to `sink`, ranges through `ByteSink.write(from:at:count:)` (a file
-    /// sink copies them in the kernel).
+    /// sink copies them in the kernel). Throws when a range's file changed since the range was
+    /// taken (checked after each copy), as every read of a range here does.
     public func write<Sink: ByteSink>(to sink: inout Sink) throws {
         for piece in pieces {
             switch piece {
             case .bytes(let bytes): try sink.write(bytes)
-            case .range(let source, let offset, let count): try sink.write(from: source, at: offset, count: UInt64(count))
+            case .range(let source, let offset, let count):
+                try sink.write(from: source, at: offset, count: UInt64(count))
+                try source.checkUnchanged()
             }
         }
     }
@@ -225,7 +238,7 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
                 bytes = inMemory
             case .range(let source, let offset, let count):
                 if offset == at && isSame(source) { continue }
-                bytes = try source.read(at: offset, count: count)[...]
+                bytes = try Self.read(source, at: offset, count: count)[...]
             }
             if let last = patches.last, last.offset + UInt64(last.bytes.count) == at {
                 patches[patches.count - 1].bytes += bytes

@@ -97,4 +97,28 @@ import Testing
         try Data([4, 5, 6, 7]).write(to: URL(fileURLWithPath: path))
         #expect(!first.isSameVersion(as: try FileByteSource(path: path)), "a file written since is another version")
     }
+    /// A file written in place after a range of it was taken (same name, same size, other
+    /// bytes): every way of reading the range fails, and what was handed on before the
+    /// failure is the range's bytes as they were. (The range lies past the first 64 KiB, which
+    /// a source keeps from when it was opened.)
+    @Test func aRangeOfAFileWrittenInPlaceSinceIsNotRead() throws {
+        let size = FileByteSource.headLength + 10_000
+        let path = try TemporaryFile.write([UInt8](repeating: 0x11, count: size))
+        let file = try FileByteSource(path: path)
+        var spliced = SplicedBytes([0xAA])
+        spliced.append(from: file, at: UInt64(FileByteSource.headLength), count: 10_000)
+        usleep(10_000)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: size))
+        try handle.close()
+        #expect(throws: ByteSourceError.self) { try spliced.read(at: 0, count: 10) }
+        #expect(throws: ByteSourceError.self) { try spliced.materialized() }
+        var handed: [UInt8] = []
+        #expect(throws: ByteSourceError.self) { try spliced.forEachChunk(size: 64) { handed += $0 } }
+        #expect(!handed.contains(0xEE), "a chunk of the new bytes was handed on")
+        #expect(throws: ByteSourceError.self) { try spliced.patches(at: 0, over: { _ in false }) }
+        var sink = try FileByteSink(path: try TemporaryFile.makeDirectory() + "/copy")
+        #expect(throws: (any Error).self) { try spliced.write(to: &sink) }
+        try sink.close()
+    }
 }
