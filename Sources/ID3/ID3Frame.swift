@@ -126,6 +126,12 @@ public struct ID3FrameFlags: Sendable, Hashable {
     public init() {}
 }
 
+extension ID3Frame {
+    /// The v2.3/v2.4 identifier of a v2.2 frame identifier (`TT2` → `TIT2`), or nil when v2.2
+    /// has no such frame.
+    public static func identifier(upgradingV22 id: String) -> String? { ID3v22FrameIDs.table[id] }
+}
+
 /// ID3v2.2 three-character frame identifiers and their v2.3/v2.4 equivalents.
 enum ID3v22FrameIDs {
     static let table: [String: String] = [

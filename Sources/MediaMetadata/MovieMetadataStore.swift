@@ -133,7 +133,9 @@ struct MovieMetadataStore: MetadataStore {
         // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
         // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
         var key = textKey(row.map { MetadataKeyTable.rows[$0].key }, kind: kind)
-        if row == nil, item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
+        // (Only a `----` item is freeform: another type holding `mean` and `name` children is
+        // that type's item, as every reader takes it.)
+        if row == nil, item.type == "----", item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
         // An item whose data cannot be read (damaged), or that holds no value (a `trkn` too short
         // for its numbers), gives no tag either, as TagLib lists none for it.
         if type.hasPrefix("binary") || item.isOpaque || values.isEmpty { key = nil }

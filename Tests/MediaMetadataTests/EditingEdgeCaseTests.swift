@@ -31,6 +31,25 @@ import Testing
         #expect(try MediaFile(path: path).tags.isEmpty)
     }
 
+    /// Only a `----` item is freeform: an item of another type that holds `mean` and `name`
+    /// children (a damaged `----`, found by the differential fuzz target) is that type's item
+    /// and gives no custom key named by its `name`; TagLib, ffmpeg and mutagen skip it too.
+    @Test func anItemOfAnotherTypeWithNameChildrenIsNotFreeform() throws {
+        typealias A = AtomBuilder
+        func freeform(_ type: FourCC, name: String, value: String) -> [UInt8] {
+            A.atom(type, A.atom("mean", [0, 0, 0, 0] + Array("com.apple.iTunes".utf8)) + A.atom("name", [0, 0, 0, 0] + Array(name.utf8))
+                + A.atom("data", [0, 0, 0, 1, 0, 0, 0, 0] + Array(value.utf8)))
+        }
+        var movie = MovieBuilder()
+        movie.userData = [MovieBuilder.itemListMeta([freeform("----", name: "Session", value: "Take 3"), freeform("okrt", name: "Mood Two", value: "x")])]
+        let file = try MediaFile(path: try TemporaryFile.write(movie.build(), name: "okrt.m4a"))
+        #expect(file.tags["SESSION"] == ["Take 3"])
+        #expect(file.tags["MOOD TWO"] == nil)
+        let other = try #require(file.items.first { $0.nativeKey == "okrt" })
+        #expect(other.key == nil)
+        #expect(other.values == ["x"])
+    }
+
     @Test func copyingACustomKeyKeepsTheOtherFreeformItems() throws {
         let mp3 = try copyOfFixture("no-tags.mp3")
         var source = try MediaFile(path: mp3)

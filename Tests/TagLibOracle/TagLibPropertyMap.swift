@@ -1,3 +1,4 @@
+import Foundation
 import Carriers
 import ID3
 import MediaBytes
@@ -42,16 +43,31 @@ public enum TagLibPropertyMap {
         }
         // An ID3v2 tag whose frames cannot be read: TagLib shows the ID3v2 tag (nothing), this
         // project the best-ranked area that has a value, the ID3v1 tag.
+        // (The same for a tag whose frames cannot be read for any damage reported: a frame
+        // that does not inflate, bytes that are no frame identifier.)
         if !ours.isEmpty, items.filter({ !$0.contributions.isEmpty }).allSatisfy({ $0.keySpace == .id3v1 }),
-            file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2/") && $0.message.contains("does not follow its layout") })
+            file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2") && $0.isProblem })
         {
             return nil
         }
+        // An ID3v2.2 tag whose compression flag is set: the standard defines no method and
+        // says to ignore the tag, as this project does; TagLib reads its frames.
+        if file.format == .mp3, file.diagnostics.contains(where: { $0.path == "ID3v2" && $0.message.contains("tag-level compression") }) { return nil }
         // A damaged file TagLib gives up on (no property at all) while this project reads the
         // intact parts, reporting the damage.
         if theirs.isEmpty && !ours.isEmpty && file.diagnostics.contains(where: \.isProblem) { return nil }
         // TagLib does not read an ID3v2 tag appended at the end of an MP3 (it shows the ID3v1 tag).
         if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.isEmpty, stream.appendedTag != nil {
+            return nil
+        }
+        // TagLib looks for an ID3v2 tag anywhere before the first MPEG frame it accepts (one
+        // whose length leads to the next frame's sync), so it reads a tag after junk or after
+        // frames it does not accept; this project, like ffmpeg and mutagen, reads leading ID3v2
+        // tags at the start of the file only.
+        if file.format == .mp3, let source = try? FileByteSource(path: path), let stream = try? MPEGStreamFile(source: source),
+            stream.leadingTags.isEmpty, let head = try? source.read(at: 0, count: Int(min(source.size, 1 << 20))),
+            Self.hasID3v2Header(head)
+        {
             return nil
         }
         /// Takes the values `item` contributed out of `ours`.
@@ -81,6 +97,24 @@ public enum TagLibPropertyMap {
             guard let parts = item.identifier.freeformParts else { continue }
             let exact = MetadataKeyTable.rows.first { $0.iTunes.contains(.freeform(mean: parts.mean, name: parts.name)) }
             if exact.map({ Self.keysTagLibDoesNotMap.contains($0.key) || $0.iTunesIsFreeformByName }) ?? true { subtract(item) }
+        }
+        // ID3v1 fields: TagLib strips white space (tab, line breaks, form feed, space) from both
+        // ends of each; this project strips the padding at the end (NULs and spaces) alone.
+        for item in items where item.keySpace == .id3v1 {
+            for contribution in item.contributions {
+                guard let values = ours[contribution.key] else { continue }
+                let stripped = values.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")) }.filter { !$0.isEmpty }
+                ours[contribution.key] = stripped.isEmpty ? nil : stripped
+            }
+        }
+        // An iTunes number item (a track or disc pair, tempo, a flag, a movement number) whose
+        // data says it is text: this project reads the text it says it is; TagLib reads its
+        // first bytes as the number the item's name calls for. Not compared.
+        if file.family == .mp4 {
+            for item in items where item.keySpace == .iTunes && Self.iTunesNumberItems.contains(item.nativeKey) && item.dataType.hasPrefix("utf") {
+                for contribution in item.contributions { theirs[contribution.key] = nil }
+                subtract(item)
+            }
         }
         // TagLib drops a whole TIPL/TMCL list when a role is not as it spells it (upper case);
         // Picard writes them in lower case, and this project reads them.
@@ -128,6 +162,14 @@ public enum TagLibPropertyMap {
         // differently: the key they give is not compared.
         for frame in id3Frames(path, format: file.format) {
             guard unreadable(frame, diagnostics: file.diagnostics) != nil else { continue }
+            if frame.id == "COMM" {
+                // A comment's key is COMMENT or COMMENT:description: neither is compared.
+                for key in Array(ours.keys) + Array(theirs.keys) where key == "COMMENT" || key.hasPrefix("COMMENT:") {
+                    ours[key] = nil
+                    theirs[key] = nil
+                }
+                continue
+            }
             if frame.id == "TXXX" {
                 // Its key is its description: what TagLib made of it is a key this project
                 // does not have.
@@ -145,6 +187,35 @@ public enum TagLibPropertyMap {
             }) else { continue }
             ours[row.key] = nil
             theirs[row.key] = nil
+        }
+        /// The key an ID3 frame identifier gives (v2.2 identifiers upgraded first).
+        func key(ofFrame stored: String) -> String? {
+            let id = stored.count == 3 ? ID3Frame.identifier(upgradingV22: stored) ?? stored : stored
+            return MetadataKeyTable.rows.first { row in
+                [row.id3, row.id3v23].contains { form in
+                    switch form {
+                    case .frame(let frame)?: frame == id
+                    case .lyrics?: id == "USLT"
+                    default: false
+                    }
+                }
+            }?.key
+        }
+        // A frame that runs past the end of its tag (a tag cut short or claiming too little):
+        // TagLib reads it with the bytes after the tag; this project keeps it as padding.
+        // What TagLib reads after such a frame (it steps on to what it takes for the next one)
+        // this project does not read at all: keys only TagLib has are not compared then.
+        for diagnostic in file.diagnostics where diagnostic.path.hasPrefix("ID3v2/") && diagnostic.message.contains("remain in the tag") {
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+            guard let stored = diagnostic.path.split(separator: "/").last.map(String.init), let key = key(ofFrame: stored) else { continue }
+            ours[key] = nil
+            theirs[key] = nil
+        }
+        // A time or day (TIME, TDAT) without a year: TagLib takes it for the date; this project
+        // makes a date from a year (TDRC, or TYER with them).
+        if file.format == .mp3 || file.format == .aiff || file.format == .wav, ours["DATE"] == nil {
+            let ids = Set(id3Frames(path, format: file.format).map(\.id))
+            if ids.isDisjoint(with: ["TYER", "TDRC"]) && !ids.isDisjoint(with: ["TIME", "TDAT"]) { theirs["DATE"] = nil }
         }
         // A damaged INFO list (a chunk whose ID is not one, or that runs past the list's end):
         // TagLib steps over a bad chunk by its size and drops one that runs past the end; this
@@ -232,6 +303,22 @@ public enum TagLibPropertyMap {
 
     /// The ID3v2 frames of an MP3 (its tags merged, as `tags` reads them) or of an AIFF or WAV
     /// file's ID3 chunk; none for other formats.
+    /// The iTunes items TagLib reads as numbers (pairs, integers, flags) whatever their data's type.
+    static let iTunesNumberItems: Set<String> = [
+        "trkn", "disk", "tmpo", "cpil", "pgap", "pcst", "\u{A9}mvi", "\u{A9}mvc", "shwm", "hdvd", "rtng", "stik", "tves", "tvsn",
+        "akID", "cnID", "geID", "plID", "sfID", "atID", "cmID",
+    ]
+
+    /// Whether `bytes` hold an ID3v2 tag header anywhere: `ID3`, a major version of 2 to 4,
+    /// a revision byte other than 0xFF.
+    static func hasID3v2Header(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 10 else { return false }
+        for i in 0...(bytes.count - 10) where bytes[i] == 0x49 && bytes[i + 1] == 0x44 && bytes[i + 2] == 0x33 {
+            if (2...4).contains(bytes[i + 3]) && bytes[i + 4] != 0xFF { return true }
+        }
+        return false
+    }
+
     static func id3Frames(_ path: String, format: MediaFormat) -> [ID3Frame] {
         guard let source = try? FileByteSource(path: path) else { return [] }
         switch format {
@@ -249,6 +336,15 @@ public enum TagLibPropertyMap {
     /// this project shows what is inside).
     static func unreadable(_ frame: ID3Frame, diagnostics: [Diagnostic]) -> String? {
         if diagnostics.contains(where: { $0.path.hasSuffix("/" + frame.id) && $0.message.contains("does not decompress") }) { return "does not decompress" }
+        // Kept as bytes here (a comment without its language, a text frame without its
+        // encoding byte...); TagLib reads what it can of the fields.
+        if diagnostics.contains(where: { diagnostic in
+            guard diagnostic.message.contains("does not follow its layout"), let last = diagnostic.path.split(separator: "/").last else { return false }
+            let stored = String(last.prefix { $0 != "[" })
+            return (stored.count == 3 ? ID3Frame.identifier(upgradingV22: stored) : stored) == frame.id
+        }) {
+            return "does not follow its layout"
+        }
         guard frame.id.hasPrefix("T") || frame.id == "USLT" || frame.id == "COMM", let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
         if frame.id.hasPrefix("T") && frame.id != "TXXX" && encoding == 1 {
