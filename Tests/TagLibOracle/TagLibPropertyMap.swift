@@ -262,6 +262,24 @@ public enum TagLibPropertyMap {
             }
             if same { ours[key] = others }
         }
+        // A description that is not valid text (a COMM's or USLT's, the part of the key after
+        // the colon): this project shows U+FFFD where the bytes fail; TagLib reads the
+        // description as empty and lists the value under the plain key.
+        for key in Array(ours.keys) where key.contains(":") && key.contains("\u{FFFD}") && theirs[key] == nil {
+            let plain = String(key.prefix { $0 != ":" })
+            guard ["COMMENT", "LYRICS"].contains(plain), let values = ours[key] else { continue }
+            ours[key] = nil
+            ours[plain] = (ours[plain] ?? []) + values
+            if let theirValues = theirs[plain], Set(theirValues) == Set(ours[plain] ?? []) { ours[plain] = theirValues }
+        }
+        // A comment or lyrics in UTF-8 with bytes after its terminator that are not UTF-8:
+        // TagLib reads the text to the frame's end and gives empty text when any byte fails;
+        // this project ends the text at its terminator.
+        for (key, id) in [("LYRICS", "USLT"), ("COMMENT", "COMM")] {
+            guard let others = theirs[key], others.contains(""), let mine = ours[key], mine.count == others.count else { continue }
+            let frames = id3Frames(path, format: file.format).filter { $0.id == id && $0.body.first == 3 }
+            if frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
+        }
         // A value of only empty text (a comment with a description and no text): TagLib
         // lists no key for it.
         for (key, values) in ours where values == [""] && theirs[key] == nil { ours[key] = nil }
