@@ -372,8 +372,11 @@ public enum ID3Inspection {
                               headerSize: file.kind == .aac ? 7 : 4, path: path, fields: fields, summary: summary)
     }
 
+    /// Seconds with three decimals (`12.345`). A value no count of milliseconds holds (a
+    /// duration a damaged header makes of a huge granule or sample count, infinity, NaN) is
+    /// shown as Swift writes the number.
     static func format3(_ value: Double) -> String {
-        let millis = Int64((value * 1000).rounded())
+        guard let millis = Int64(exactly: (value * 1000).rounded()), millis >= 0 else { return "\(value)" }
         let fraction = String(millis % 1000)
         return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }

@@ -134,15 +134,13 @@ protocol InspectionProducer: Sendable {
 }
 
 extension InspectionProducer {
-    func brief() -> InspectionBrief {
-        let details = details()
-        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
-    }
+    func brief() -> InspectionBrief { InspectionBrief(of: details()) }
 
     var path: String? { nil }
 }
 
-/// A producer made of closures, for nodes of which there are never many at once.
+/// A producer made of closures (a box of them per node): the nodes of the formats other than
+/// ISO-BMFF, made a page at a time.
 struct ClosureProducer: InspectionProducer {
     let makeChildren: @Sendable () -> [InspectionNode]
     let makeDetails: @Sendable () -> InspectionDetails
@@ -157,11 +155,7 @@ struct ClosureProducer: InspectionProducer {
 
     func children() -> [InspectionNode] { makeChildren() }
     func details() -> InspectionDetails { makeDetails() }
-    func brief() -> InspectionBrief {
-        if let makeBrief { return makeBrief() }
-        let details = makeDetails()
-        return InspectionBrief(summary: details.summary, diagnostics: details.diagnostics)
-    }
+    func brief() -> InspectionBrief { makeBrief?() ?? InspectionBrief(of: makeDetails()) }
 }
 
 extension InspectionNode {
@@ -303,6 +297,11 @@ public struct InspectionBrief: Sendable {
     public init(summary: String, diagnostics: [Diagnostic]) {
         self.summary = summary
         self.diagnostics = diagnostics
+    }
+
+    /// The summary and diagnostics `details` has.
+    init(of details: InspectionDetails) {
+        self.init(summary: details.summary, diagnostics: details.diagnostics)
     }
 }
 

@@ -240,8 +240,11 @@ public enum TagLibPropertyMap {
         }
         // TagLib drops the empty values between NULs of an ID3 text frame (`a\0\0b` is `a`,
         // `b`); this project keeps them, as mutagen does.
+        // (With values that are not valid text among them, which TagLib reads as empty and
+        // this project with U+FFFD where the bytes fail: see below.)
         for key in Set(ours.keys).intersection(theirs.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
-            let (a, b) = ((ours[key] ?? []).filter { !$0.isEmpty }, (theirs[key] ?? []).filter { !$0.isEmpty })
+            let a = (ours[key] ?? []).map { $0.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }
+            let b = (theirs[key] ?? []).filter { !$0.isEmpty }
             if a == b { ours[key] = theirs[key] }
         }
         // TagLib joins a v2.3 TDAT (and TIME) to the year only when its text is four characters
@@ -279,6 +282,16 @@ public enum TagLibPropertyMap {
             guard let others = theirs[key], others.contains(""), let mine = ours[key], mine.count == others.count else { continue }
             let frames = id3Frames(path, format: file.format).filter { $0.id == id && $0.body.first == 3 }
             if frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
+        }
+        // A text frame whose size a mutation made cover the frames after it: its values are
+        // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
+        // and decode each in its own way. Not compared when a value is a frame identifier
+        // that a frame of the tag had.
+        let frameIDs = Set(id3Frames(path, format: file.format).map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK"])
+        for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
+            guard let values = ours[key], values.count > 2, values.contains(where: { frameIDs.contains($0) }) else { continue }
+            ours[key] = nil
+            theirs[key] = nil
         }
         // A value of only empty text (a comment with a description and no text): TagLib
         // lists no key for it.
