@@ -24,7 +24,8 @@ public struct InspectionNode: Sendable {
         /// The rest of a long list of siblings: its children are the next page of them (and,
         /// when more follow, another such node). Views that list everything (the text tree,
         /// JSON) show its children in its place; the browser and the HTML page show it as a
-        /// node to open.
+        /// node to open. A listing cut at its limit of nodes ends a list in one such node for
+        /// the siblings left out (fields `listedFrom`, `more`, `notListed`), shown as it is.
         public static let more = Kind(rawValue: "more")
     }
 
