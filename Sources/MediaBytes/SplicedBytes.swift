@@ -199,12 +199,15 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
 
     /// Writes every byte to `sink`, ranges through `ByteSink.write(from:at:count:)` (a file
     /// sink copies them in the kernel). Throws when a range's file changed since the range was
-    /// taken (checked after each copy), as every read of a range here does.
+    /// taken (checked before and after each copy), as every read of a range here does.
     public func write<Sink: ByteSink>(to sink: inout Sink) throws {
         for piece in pieces {
             switch piece {
             case .bytes(let bytes): try sink.write(bytes)
             case .range(let source, let offset, let count):
+                // Before the copy too: a sink that is a stream (a FIFO, a device) cannot take
+                // back what it was given.
+                try source.checkUnchanged()
                 try sink.write(from: source, at: offset, count: UInt64(count))
                 try source.checkUnchanged()
             }

@@ -27,9 +27,9 @@ public enum InspectionRendering {
                 for _ in 0..<depth { buffer += [0x20, 0x20] }
                 buffer += node.displayType.utf8
                 buffer += " @".utf8
-                appendDecimal(node.offset, to: &buffer)
+                DecimalDigits.with(node.offset) { buffer += $0 }
                 buffer += " size=".utf8
-                appendDecimal(node.size, to: &buffer)
+                DecimalDigits.with(node.size) { buffer += $0 }
                 for note in node.notes {
                     buffer += " (".utf8
                     buffer += note.utf8
@@ -53,21 +53,6 @@ public enum InspectionRendering {
         visit(nodes, depth: 0)
         if !buffer.isEmpty { buffer.withUnsafeBufferPointer(write) }
         if let cut = budget.cutDiagnostic { diagnostics.append(cut) }
-    }
-
-    /// Appends `value` in decimal digits.
-    static func appendDecimal(_ value: UInt64, to buffer: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)  // 32 bytes: a UInt64 has at most 20 digits
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { space in
-            repeat {
-                space[31 - count] = UInt8(truncatingIfNeeded: 0x30 &+ rest % 10)
-                rest /= 10
-                count += 1
-            } while rest > 0
-            buffer += space[(32 - count)...]
-        }
     }
 
     /// The text view as one string.

@@ -344,17 +344,7 @@ public struct JSONWriter: ~Copyable {
 
     /// The decimal digits of `value`, written in place (no `String` per number).
     private mutating func writeDigits(_ value: UInt64) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: more than the 20 digits of UInt64.max
-        var used = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                used += 1
-                buffer[24 - used] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
-                rest /= 10
-            } while rest > 0
-            append(UnsafeRawBufferPointer(rebasing: buffer[(24 - used)...]))
-        }
+        DecimalDigits.with(value) { append($0) }
     }
 
     /// A JSON string: quote, backslash and control characters (and DEL) escaped, everything
@@ -526,5 +516,24 @@ extension EncodedJSON {
     public func print() throws {
         try write { StandardOutput.write($0) }
         StandardOutput.write("\n")
+    }
+}
+
+/// The decimal digits of a number, made on the stack: the JSON writer and the text tree write
+/// them without a `String` per number.
+enum DecimalDigits {
+    /// Calls `body` with the ASCII digits of `value`.
+    static func with<R>(_ value: UInt64, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: more than the 20 digits of UInt64.max
+        var used = 0
+        var rest = value
+        return withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                used += 1
+                buffer[24 - used] = UInt8(truncatingIfNeeded: rest % 10) &+ 0x30
+                rest /= 10
+            } while rest > 0
+            return body(UnsafeRawBufferPointer(rebasing: buffer[(24 - used)...]))
+        }
     }
 }
