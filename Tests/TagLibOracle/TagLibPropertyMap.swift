@@ -36,6 +36,10 @@ public enum TagLibPropertyMap {
         if file.format == .mp3, let head = try? FileByteSource(path: path).read(at: 0, count: 4), head.starts(with: Array("ID3".utf8)), head[3] > 4 {
             return nil
         }
+        // TagLib upper-cases the ASCII letters of a key (a TXXX description, a comment's
+        // description, a role) and leaves the others; this project upper-cases every letter
+        // (`é` is `É` in a key).
+        theirs = Dictionary(theirs.map { ($0.key.uppercased(), $0.value) }, uniquingKeysWith: +)
         // TagLib keeps the byte-order mark of a UTF-16 value after the first as U+FEFF; this
         // project takes each value's mark as the mark it is.
         for (key, values) in theirs where values.contains(where: { $0.contains("\u{FEFF}") }) {
@@ -129,6 +133,14 @@ public enum TagLibPropertyMap {
             guard !exact else { continue }
             subtract(item)
         }
+        // A credit list (TMCL, TIPL) with an empty field: TagLib drops every empty field of a
+        // text frame before it pairs roles with names; this project keeps the pairs as stored.
+        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && $0.values.contains("") }) {
+            for key in Array(ours.keys) + Array(theirs.keys) where key.hasPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+                ours[key] = nil
+                theirs[key] = nil
+            }
+        }
         func source(_ key: String) -> [NativeMetadataItem] { items.filter { $0.contributions.contains { $0.key == key } } }
         for key in Array(ours.keys) {
             let from = source(key)
@@ -160,6 +172,18 @@ public enum TagLibPropertyMap {
         }
         // ID3 frames whose bytes no reading makes right, where TagLib and this project guess
         // differently: the key they give is not compared.
+        // A frame without a body, or an ID3v2.4 frame that flags a data length indicator and
+        // is 4 bytes or shorter (no room for data after the indicator): TagLib stops reading
+        // the tag there; this project reads the frame's bytes as they are, and the frames
+        // after it. The keys only this project has are not compared then.
+        let fileSource = try? FileByteSource(path: path)
+        let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
+        if id3Frames(path, format: file.format).contains(where: { frame in
+            frame.storedSize <= 10 || (version4 && frame.storedSize <= 14
+                && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
+        }) {
+            for key in ours.keys where theirs[key] == nil { ours[key] = nil }
+        }
         for frame in id3Frames(path, format: file.format) {
             guard unreadable(frame, diagnostics: file.diagnostics) != nil else { continue }
             if frame.id == "COMM" {
@@ -174,6 +198,14 @@ public enum TagLibPropertyMap {
                 // Its key is its description: what TagLib made of it is a key this project
                 // does not have.
                 for key in theirs.keys where ours[key] == nil && MetadataKeyTable.definition(key) == nil { theirs[key] = nil }
+                continue
+            }
+            if ["TMCL", "TIPL", "IPLS"].contains(frame.id) {
+                // A credit list: its keys are its roles (PERFORMER:role, PRODUCER...).
+                for key in Array(ours.keys) + Array(theirs.keys) where key.hasPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+                    ours[key] = nil
+                    theirs[key] = nil
+                }
                 continue
             }
             guard let row = MetadataKeyTable.rows.first(where: { row in
@@ -273,12 +305,15 @@ public enum TagLibPropertyMap {
             guard ["COMMENT", "LYRICS"].contains(plain), let values = ours[key] else { continue }
             ours[key] = nil
             ours[plain] = (ours[plain] ?? []) + values
-            if let theirValues = theirs[plain], Set(theirValues) == Set(ours[plain] ?? []) { ours[plain] = theirValues }
+            // (Its text, when it is not valid either, TagLib reads as empty: see below.)
+            let readable = { (values: [String]) in Set(values.map { $0.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }) }
+            if let theirValues = theirs[plain], readable(theirValues) == readable(ours[plain] ?? []) { ours[plain] = theirValues }
         }
         // A comment or lyrics in UTF-8 with bytes after its terminator that are not UTF-8:
         // TagLib reads the text to the frame's end and gives empty text when any byte fails;
         // this project ends the text at its terminator.
-        for (key, id) in [("LYRICS", "USLT"), ("COMMENT", "COMM")] {
+        for key in theirs.keys where key.hasPrefix("LYRICS") || key.hasPrefix("COMMENT") {
+            let id = key.hasPrefix("LYRICS") ? "USLT" : "COMM"
             guard let others = theirs[key], others.contains(""), let mine = ours[key], mine.count == others.count else { continue }
             let frames = id3Frames(path, format: file.format).filter { $0.id == id && $0.body.first == 3 }
             if frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
@@ -287,9 +322,10 @@ public enum TagLibPropertyMap {
         // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
         // and decode each in its own way. Not compared when a value is a frame identifier
         // that a frame of the tag had.
-        let frameIDs = Set(id3Frames(path, format: file.format).map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK"])
+        let frameIDs = Set(id3Frames(path, format: file.format).map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC"])
         for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
-            guard let values = ours[key], values.count > 2, values.contains(where: { frameIDs.contains($0) }) else { continue }
+            guard let values = ours[key], values.count > 2,
+                values.contains(where: { value in frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.hasSuffix($0) } }) else { continue }
             ours[key] = nil
             theirs[key] = nil
         }
@@ -319,6 +355,43 @@ public enum TagLibPropertyMap {
                 ours[key] = nil
                 theirs[key] = nil
             }
+        }
+        // A TXXX whose description is empty: TagLib 1.13 drops every empty field of a text
+        // frame, the description too, so it takes the first value for the description (a key
+        // named by it, the other values its values); this project reads a user text without a
+        // description as no key, as mutagen does.
+        for frame in id3Frames(path, format: file.format) where frame.id == "TXXX" {
+            guard let (_, description, values) = frame.content.userText, description.isEmpty,
+                let first = values.first(where: { !$0.isEmpty }) else { continue }
+            let row = MetadataKeyTable.rows.first { row in
+                [row.id3, row.id3v23].contains { if case .userText(let name)? = $0 { name.uppercased() == first.uppercased() } else { false } }
+            }
+            for key in [row?.key, first.uppercased()].compactMap({ $0 }) where ours[key] == nil { theirs[key] = nil }
+        }
+        // An ID3v1 tag inside the span an MP3's leading ID3v2 tag declares (its last 128 bytes
+        // start with `TAG` where the ID3v2 tag's padding is): TagLib reads it; this project
+        // takes those bytes for the ID3v2 tag's (a save rewrites them with the tag).
+        if file.format == .mp3, let bytes = try? FileByteSource(path: path), let stream = try? MPEGStreamFile(source: bytes),
+            stream.id3v1 == nil, bytes.size >= 128, let tail = try? bytes.read(at: bytes.size - 128, count: 3), tail.elementsEqual("TAG".utf8),
+            bytes.size - 128 < stream.leadingTagsEnd
+        {
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
+        // A frame of ID3v2.3 alone (TORY, TYER...) in an ID3v2.4 tag: this project reads it by
+        // its ID3v2.3 meaning; TagLib upgrades frames in ID3v2.3 tags only.
+        if version4 {
+            for frame in id3Frames(path, format: file.format) {
+                guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }),
+                    theirs[row.key] == nil else { continue }
+                ours[row.key] = nil
+            }
+        }
+        // An ID3 genre that is a number past the ID3v1 genre list: TagLib gives empty text;
+        // this project shows the number.
+        if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
+            zip(mine, others).allSatisfy({ $0 == $1 || ($1.isEmpty && !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) })
+        {
+            ours["GENRE"] = others
         }
         // TagLib leaves the ID3 genre references (RX) and (CR) as RX and CR.
         if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
@@ -367,6 +440,9 @@ public enum TagLibPropertyMap {
     /// this project shows what is inside).
     static func unreadable(_ frame: ID3Frame, diagnostics: [Diagnostic]) -> String? {
         if diagnostics.contains(where: { $0.path.hasSuffix("/" + frame.id) && $0.message.contains("does not decompress") }) { return "does not decompress" }
+        // A frame of a group: TagLib 1.13 does not skip the group byte and reads it as the
+        // body's first (the text encoding of a text frame).
+        if frame.flags.groupID != nil { return "grouping identity" }
         // Kept as bytes here (a comment without its language, a text frame without its
         // encoding byte...); TagLib reads what it can of the fields.
         if diagnostics.contains(where: { diagnostic in
@@ -378,8 +454,12 @@ public enum TagLibPropertyMap {
         }
         guard frame.id.hasPrefix("T") || frame.id == "USLT" || frame.id == "COMM", let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
-        if frame.id.hasPrefix("T") && frame.id != "TXXX" && encoding == 1 {
-            let text = frame.body.dropFirst()
+        if encoding == 1 {
+            // (A comment's or lyrics' text follows its language; a TXXX's, COMM's or USLT's
+            // description comes first and may be empty, without a mark.)
+            var text = frame.body.dropFirst(frame.id == "COMM" || frame.id == "USLT" ? 4 : 1)
+            if ["TXXX", "COMM", "USLT"].contains(frame.id), text.starts(with: [0, 0]) { text = text.dropFirst(2) }
+            if text.isEmpty { return nil }
             if !(text.starts(with: [0xFF, 0xFE]) || text.starts(with: [0xFE, 0xFF])) { return "UTF-16 without a byte-order mark" }
             if text.count % 2 == 1 { return "UTF-16 of an odd length" }
             // A lone surrogate: TagLib reads empty text, this project U+FFFD for it.
