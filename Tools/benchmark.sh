@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks for the atom, tag and timed-metadata readers; the numbers in the README come from this script.
+# Benchmarks for the atom, tag and timed-metadata readers; the numbers in the Benchmarks article
+# (Sources/MediaMetadata/MediaMetadata.docc/Benchmarks.md) and the README come from this script.
 #
 #   Tools/benchmark.sh [COUNT]     COUNT copies of a tagged M4A for the parse benchmark (default 1000)
 #

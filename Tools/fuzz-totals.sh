@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sums Fuzz/executions.tsv per target, as the table in the README's Fuzzing section.
+# Sums Fuzz/executions.tsv per target, as the table in the Fuzzing section of the Reliability
+# article (Sources/MediaMetadata/MediaMetadata.docc/Reliability.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "| target | time fuzzed | executions | findings |"

@@ -20,7 +20,8 @@ public enum KeySpaceReference {
             Uniform keys are TagLib's property names, matched without regard to case. Each native \
             item is also addressable by its identifier (`itsk/%A9nam`, `itlk/com.apple.iTunes:NAME`, \
             `udta/%A9nam`, `mdta/com.apple.quicktime.title`, `3gpp/titl`, `id3/TIT2`, \
-            `id3/TXXX:NAME`); see the README for the spelling rules.
+            `id3/TXXX:NAME`); the KeysAndIdentifiers article of the MediaMetadata documentation \
+            gives the spelling rules.
 
             Columns: iTunes item list (the first form is written, all are read; a key TagLib has \
             no atom for is the freeform item named as the key, in italics, as TagLib writes it), QuickTime user data, \

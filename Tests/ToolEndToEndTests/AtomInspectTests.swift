@@ -306,10 +306,10 @@ import Testing
     }
 }
 
-/// One exit-code table for both tools, from `ToolExitCode`: both `--help`s print it and the
-/// README gives it as generated.
+/// One exit-code table for both tools, from `ToolExitCode`: both `--help`s print it, and the
+/// README and the tools' DocC article give it as generated.
 @Suite struct SharedExitCodeTests {
-    @Test func bothHelpsAndTheReadmeGiveTheOneTable() async throws {
+    @Test func bothHelpsTheReadmeAndTheDocsGiveTheOneTable() async throws {
         for tool in ["atominspect", "tagedit"] {
             let help = try await ToolRunner.run(tool, ["--help"])
             let text = help.standardOutput.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -320,5 +320,7 @@ import Testing
         }
         let readme = try String(contentsOfFile: TestFixtures.directory + "/../README.md", encoding: .utf8)
         #expect(readme.contains(ToolExitCode.markdownTable), "the README's table is not ToolExitCode.markdownTable")
+        let article = try String(contentsOfFile: TestFixtures.directory + "/../Sources/MediaMetadata/MediaMetadata.docc/TagEditTool.md", encoding: .utf8)
+        #expect(article.contains(ToolExitCode.markdownTable), "the TagEditTool article's table is not ToolExitCode.markdownTable")
     }
 }

@@ -4,7 +4,8 @@ import MediaMetadata
 import MediaToolSupport
 
 /// `tagedit`: reads and edits the tags of the formats with metadata (`MediaFormat.definitions`) through
-/// one key space. The interface is pinned (see the README); scripts depend on it.
+/// one key space. The interface is pinned (the TagEditTool article of the MediaMetadata
+/// documentation); scripts depend on it.
 @main
 struct TagEdit: ParsableCommand {
     static let configuration = CommandConfiguration(
