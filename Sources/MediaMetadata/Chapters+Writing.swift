@@ -46,6 +46,15 @@ extension MediaFile {
             targets.removeAll { $0 == .nero }
             notes.append("\(list.count) chapters: Nero chapters (chpl) are left out, as they hold at most 255 (VLC would hide the rest)")
         }
+        // What a form cannot hold is said, not dropped in silence.
+        for form in targets {
+            let holds = form.holds
+            for (what, held, count) in [("subtitles", holds.subtitle, list.filter { $0.subtitle != nil }.count),
+                                        ("URLs", holds.url, list.filter { $0.url != nil }.count),
+                                        ("images", holds.image, list.filter { $0.image != nil }.count)] where !held && count > 0 {
+                notes.append("\(count) chapter\(count == 1 ? "'s" : "s'") \(what) not kept in the \(form.name): it holds no \(what)")
+            }
+        }
         do {
             // The forms not written lose their chapters, so that no form says something else.
             for form in available where !targets.contains(form) {

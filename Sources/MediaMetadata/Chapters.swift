@@ -93,6 +93,17 @@ public struct ChapterForm: RawRepresentable, Sendable, Hashable, CustomStringCon
     /// a first chapter after 0 gets an untitled one before it.
     public var coversTimelineFromZero: Bool { self == .quickTime }
 
+    /// What a chapter of this form holds beside its start and title (and end, where the form
+    /// has one): ID3 `CHAP` frames hold a subtitle (`TIT3`), a URL (`WXXX`) and an image
+    /// (`APIC`, bytes or a link), Vorbis comments a URL (`CHAPTERnnnURL`), the MP4 forms none.
+    public var holds: (subtitle: Bool, url: Bool, image: Bool) {
+        switch self {
+        case .id3: (true, true, true)
+        case .vorbis: (false, true, false)
+        default: (false, false, false)
+        }
+    }
+
     /// What people call it.
     public var name: String {
         switch self {

@@ -160,6 +160,20 @@ public struct MediaPicture: Sendable, Hashable {
     /// The type's name as used on the command line (`front-cover`).
     public var typeName: String { type.name }
 
+    /// A picture that is a link to an image, not its bytes: ID3v2's `APIC` with the MIME type
+    /// `-->` and the image's URL as its data (what a Podcasting 2.0 chapter's `img` is).
+    public static func link(to url: String, type: PictureType = .other, description: String = "") -> MediaPicture {
+        MediaPicture(type: type, mimeType: linkMIMEType, description: description, data: Array(url.utf8))
+    }
+
+    /// The MIME type ID3v2 gives a picture that is a link (`-->`).
+    public static let linkMIMEType = "-->"
+
+    /// The URL of a picture that is a link (``link(to:type:description:)``); nil for image bytes.
+    public var linkedURL: String? {
+        mimeType == Self.linkMIMEType ? String(decoding: data, as: UTF8.self) : nil
+    }
+
     /// The picture described without its bytes (what `MediaFile.pictureSummaries` lists).
     public var summary: PictureSummary {
         PictureSummary(type: type, mimeType: mimeType, description: description, size: data.count)

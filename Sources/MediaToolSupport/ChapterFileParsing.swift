@@ -44,26 +44,24 @@ extension ChapterFileFormat {
     }
 
     /// What a chapter file of this format says that chapters here do not keep (a chapter holds
-    /// a start, an end, a title and a URL): Podcasting 2.0's `img` (an image URL), `location`
-    /// and `toc: false`, Podlove's `image`. One sentence each, for a note; empty when nothing
-    /// is dropped.
+    /// a start, an end, a title, a subtitle, a URL and an image, bytes or a link):
+    /// Podcasting 2.0's `location` and `toc: false`. One sentence each, for a note; empty when
+    /// nothing is dropped. (An image URL, Podcasting 2.0's `img` or Podlove's `image`, is kept
+    /// as a linked picture; a form that holds no images says so when it is written.)
     public func unkept(in text: String) -> [String] {
         var counts: [(String, Int)] = []
         switch self {
         case .podcastJSON:
             guard let items = (try? JSONValue.parse(text))?["chapters"]?.arrayValue else { return [] }
             counts = [
-                ("img (an image URL)", items.filter { $0["img"] != nil }.count),
                 ("location", items.filter { $0["location"] != nil }.count),
                 ("toc: false (hidden from the table of contents)", items.filter { $0["toc"] == .bool(false) }.count),
             ]
-        case .podlove:
-            counts = [("image (an image URL)", text.split(separator: " image=", omittingEmptySubsequences: false).count - 1)]
         default:
             return []
         }
         return counts.filter { $0.1 > 0 }.map { name, count in
-            "\(count) chapter\(count == 1 ? "'s" : "s'") \(name) not kept: a chapter here holds its times, title and URL"
+            "\(count) chapter\(count == 1 ? "'s" : "s'") \(name) not kept: a chapter here holds its times, title, subtitle, URL and image"
         }
     }
 
@@ -274,6 +272,8 @@ extension ChapterFileFormat {
             var chapter = Chapter(start: start, end: item[endKey].flatMap(seconds), title: item["title"]?.stringValue ?? "")
             chapter.subtitle = item["subtitle"]?.stringValue
             chapter.url = item["url"]?.stringValue
+            // An image URL (Podcasting 2.0's `img`, or this project's `image.url`): a linked picture.
+            if let url = (podcast ? item["img"] : item["image"]?["url"])?.stringValue, !url.isEmpty { chapter.image = .link(to: url) }
             return chapter
         }
     }
@@ -293,8 +293,8 @@ extension ChapterFileFormat {
         return ChapterTime(UInt64((number * 1_000_000).rounded()), timescale: 1_000_000)
     }
 
-    /// Podlove Simple Chapters: `<psc:chapter start="..." title="..." href="..."/>` elements
-    /// (any namespace prefix), times in normal play time.
+    /// Podlove Simple Chapters: `<psc:chapter start="..." title="..." href="..." image="..."/>`
+    /// elements (any namespace prefix), times in normal play time; `image` is a linked picture.
     static func parsePodlove(_ text: String) throws(ChapterFileError) -> [Chapter] {
         guard text.contains("chapters") else { throw ChapterFileError(line: 1, "not a Podlove Simple Chapters document (no chapters element)") }
         var chapters: [Chapter] = []
@@ -315,6 +315,7 @@ extension ChapterFileFormat {
             }
             var chapter = Chapter(start: start, title: attributes["title"] ?? "")
             chapter.url = attributes["href"]
+            if let image = attributes["image"], !image.isEmpty { chapter.image = .link(to: image) }
             chapters.append(chapter)
         }
         return chapters

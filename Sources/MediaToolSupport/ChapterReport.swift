@@ -6,7 +6,7 @@ import MediaBytes
 /// Podcasting 2.0 JSON chapters).
 public enum ChapterReport {
     /// One chapter: `start`/`end` in decimal seconds, `title`, and `subtitle`, `url`, `image`
-    /// where it has them.
+    /// where it has them (`image`: `url` for a linked picture, else `mimeType`, `size`, `sha256`).
     public static func json(_ chapter: Chapter) -> JSONValue {
         var members: [(String, JSONValue)] = [
             ("start", .double(chapter.start.seconds)), ("end", chapter.end.map { .double($0.seconds) } ?? .null), ("title", .string(chapter.title)),
@@ -14,8 +14,9 @@ public enum ChapterReport {
         if let subtitle = chapter.subtitle { members.append(("subtitle", .string(subtitle))) }
         if let url = chapter.url { members.append(("url", .string(url))) }
         if let image = chapter.image {
-            members.append(("image", .object([("mimeType", .string(image.mimeType)), ("size", .int(Int64(image.data.count))),
-                                              ("sha256", .string(PictureDigest.sha256Hex(image.data)))])))
+            // A linked picture gives its URL; image bytes their type, size and digest.
+            members.append(("image", .object(image.linkedURL.map { [("url", .string($0))] }
+                ?? [("mimeType", .string(image.mimeType)), ("size", .int(Int64(image.data.count))), ("sha256", .string(PictureDigest.sha256Hex(image.data)))])))
         }
         return .object(members)
     }
@@ -108,6 +109,7 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
             for chapter in chapters {
                 text += "  <psc:chapter start=\"\(chapter.start)\" title=\"\(Self.xmlEscaped(chapter.title))\""
                 if let url = chapter.url { text += " href=\"\(Self.xmlEscaped(url))\"" }
+                if let image = chapter.image?.linkedURL { text += " image=\"\(Self.xmlEscaped(image))\"" }
                 text += "/>\n"
             }
             return text + "</psc:chapters>\n"
@@ -116,6 +118,7 @@ public struct ChapterFileFormat: RawRepresentable, Sendable, Hashable, CaseItera
                 var members: [(String, JSONValue)] = [("startTime", .double(chapter.start.seconds))]
                 if let end = chapter.end { members.append(("endTime", .double(end.seconds))) }
                 members.append(("title", .string(chapter.title)))
+                if let image = chapter.image?.linkedURL { members.append(("img", .string(image))) }
                 if let url = chapter.url { members.append(("url", .string(url))) }
                 return .object(members)
             }

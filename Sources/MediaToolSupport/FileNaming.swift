@@ -30,29 +30,26 @@ public enum FileNaming {
         return result.isEmpty ? "_" : result
     }
 
-    /// The relative path a rename pattern gives `file`, without extension: the pattern split at
-    /// its `/`s, each component rendered with its values made safe (a `/` in a value does not
-    /// make a folder). A key the file has no value for, without a fallback, refuses the file
-    /// (no `- Title.mp3` for a file without a track number): `{KEY|}` leaves it out on purpose.
+    /// The relative path a rename pattern gives `file`, without extension: the pattern rendered
+    /// with its values made safe (a `/` in a value does not make a folder), then split at the
+    /// pattern's own `/`s into components. A key the file has no value for, without a fallback
+    /// and outside a section, refuses the file (no `- Title.mp3` for a file without a track
+    /// number): `{KEY|}` leaves the value out on purpose, `{?{KEY} - }` the section with it.
     /// Empty components (a key left out between two slashes) become `_`.
     public static func relativePath(_ template: String, for file: MediaFile) throws(MetadataError) -> String {
-        var components: [String] = []
+        let parsed: TagTemplate
+        do { parsed = try TagTemplate(template) } catch {
+            throw MetadataError(.badValue, path: file.path, message: error.description)
+        }
         var missing: [String] = []
-        for piece in template.split(separator: "/", omittingEmptySubsequences: false) {
-            let parsed: TagTemplate
-            do { parsed = try TagTemplate(String(piece)) } catch {
-                throw MetadataError(.badValue, path: file.path, message: error.description)
-            }
-            let rendered = try parsed.render(file, missing: &missing) { value in
-                String(value.map { rejected.contains($0) ? "_" : $0 })
-            }
-            components.append(component(rendered))
+        let rendered = try parsed.render(file, missing: &missing) { value in
+            String(value.map { rejected.contains($0) ? "_" : $0 })
         }
         if let key = missing.first {
             let keys = Array(Set(missing)).sorted()
             throw MetadataError(.badValue, path: file.path,
-                                message: "has no \(keys.joined(separator: ", ")): not renamed, so that no name lacks it (give a fallback, {\(key)|none} or {\(key)|{OTHERKEY}}, or write {\(key)|} to leave it out)")
+                                message: "has no \(keys.joined(separator: ", ")): not renamed, so that no name lacks it (give a fallback, {\(key)|none} or {\(key)|{OTHERKEY}}, write {\(key)|} to leave it out, or put it in a section, {?{\(key)} - }, to leave the section out)")
         }
-        return components.joined(separator: "/")
+        return rendered.split(separator: "/", omittingEmptySubsequences: false).map { component(String($0)) }.joined(separator: "/")
     }
 }

@@ -11,6 +11,11 @@ import MediaMetadata
 /// fields `path`, `filename` (with extension), `basename` (without), `ext`, `duration`,
 /// `bitrate`, `codec`, `samplerate` and `channels`. `TRACKNUMBER` and `DISCNUMBER` give their
 /// number without the total (`3`, not `3/12`); `{{` and `}}` are literal braces.
+///
+/// A section `{?...}` is a pattern of its own that is left out, text and all, when a field in
+/// it has no value (and no fallback): `{?{TRACKNUMBER:02} - }{TITLE}` is `03 - Title`, or
+/// `Title` for a file without a track number. A key missing in a section is not missing from
+/// the whole (`rename` does not refuse the file for it).
 public struct TagTemplate: Sendable, Hashable {
     public struct Field: Sendable, Hashable {
         public var key: String
@@ -52,6 +57,8 @@ public struct TagTemplate: Sendable, Hashable {
     public indirect enum Part: Sendable, Hashable {
         case literal(String)
         case field(Field)
+        /// `{?...}`: shown only when every field in it has a value.
+        case section([Part])
     }
 
     public let parts: [Part]
@@ -96,7 +103,15 @@ public struct TagTemplate: Sendable, Hashable {
             }
             let close = scan
             if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
-            parts.append(.field(try Self.field(String(text[next..<close]), in: text)))
+            if next < close, text[next] == "?" {
+                let inner = try TagTemplate(String(text[text.index(after: next)..<close]))
+                guard !inner.fields.isEmpty else {
+                    throw SyntaxError(description: "the section {\(text[next..<close])} in the pattern \"\(text)\" has no field to depend on")
+                }
+                parts.append(.section(inner.parts))
+            } else {
+                parts.append(.field(try Self.field(String(text[next..<close]), in: text)))
+            }
             index = text.index(after: close)
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
@@ -136,9 +151,17 @@ public struct TagTemplate: Sendable, Hashable {
         return Field(key: fileFields.contains(key.lowercased()) ? key.lowercased() : key.uppercased(), width: width, fallback: fallback, filters: filters)
     }
 
-    /// The fields the template names.
-    public var fields: [Field] {
-        parts.compactMap { if case .field(let field) = $0 { field } else { nil } }
+    /// The fields the template names, those in sections too.
+    public var fields: [Field] { Self.fields(parts) }
+
+    static func fields(_ parts: [Part]) -> [Field] {
+        parts.flatMap { part -> [Field] in
+            switch part {
+            case .literal: []
+            case .field(let field): [field]
+            case .section(let inner): fields(inner)
+            }
+        }
     }
 
     /// The text for `file`, each field's value passed through `escape` (file names replace
@@ -159,6 +182,10 @@ public struct TagTemplate: Sendable, Hashable {
         for part in parts {
             switch part {
             case .literal(let text): out += text
+            case .section(let inner):
+                var inside: [String] = []
+                let text = try render(inner, file, missing: &inside, escape: escape)
+                if inside.isEmpty { out += text }
             case .field(let field):
                 let text = try ownValue(of: field, in: file)
                 if !text.isEmpty {
@@ -267,9 +294,23 @@ public struct TagTemplate: Sendable, Hashable {
     /// the template has), or nil when it does not match. Number fields (`TRACKNUMBER`,
     /// `DISCNUMBER`, their totals, `{KEY:0N}`) match digits only; `{_}` matches anything and is
     /// dropped; other fields match the shortest text that lets the rest match.
+    /// A section matches its text or nothing (`{?{TRACKNUMBER} - }{TITLE}` matches `Title` too,
+    /// giving no track number).
     public func match(_ name: String) -> [(key: String, value: String)]? {
-        var pattern = "^"
         var keys: [String] = []
+        let pattern = "^" + Self.matchPattern(parts, keys: &keys) + "$"
+        guard let regex = try? Regex(pattern), let found = try? regex.wholeMatch(in: name) else { return nil }
+        var result: [(key: String, value: String)] = []
+        for (index, key) in keys.enumerated() where key != "_" {
+            // (A field of a section that matched nothing has no range.)
+            guard let range = found.output[index + 1].range else { continue }
+            result.append((key, String(name[range]).trimmingCharacters(" ")))
+        }
+        return result
+    }
+
+    static func matchPattern(_ parts: [Part], keys: inout [String]) -> String {
+        var pattern = ""
         for part in parts {
             switch part {
             case .literal(let text):
@@ -279,23 +320,23 @@ public struct TagTemplate: Sendable, Hashable {
                     || MetadataKey.discTotal.rawValue == field.key
                 pattern += numeric ? "([0-9]+)" : "([^/]+?)"
                 keys.append(field.key)
+            case .section(let inner):
+                pattern += "(?:" + matchPattern(inner, keys: &keys) + ")?"
             }
         }
-        pattern += "$"
-        guard let regex = try? Regex(pattern), let found = try? regex.wholeMatch(in: name) else { return nil }
-        var result: [(key: String, value: String)] = []
-        for (index, key) in keys.enumerated() where key != "_" {
-            guard let range = found.output[index + 1].range else { return nil }
-            result.append((key, String(name[range]).trimmingCharacters(" ")))
-        }
-        return result
+        return pattern
     }
 
     /// How many path components the template spans (`{ARTIST}/{ALBUM}/{TITLE}`: 3).
-    public var componentCount: Int {
-        1 + parts.reduce(0) { count, part in
-            if case .literal(let text) = part { return count + text.filter { $0 == "/" }.count }
-            return count
+    public var componentCount: Int { 1 + Self.slashes(parts) }
+
+    static func slashes(_ parts: [Part]) -> Int {
+        parts.reduce(0) { count, part in
+            switch part {
+            case .literal(let text): count + text.filter { $0 == "/" }.count
+            case .field: count
+            case .section(let inner): count + slashes(inner)
+            }
         }
     }
 

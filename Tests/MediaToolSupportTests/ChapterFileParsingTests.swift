@@ -84,18 +84,39 @@ import Testing
     }
 
     /// What a chapter file says that chapters do not keep is named for a note (issue 35:
-    /// Podcasting 2.0 `img` was dropped without a word).
+    /// Podcasting 2.0 `img` was dropped without a word; now an image URL is kept as a linked
+    /// picture, and only `location` and `toc: false` are named).
     @Test func whatChaptersDoNotKeepIsNamed() {
         let podcast = "{\"version\": \"1.2.0\", \"chapters\": [{\"startTime\": 0, \"title\": \"A\", \"img\": \"https://x/a.jpg\"},"
-            + " {\"startTime\": 5, \"title\": \"B\", \"img\": \"https://x/b.jpg\", \"toc\": false}, {\"startTime\": 9, \"title\": \"C\"}]}"
+            + " {\"startTime\": 5, \"title\": \"B\", \"img\": \"https://x/b.jpg\", \"toc\": false}, {\"startTime\": 9, \"title\": \"C\", \"location\": {}}]}"
         #expect(ChapterFileFormat.podcastJSON.unkept(in: podcast) == [
-            "2 chapters' img (an image URL) not kept: a chapter here holds its times, title and URL",
-            "1 chapter's toc: false (hidden from the table of contents) not kept: a chapter here holds its times, title and URL",
+            "1 chapter's location not kept: a chapter here holds its times, title, subtitle, URL and image",
+            "1 chapter's toc: false (hidden from the table of contents) not kept: a chapter here holds its times, title, subtitle, URL and image",
         ])
         let podlove = "<psc:chapters><psc:chapter start=\"0\" title=\"A\" image=\"a.jpg\"/></psc:chapters>"
-        #expect(ChapterFileFormat.podlove.unkept(in: podlove).count == 1)
+        #expect(ChapterFileFormat.podlove.unkept(in: podlove).isEmpty)
         #expect(ChapterFileFormat.mp4chaps.unkept(in: "00:00:00.000 A").isEmpty)
         #expect(ChapterFileFormat.podcastJSON.unkept(in: "{\"chapters\": [{\"startTime\": 0}]}").isEmpty)
+    }
+
+    /// A chapter's image URL (Podcasting 2.0 `img`, Podlove `image`, this project's
+    /// `image.url`) is a linked picture (ID3's `APIC` with MIME type `-->`), written back by
+    /// each format that has a place for it.
+    @Test func imageURLsAreLinkedPicturesAndWrittenBack() throws {
+        let podcast = "{\"version\": \"1.2.0\", \"chapters\": [{\"startTime\": 0, \"title\": \"A\", \"img\": \"https://x/a.jpg\"}, {\"startTime\": 5, \"title\": \"B\"}]}"
+        let chapters = try ChapterFileFormat.podcastJSON.parse(podcast)
+        #expect(chapters[0].image == .link(to: "https://x/a.jpg"))
+        #expect(chapters[0].image?.mimeType == "-->" && chapters[0].image?.linkedURL == "https://x/a.jpg")
+        #expect(chapters[1].image == nil)
+        for format in [ChapterFileFormat.podcastJSON, .podlove, .json] {
+            let written = format.render(chapters, path: "x", lists: [])
+            let again = try format.parse(written)
+            #expect(again.map(\.image) == chapters.map(\.image), "\(format.rawValue): \(written)")
+        }
+        let written = try JSONValue.parse(ChapterFileFormat.podcastJSON.render(chapters, path: "x", lists: []))
+        #expect(written["chapters"]?.arrayValue?.map { $0["img"]?.stringValue } == ["https://x/a.jpg", nil])
+        let podlove = try ChapterFileFormat.podlove.parse("<psc:chapters><psc:chapter start=\"0\" title=\"A\" image=\"a.jpg\"/></psc:chapters>")
+        #expect(podlove.first?.image?.linkedURL == "a.jpg")
     }
 
     /// The OGM (mkvmerge simple) format, read and written (issue 35): pairs by number in number

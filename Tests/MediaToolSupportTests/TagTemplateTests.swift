@@ -55,6 +55,30 @@ import Testing
         #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{A|{B}") }
     }
 
+    /// A section `{?...}` is shown only when every field in it has a value; a key missing in
+    /// it is not missing from the whole; it matches its text or nothing; it needs a field.
+    @Test func sectionsAreLeftOutWhenAKeyInThemIsMissing() throws {
+        let file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
+        func render(_ pattern: String) throws -> (text: String, missing: [String]) {
+            var missing: [String] = []
+            let text = try TagTemplate(pattern).render(file, missing: &missing)
+            return (text, missing)
+        }
+        #expect(try render("{?{TRACKNUMBER:02} - }{TITLE}").text == "03 - Fixture Title ♪")
+        #expect(try render("{?{CONDUCTOR} - }{TITLE}") == ("Fixture Title ♪", []))
+        #expect(try render("{?{TRACKNUMBER}/{CONDUCTOR} }x").text == "x")
+        #expect(try render("{?{CONDUCTOR|{ARTIST}}: }x").text == "Fixture Artist: x")
+        #expect(try render("{?[{?{CONDUCTOR}, }{TRACKNUMBER}] }x").text == "[3] x")
+        let template = try TagTemplate("{?{TRACKNUMBER} - }{TITLE}")
+        #expect(template.fields.map(\.key) == ["TRACKNUMBER", "TITLE"])
+        #expect(template.match("07 - Song")?.map(\.key) == ["TRACKNUMBER", "TITLE"])
+        #expect(template.match("07 - Song")?.map(\.value) == ["07", "Song"])
+        #expect(template.match("Song")?.map(\.key) == ["TITLE"])
+        #expect(try TagTemplate("{?{ALBUM}/}{TITLE}").componentCount == 2)
+        #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{? - }{TITLE}") }
+        #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{?{TITLE}") }
+    }
+
     @Test func asciiFoldingKeepsLatinLettersAndSpellsOutTheRest() {
         #expect(TagTemplate.asciiFolded("Björk – Sigur Rós’s “Æther” Straße Œuvre Łódź") == "Bjork - Sigur Ros's \"AEther\" Strasse OEuvre Lodz")
         #expect(TagTemplate.asciiFolded("東京") == "__")

@@ -121,6 +121,38 @@ struct ChapterWritingTests {
         #expect(try TemporaryFile.read(path) == before)
     }
 
+    /// A Podcasting 2.0 chapter's `img` (issue 35: dropped before): kept in an MP3's ID3
+    /// chapters as a linked picture (`APIC` with MIME type `-->`, as ID3v2 defines it, which
+    /// mutagen reads), exported again as `img`; an M4B's forms hold no images, and the save
+    /// says so.
+    @Test func podcastChapterImagesAreKeptWhereTheFormHoldsThem() async throws {
+        let json = try chapterFile("""
+            {"version": "1.2.0", "chapters": [{"startTime": 0, "title": "One", "img": "https://example.org/one.jpg"}, {"startTime": 0.2, "title": "Two"}]}
+            """, name: "chapters.json")
+        let mp3 = try copy("no-tags.mp3")
+        let set = try await tagedit("chapters", "set", mp3, "--from", json)
+        #expect(set.status == 0, "\(set.standardError)")
+        #expect(!set.standardError.contains("not kept"), "\(set.standardError)")
+        let mutagen = try await ToolRunner.runProgram(OtherReaders.python, ["-c", """
+            import sys, mutagen.id3
+            tag = mutagen.id3.ID3(sys.argv[1])
+            for chap in tag.getall('CHAP'):
+                for pic in chap.sub_frames.getall('APIC'): print(chap.element_id, pic.mime, pic.data.decode())
+            """, mp3])
+        #expect(mutagen.standardOutput == "chp0 --> https://example.org/one.jpg\n", "\(mutagen.standardOutput)\(mutagen.standardError)")
+        let exported = try await tagedit("chapters", "export", mp3, "--format", "podcast-json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(exported.standardOutput.utf8)) as? [String: Any])
+        let chapters = try #require(object["chapters"] as? [[String: Any]])
+        #expect(chapters.map { $0["img"] as? String } == ["https://example.org/one.jpg", nil])
+
+        let m4b = try copy("moov-before-mdat.m4a")
+        let noted = try await tagedit("chapters", "set", m4b, "--from", json, "--verbose")
+        #expect(noted.status == 0, "\(noted.standardError)")
+        let output = noted.standardOutput + noted.standardError
+        #expect(output.contains("1 chapter's images not kept in the QuickTime chapter track: it holds no images"), "\(output)")
+        #expect(output.contains("1 chapter's images not kept in the Nero chapters (chpl): it holds no images"), "\(output)")
+    }
+
     @Test func aChapterFileThatDoesNotReadNamesTheLineAndWritesNothing() async throws {
         let path = try copy("moov-before-mdat.m4a")
         let before = try TemporaryFile.read(path)

@@ -197,6 +197,28 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: directory + "/inbox/x") && !FileManager.default.fileExists(atPath: directory + "/inbox/y"))
     }
 
+    /// A section `{?...}` is left out, text and all, when a key in it is missing (issue 35:
+    /// "no `- Title.mp3` when the track number is missing"): `rename` names both files, one
+    /// without the number and its dash, a section may hold a folder, and `from-name` reads a
+    /// name with or without the section.
+    @Test func renameLeavesOutASectionWhoseKeyIsMissing() async throws {
+        let directory = try library([("id3v24-full.mp3", "in/a.mp3"), ("no-tags.mp3", "in/b.mp3")])
+        #expect(try await tagedit("set", directory + "/in/b.mp3", "TITLE=Loose Track").status == 0)
+        let moved = try await tagedit("rename", "-r", directory + "/in", "--pattern", "{?{ALBUM}/}{?{TRACKNUMBER:02} - }{TITLE:ascii}", "--to", directory + "/out")
+        #expect(moved.status == 0, "\(moved.standardError)")
+        let out = try names(in: directory + "/out")
+        #expect(out == ["Fixture Älbum ✓/03 - Fixture Title _.mp3", "Loose Track.mp3"], "\(out)")
+        let folder = directory + "/out/Fixture Älbum ✓"
+
+        // from-name: the same section matches a name with it and one without.
+        #expect(try await tagedit("remove", directory + "/out/Loose Track.mp3", "TITLE").status == 0)
+        let named = try await tagedit("from-name", directory + "/out/Loose Track.mp3", folder + "/03 - Fixture Title _.mp3", "--pattern", "{?{TRACKNUMBER} - }{TITLE}")
+        #expect(named.status == 0, "\(named.standardError)")
+        #expect(try await tagedit("get", directory + "/out/Loose Track.mp3", "TITLE").standardOutput == "Loose Track\n")
+        #expect(try await tagedit("get", directory + "/out/Loose Track.mp3", "TRACKNUMBER").status == 1)
+        #expect(try await tagedit("get", folder + "/03 - Fixture Title _.mp3", "TITLE").standardOutput == "Fixture Title _\n")
+    }
+
     @Test func numberCountsEachFolderInNaturalOrderWithItsTotal() async throws {
         let directory = try library([
             ("no-tags.mp3", "cd1/10 ten.mp3"), ("no-tags.mp3", "cd1/2 two.mp3"), ("no-tags.mp3", "cd1/1 one.mp3"),

@@ -14,7 +14,7 @@ extension TagEdit {
         @OptionGroup var walking: Walking
         var recursive: Bool { walking.recursive }
         @Flag(help: "Fail (exit 68) for a file read with problems, which are otherwise warnings on standard error.") var strict = false
-        @Option(help: "Print one line per file from a template: '{ARTIST} - {TITLE}', {TRACKNUMBER:02} zero-pads, {KEY|default} fills a missing key, {path} {filename} {basename} {ext} name the file.")
+        @Option(help: "Print one line per file from a template: '{ARTIST} - {TITLE}', {TRACKNUMBER:02} zero-pads, {KEY|default} fills a missing key, {?{KEY} - } is left out without KEY, {path} {filename} {basename} {ext} name the file.")
         var format: String?
         @Flag(help: "Print tab-separated values for spreadsheets: a header line, then the path and the --keys of each file.") var tsv = false
         @Option(help: "The columns of --tsv, comma-separated (default: the common keys).") var keys: String?

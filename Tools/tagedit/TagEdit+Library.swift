@@ -19,7 +19,7 @@ extension TagEdit {
                 files moved and which did not.
                 """)
         @Argument(help: "Files (directories with --recursive).") var files: [String]
-        @Option(help: "The new name, from tag fields ({KEY}, {KEY:02}, {KEY|default}); / makes folders.") var pattern: String
+        @Option(help: "The new name, from tag fields ({KEY}, {KEY:02}, {KEY|default}, {?{KEY} - } left out without KEY); / makes folders.") var pattern: String
         @Option(help: "The root folder the pattern is relative to (default: each file's own folder).") var to: String?
         @Flag(help: "Print the moves; move nothing.") var dryRun = false
         @OptionGroup var walking: Walking
@@ -232,7 +232,7 @@ extension TagEdit {
                 total the file has.
                 """)
         @Argument(help: "Files (directories with --recursive).") var files: [String]
-        @Option(help: "The name's layout, from tag fields: '{TRACKNUMBER} - {TITLE}'.") var pattern: String
+        @Option(help: "The name's layout, from tag fields: '{TRACKNUMBER} - {TITLE}'; a section '{?{TRACKNUMBER} - }' may be missing from a name.") var pattern: String
         @OptionGroup var walking: Walking
         var recursive: Bool { walking.recursive }
         @OptionGroup var options: WriteOptions
