@@ -292,6 +292,40 @@ public struct MPEGStreamFile: Sendable {
         }
     }
 
+    /// Where an MPEG audio or ADTS stream starts in `bytes` that begin with something else (junk
+    /// before the first frame, with no ID3v2 tag to say what follows), and its kind: the first
+    /// offset where `run` frames follow one another, each header leading to the next and all of
+    /// one version, layer and sample rate. Stricter than what is looked for behind a tag, since
+    /// nothing else says the file is MPEG audio; nil when no such run starts in `bytes`.
+    public static func streamStart(in bytes: [UInt8], run: Int = 3) -> (offset: Int, kind: Kind)? {
+        var index = 0
+        while index + 4 <= bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { continue }
+            var at = index
+            var found = 0
+            var kind: Kind?
+            var first: MPEGAudioFrameHeader?
+            while found < run, at + 7 <= bytes.count {
+                if kind != .mp3, let adts = ADTSFrameHeader(bytes[at...].prefix(7)), adts.frameLength > 7 {
+                    kind = .aac
+                    at += adts.frameLength
+                } else if kind != .aac, let header = MPEGAudioFrameHeader(bytes[at...].prefix(4)), let length = header.frameLength, length > 4,
+                    first.map({ $0.version == header.version && $0.layer == header.layer && $0.sampleRate == header.sampleRate }) ?? true
+                {
+                    kind = .mp3
+                    first = first ?? header
+                    at += length
+                } else {
+                    break
+                }
+                found += 1
+            }
+            if found == run, let kind { return (index, kind) }
+        }
+        return nil
+    }
+
     /// The first offset in `bytes` where two consecutive valid frames (or one running to the end)
     /// start, and what kind of stream they are.
     static func firstFrame(in bytes: [UInt8]) -> (Int, Kind)? {

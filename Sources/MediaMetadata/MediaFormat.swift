@@ -45,13 +45,17 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// Recognises a file's format, reading only its first bytes (and, behind a leading ID3v2
     /// tag, the first bytes after it: a row whose files may begin with one, MP3 when none does).
+    /// A file no row recognises is MP3 or AAC when an MPEG audio or ADTS stream starts in its
+    /// first 64 KiB after junk (three frames in a row, as ffprobe finds them).
     public static func detect(_ source: any ByteSource) -> MediaFormat? {
         guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
             return detectionOrder.first { $0.mayFollowID3 && $0.recognizes(after[...]) }?.format ?? .mp3
         }
-        return detect(prefix: head)
+        if let format = detect(prefix: head) { return format }
+        guard let start = try? source.readAvailable(at: 0, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: start) else { return nil }
+        return stream.kind == .aac ? .aac : .mp3
     }
 
     /// The rows in the order their signatures are tried: codes at the start first, then the

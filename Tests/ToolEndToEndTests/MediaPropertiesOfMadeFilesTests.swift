@@ -29,6 +29,37 @@ struct MediaPropertiesOfMadeFilesTests {
         #expect(audio.bitsPerSample == 24)
     }
 
+    /// An MP3 or ADTS stream after junk at the very start (no ID3v2 tag to say what follows:
+    /// a cut download, a stream captured mid-frame): recognised by three frames in a row in
+    /// its first 64 KiB, as ffprobe finds it, with ffprobe's properties; a save puts a tag in
+    /// front and every reader sees it. Before 2026-11-29 it was "not a format this package
+    /// reads" (issue 35); junk that hides no stream is still refused.
+    @Test(arguments: [("libmp3lame", "mp3"), ("aac", "adts")])
+    func aStreamAfterJunkIsFoundAsFFprobeFindsIt(_ codec: String, _ container: String) async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let clean = directory + "/clean." + (container == "adts" ? "aac" : "mp3")
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=2", "-c:a", codec, "-f", container, clean])
+        #expect(made.status == 0, "\(made.standardError)")
+        var generator = SystemRandomNumberGenerator()
+        let junk = (0..<5000).map { _ in UInt8.random(in: 0...0xFF, using: &generator) }
+        let path = try TemporaryFile.write(junk + TemporaryFile.read(clean), name: "junk-first." + (container == "adts" ? "aac" : "mp3"))
+        var file = try MediaFile(path: path)
+        #expect(file.format == (container == "adts" ? .aac : .mp3))
+        let audio = try #require(file.audio)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(path).first { $0["codec_type"] as? String == "audio" })
+        #expect(audio.sampleRate.map(String.init) == stream["sample_rate"] as? String)
+        #expect(audio.channels == stream["channels"] as? Int)
+        let duration = try #require(audio.duration)
+        #expect(abs(duration - 2) < 0.1, "\(duration)")
+        try file.set("TITLE", ["After junk"])
+        try file.save()
+        #expect(try MediaFile(path: path).tags["TITLE"] == ["After junk"])
+        #expect(try await OtherReaders.ffprobeTags(path)["title"] == "After junk")
+        // Junk alone is not taken for audio.
+        let none = try TemporaryFile.write(junk + junk, name: "junk-only.mp3")
+        #expect(throws: MetadataError.self) { try MediaFile(path: none) }
+    }
+
     /// MP3 in WAV (format tag 0x55): timed by the `data` bytes over the average byte rate
     /// `fmt ` declares, as ffprobe times it (before 2026-11-27 it had no duration).
     @Test func mp3InWAVIsTimedByItsDeclaredByteRate() async throws {
