@@ -100,6 +100,43 @@ struct MediaPropertiesOfMadeFilesTests {
         #expect(try TemporaryFile.read(path) == before)
     }
 
+    /// An RF64 file over 4 GiB, the size it exists for: ffmpeg's RF64 header and a `data`
+    /// chunk of 5 GiB of silence (a sparse file: the sizes in `ds64` say 5 GiB, the disk holds
+    /// a few KB). Its duration is the 64-bit size over the byte rate, as ffprobe gives it; no
+    /// chunk is called truncated; a write is refused and leaves it as it was.
+    @Test func rf64OverFourGiBIsTimedByItsSixtyFourBitSizes() async throws {
+        let made = try TemporaryFile.makeDirectory() + "/small.wav"
+        let result = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "sine=d=1", "-c:a", "pcm_s16le", "-rf64", "always", made])
+        #expect(result.status == 0, "\(result.standardError)")
+        var bytes = try TemporaryFile.read(made)
+        let ds64 = try #require((12..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("ds64".utf8) })
+        let data = try #require((12..<bytes.count - 4).first { Array(bytes[$0..<$0 + 4]) == Array("data".utf8) })
+        let dataSize: UInt64 = 5 << 30
+        let fileSize = UInt64(data + 8) + dataSize
+        func put(_ value: UInt64, at offset: Int) { bytes.replaceSubrange(offset..<offset + 8, with: (0..<8).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }) }
+        put(fileSize - 8, at: ds64 + 8)            // the RIFF size
+        put(dataSize, at: ds64 + 16)               // the data size
+        put(dataSize / 2, at: ds64 + 24)           // the sample count (16-bit mono)
+        bytes.removeSubrange((data + 8)...)
+        let path = try TemporaryFile.write(bytes, name: "huge.wav")
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: fileSize)    // sparse: zeros, silence
+        try handle.close()
+        let audio = try #require(try MediaFile(path: path).audio)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(path).first { $0["codec_type"] as? String == "audio" })
+        let expected = try #require((stream["duration"] as? String).flatMap { Double($0) })
+        #expect(abs(expected - Double(dataSize) / 88_200) < 0.01, "ffprobe: \(expected)")
+        #expect(abs((audio.duration ?? 0) - expected) < 0.01, "\(String(describing: audio.duration)) against ffprobe's \(expected)")
+        let tree = try await ToolRunner.run("atominspect", [path])
+        #expect(tree.status == 0 && !tree.standardOutput.contains("truncated"), "\(tree.standardOutput)\(tree.standardError)")
+        let set = try await ToolRunner.run("tagedit", ["set", path, "TITLE=x"])
+        #expect(set.status == 67)
+        #expect(try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64 == fileSize)
+        let reader = try #require(FileHandle(forReadingAtPath: path))
+        #expect(Array(try reader.read(upToCount: bytes.count) ?? Data()) == bytes)
+        try reader.close()
+    }
+
     /// A WAV written as a stream, its `data` size never filled in (0 or 0xFFFFFFFF): the audio
     /// runs to the end of the file, as ffmpeg reads it, with a warning (which also keeps a save
     /// from writing to a file whose end is not known).
