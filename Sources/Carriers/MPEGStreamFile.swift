@@ -150,13 +150,19 @@ public struct MPEGStreamFile: Sendable {
         let room = end > position ? end - position : 0
         var windowSize = Int(min(4096, room))
         var window = try Self.read(source, at: position, count: windowSize)
-        var found = Self.firstFrame(in: window)
-        if found == nil, room > UInt64(windowSize) {
+        // An IFF file behind the tags (an ID3v2 tag some program put before a WAV or AIFF
+        // file): its samples are not MPEG frames, whatever a sync search would find in them.
+        let iff = ["RIFF", "RF64", "FORM"].first { window.starts(with: $0.utf8) }
+        var found = iff == nil ? Self.locateStream(in: window) : nil
+        if found == nil, iff == nil, room > UInt64(windowSize) {
             windowSize = Int(min(UInt64(Self.syncSearchLimit), room))
             window = try Self.read(source, at: position, count: windowSize)
-            found = Self.firstFrame(in: window)
+            found = Self.locateStream(in: window)
         }
-        if let (index, kind) = found {
+        if let iff {
+            diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG", offset: position,
+                                          message: "\(iff == "FORM" ? "an AIFF" : "a WAV (RIFF)") file follows the ID3v2 tag (a tag put before it by another program): its audio is not MPEG and is not read"))
+        } else if let (index, kind) = found {
             self.kind = kind
             if index > 0 {
                 junkBeforeAudio = position..<position + UInt64(index)
@@ -290,6 +296,15 @@ public struct MPEGStreamFile: Sendable {
         } catch {
             throw CarrierError(.io, offset: offset, message: error.description)
         }
+    }
+
+    /// Where the stream starts in `bytes` (what follows the tags): two frames in a row at the
+    /// start, or three after junk (`streamStart(in:)`), so that a false sync inside other data
+    /// is not taken for audio.
+    static func locateStream(in bytes: [UInt8]) -> (Int, Kind)? {
+        guard let found = firstFrame(in: bytes) else { return nil }
+        if found.0 == 0 { return found }
+        return streamStart(in: bytes).map { ($0.offset, $0.kind) }
     }
 
     /// Where an MPEG audio or ADTS stream starts in `bytes` that begin with something else (junk

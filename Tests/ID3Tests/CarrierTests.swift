@@ -50,6 +50,32 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(file.audio.lowerBound == UInt64(2 * tag.count + 3))
     }
 
+    /// After junk, a stream is three frames in a row (two at the very start, as before): a
+    /// false ADTS sync pair inside other data is not audio. And a WAV or AIFF file behind the
+    /// tag (a tag put before it by another program) is said to be one, its samples not searched
+    /// for frames: before 2026-11-29 such a WAV showed "aac, 88200 Hz, 3 channels".
+    @Test func aFalseSyncInOtherDataAndAnIFFFileBehindTheTagAreNotAudio() throws {
+        // Two ADTS headers that lead to each other (frame length 16), then nothing like a third.
+        let adts: [UInt8] = [0xFF, 0xF1, 0x50, 0x80, 0x02, 0x1F, 0xFC] + [UInt8](repeating: 0x11, count: 9)
+        let falseSync = [UInt8](repeating: 0x22, count: 40) + adts + adts + [UInt8](repeating: 0x33, count: 600)
+        let junk = try stream(tag + falseSync)
+        #expect(junk.kind == nil)
+        #expect(junk.diagnostics.contains { $0.message.contains("no MPEG audio or ADTS frame") })
+        // The same pair at the start of the audio is a (short) stream, as before.
+        #expect(try stream(tag + adts + adts).kind == .aac)
+        // Junk, then a real stream: found after the junk.
+        let found = try stream(tag + falseSync + audio)
+        #expect(found.kind == .mp3 && found.audio.lowerBound == UInt64(tag.count + falseSync.count))
+
+        for (id, form, name) in [("RIFF", "WAVE", "a WAV (RIFF)"), ("FORM", "AIFF", "an AIFF")] {
+            let iff = Array(id.utf8) + [0, 2, 0, 0] + Array(form.utf8) + adts + adts + adts + [UInt8](repeating: 0, count: 500)
+            let file = try stream(tag + iff)
+            #expect(file.kind == nil, "\(id)")
+            #expect(file.leadingTags.count == 1)
+            #expect(file.diagnostics.contains { $0.message.contains("\(name) file follows the ID3v2 tag") }, "\(file.diagnostics)")
+        }
+    }
+
     @Test func trailingID3v1APEAndLyrics3AreFound() throws {
         let apeItems = [UInt8](repeating: 0x41, count: 8)
         func apeHeader(_ flags: UInt32) -> [UInt8] {
