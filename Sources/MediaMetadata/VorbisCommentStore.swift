@@ -226,7 +226,7 @@ struct VorbisCommentStore: MetadataStore {
     }
 
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] {
-        pictureList.append(.new(FLACPicture(type: UInt32(picture.type.rawValue), mimeType: picture.mimeType, description: picture.description, data: picture.data)))
+        pictureList.append(.new(FLACPicture(type: UInt32(picture.type.rawValue), mimeType: picture.mimeType, description: picture.description, image: picture.data)))
         return []
     }
 

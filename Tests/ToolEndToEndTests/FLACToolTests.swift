@@ -81,6 +81,24 @@ struct FLACToolTests {
         #expect(names.count == 2, "\(names)")
     }
 
+    /// A picture added to a FLAC (a PICTURE block) or an Opus file (a METADATA_BLOCK_PICTURE
+    /// field) records the image's width, height, depth and colours from the image's header,
+    /// as `metaflac --import-picture-from` does; before 2026-11-29 they were 0 (issue 32's user
+    /// trial: players size artwork by them). Images made by ffmpeg, read back by metaflac.
+    @Test(arguments: [("png", "rgb24", 24), ("png", "pal8", 8), ("jpg", "yuvj420p", 24), ("gif", "pal8", 8), ("bmp", "bgr24", 24)])
+    func anAddedPictureRecordsItsDimensions(_ ext: String, _ pixels: String, _ depth: Int) async throws {
+        let image = try TemporaryFile.makeDirectory() + "/cover." + ext
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=120x90", "-frames:v", "1", "-pix_fmt", pixels, image])
+        #expect(made.status == 0, "\(made.standardError)")
+        let path = try copy("flac-tags-picture.flac")
+        #expect(try await tagedit("picture", "add", path, "--image", image, "--type", "back-cover").status == 0)
+        let listed = try await ToolRunner.runProgram(OtherReaders.metaflac, ["--list", "--block-type=PICTURE", path]).standardOutput
+        let back = try #require(listed.components(separatedBy: "METADATA block").first { $0.contains("type: 4 (Cover (back))") })
+        #expect(back.contains("width: 120") && back.contains("height: 90"), "\(back)")
+        #expect(back.contains("depth: \(depth)"), "\(back)")
+        if pixels == "pal8" { #expect(!back.contains("colors: 0"), "\(back)") }
+    }
+
     @Test func atominspectShowsChecksAndDumpsTheBlocks() async throws {
         let fixture = TestFixtures.path("flac-tags-picture.flac")
         let tree = try await atominspect(fixture)
