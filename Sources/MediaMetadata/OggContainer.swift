@@ -33,6 +33,28 @@ struct OggContainer: CarrierBackedContainer {
         var diagnostics = file.diagnostics
         // Picture fields whose picture structure reads become pictures; others stay fields.
         var comment = file.comment
+        // The legacy form old encoders wrote: `COVERART`, the image in Base64, with its type in
+        // `COVERARTMIME`. Read as front covers, as TagLib reads them; a save writes them as
+        // picture fields (and drops the legacy pair), which every reader since takes.
+        var legacy: [FLACPicture] = []
+        if var all = comment?.fields, all.contains(where: { $0.key == "COVERART" }) {
+            let types = all.filter { $0.key == "COVERARTMIME" }.map(\.value)
+            var index = 0
+            all.removeAll { field in
+                guard field.key == "COVERART" else { return false }
+                defer { index += 1 }
+                guard let image = Base64.decode(field.valueBytes), !image.isEmpty else { return false }
+                let type = index < types.count && !types[index].isEmpty ? types[index] : MediaPicture.mimeType(sniffing: image) ?? "image/jpeg"
+                legacy.append(FLACPicture(type: UInt32(PictureType.frontCover.rawValue), mimeType: type, image: image))
+                return true
+            }
+            if !legacy.isEmpty {
+                all.removeAll { $0.key == "COVERARTMIME" }
+                diagnostics.append(Diagnostic(.note, MetadataError.Code.malformed, offset: file.headerPackets[OggFile.commentPacketIndex].offset, path: "COVERART",
+                                              message: "\(legacy.count) legacy COVERART field\(legacy.count == 1 ? "" : "s") read as front cover\(legacy.count == 1 ? "" : "s"); a save writes \(legacy.count == 1 ? "it" : "them") as \(Self.pictureField)"))
+            }
+            comment?.fields = all
+        }
         var fields: [VorbisComment.Field] = [], headers: [FLACPicture.Header] = [], first: Int?
         if var all = comment?.fields {
             var index = 0
@@ -58,7 +80,7 @@ struct OggContainer: CarrierBackedContainer {
         let commentOffset = file.headerPackets.count > OggFile.commentPacketIndex ? file.headerPackets[OggFile.commentPacketIndex].offset : file.headerEnd
         store = VorbisCommentStore(
             comment: comment,
-            pictures: headers.indices.map { .kept(index: $0, header: headers[$0]) },
+            pictures: headers.indices.map { .kept(index: $0, header: headers[$0]) } + legacy.map { .new($0) },
             pictureSpace: .flac,
             loader: VorbisCommentStore.PictureLoader { index throws(MetadataError) in
                 guard let bytes = Base64.decode(kept[index].valueBytes) else {

@@ -93,6 +93,35 @@ struct OggToolTests {
         #expect(try TemporaryFile.read(extracted + "/" + names[0]) == TemporaryFile.read(jpeg))
     }
 
+    /// The legacy cover old Vorbis encoders wrote, `COVERART` (the image in Base64) with
+    /// `COVERARTMIME`, added here by vorbiscomment: shown and extracted as a front cover, as
+    /// TagLib reads it (issue 32's user trial: it was a field of Base64); a save writes it as a
+    /// `METADATA_BLOCK_PICTURE` with the image's dimensions and drops the legacy pair, and
+    /// mutagen reads the picture back with the same bytes.
+    @Test func aLegacyCoverArtFieldIsAPicture() async throws {
+        let path = try copy("ogg-vorbis-tags.ogg")
+        let image = try TemporaryFile.makeDirectory() + "/cover.png"
+        #expect(try await ToolRunner.runProgram(OtherReaders.ffmpeg, ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=32x24", "-frames:v", "1", image]).status == 0)
+        let bytes = try TemporaryFile.read(image)
+        let added = try await ToolRunner.runProgram(OtherReaders.vorbiscomment, ["-a", "-t", "COVERART=" + Data(bytes).base64EncodedString(), "-t", "COVERARTMIME=image/png", path])
+        #expect(added.status == 0, "\(added.standardError)")
+        let shown = try await tagedit("show", "--json", path)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(shown.standardOutput.utf8)) as? [[String: Any]])
+        let pictures = try #require(document.first?["pictures"] as? [[String: Any]])
+        #expect(pictures.contains { $0["size"] as? Int == bytes.count && $0["mimeType"] as? String == "image/png" && $0["type"] as? String == "front-cover" }, "\(pictures)")
+        #expect(try await tagedit("set", path, "TITLE=Converted").status == 0)
+        let fields = try await OtherReaders.vorbiscommentFields(path)
+        #expect(!fields.contains { $0.uppercased().hasPrefix("COVERART") }, "\(fields)")
+        let mutagen = try await ToolRunner.runProgram(OtherReaders.python, ["-c", """
+            import sys, base64, hashlib, mutagen
+            from mutagen.flac import Picture
+            for b in mutagen.File(sys.argv[1]).get('metadata_block_picture', []):
+                p = Picture(base64.b64decode(b)); print(p.type, p.mime, p.width, p.height, hashlib.sha256(p.data).hexdigest())
+            """, path])
+        let digest = try await ToolRunner.runProgram("/usr/bin/sha256sum", [image]).standardOutput.prefix(64)
+        #expect(mutagen.standardOutput.contains("3 image/png 32 24 \(digest)"), "\(mutagen.standardOutput)\(mutagen.standardError)")
+    }
+
     @Test func atominspectShowsAndChecksThePages() async throws {
         let fixture = TestFixtures.path("ogg-vorbis-tags.ogg")
         let tree = try await atominspect(fixture)
