@@ -10,7 +10,22 @@ public struct MigrationReport: Sendable {
         /// Not carried over: the destination format has no place for it (the detail says what
         /// was done instead).
         case notRepresentable = "not representable"
+        /// Not carried over on purpose: it describes how the source's audio was encoded, not
+        /// the destination's (the detail says what).
+        case leftOut = "left out"
     }
+
+    /// Keys that describe how a file's audio was encoded, which `copyMetadata(from:)` leaves
+    /// out: the destination's audio was encoded on its own (a transcode, another file), so the
+    /// source's values would say something false about it. With what each one says.
+    public static let encodingKeys: [String: String] = [
+        "ENCODER": "the program that encoded the source's audio",
+        "ENCODER_OPTIONS": "the settings the source's audio was encoded with",
+        "ENCODING": "the software and settings that encoded the source's audio",
+        "R128_TRACK_GAIN": "an Opus gain, relative to the source's own Opus header (the REPLAYGAIN keys carry loudness between formats)",
+        "R128_ALBUM_GAIN": "an Opus gain, relative to the source's own Opus header (the REPLAYGAIN keys carry loudness between formats)",
+        "ITUNSMPB": "the encoder delay and padding of the source's AAC stream",
+    ]
 
     public struct Entry: Sendable {
         /// The uniform key, or the identifier of an item without one.
@@ -32,8 +47,13 @@ extension MediaFile {
         var report = MigrationReport()
         let sameFamily = source.family == family
         let sourceItems = source.items
-        let tags = source.tags.sorted { $0.key < $1.key }.map { key, values in
+        var tags = source.tags.sorted { $0.key < $1.key }.map { key, values in
             (key: key, values: values, from: sourceItems.first { $0.contributes(to: key) }?.identifier)
+        }
+        tags.removeAll { tag in
+            guard let what = MigrationReport.encodingKeys[tag.key.uppercased()] else { return false }
+            report.entries.append(.init(key: tag.key, outcome: .leftOut, detail: "\(what), not this file's; not copied"))
+            return true
         }
         applyTags(tags, sameFamily: sameFamily, to: &report)
         // Items without a uniform key, except those that travel with the tags or the pictures

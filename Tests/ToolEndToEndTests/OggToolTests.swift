@@ -122,6 +122,23 @@ struct OggToolTests {
         #expect(mutagen.standardOutput.contains("3 image/png 32 24 \(digest)"), "\(mutagen.standardOutput)\(mutagen.standardError)")
     }
 
+    /// `copy` from an Opus file leaves out what describes the source's encoding (issue 32's
+    /// user trial: `ENCODER` and the Opus `R128` gains became M4A freeform items that said
+    /// something false of the M4A), says so, and still carries ReplayGain.
+    @Test func copyLeavesOutTheKeysOfTheSourcesEncoding() async throws {
+        let opus = try copy("opus-tags-picture.opus")
+        #expect(try await tagedit("set", opus, "ENCODER=opusenc 1.3", "R128_TRACK_GAIN=-512", "REPLAYGAIN_TRACK_GAIN=-3.20 dB").status == 0)
+        let m4a = try TemporaryFile.write(TemporaryFile.read(TestFixtures.path("moov-before-mdat.m4a")), name: "dest.m4a")
+        let result = try await tagedit("copy", opus, m4a)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("left out: ENCODER: the program that encoded the source's audio, not this file's; not copied"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("left out: R128_TRACK_GAIN: an Opus gain"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("3 left out"), "\(result.standardOutput)")  // (and the fixture's ENCODER_OPTIONS)
+        let tags = try await OtherReaders.mutagenTags(m4a)
+        #expect(!tags.keys.contains { $0.uppercased().contains("R128") || $0.uppercased().hasSuffix(":ENCODER") }, "\(tags.keys.sorted())")
+        #expect(try await tagedit("get", m4a, "REPLAYGAIN_TRACK_GAIN").standardOutput == "-3.20 dB\n")
+    }
+
     @Test func atominspectShowsAndChecksThePages() async throws {
         let fixture = TestFixtures.path("ogg-vorbis-tags.ogg")
         let tree = try await atominspect(fixture)

@@ -508,7 +508,7 @@ extension TagEdit {
             try FileRun.edit([destination], recursive: false, options: options) { to throws(MetadataError) in
                 let report = try to.copyMetadata(from: from)
                 for entry in report.entries { print("\(entry.outcome.rawValue): \(entry.key): \(entry.detail)") }
-                print("\(report.count(.copied)) copied, \(report.count(.converted)) converted, \(report.count(.notRepresentable)) not representable")
+                print("\(report.count(.copied)) copied, \(report.count(.converted)) converted, \(report.count(.notRepresentable)) not representable, \(report.count(.leftOut)) left out")
             }
         }
     }
