@@ -87,7 +87,7 @@ let package = Package(
         .testTarget(name: "RobustnessTests", dependencies: ["FuzzHarness", "MediaMetadata", "ISOBMFF", "ID3", "Carriers", "MediaBytes", "TestSupport"]),
         .testTarget(
             name: "ToolEndToEndTests",
-            dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "MediaMetadata", "MediaToolSupport", "TagLibOracle"]
+            dependencies: ["TestSupport", "ISOBMFF", "MediaBytes", "Carriers", "MediaMetadata", "MediaToolSupport", "TagLibOracle"]
         ),
     ],
     swiftLanguageModes: [.v6]

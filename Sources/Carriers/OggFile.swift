@@ -402,7 +402,7 @@ extension OggFile {
         var walker = OggPageWalker(source: source, from: start)
         var rows: [PageSummary] = []
         var diagnostics: [Diagnostic] = []
-        var sequences: [UInt32: UInt32] = [:], granules: [UInt32: UInt64] = [:], ended: Set<UInt32> = []
+        var sequences: [UInt32: UInt32] = [:], granules: [UInt32: UInt64] = [:], ended: Set<UInt32> = [], lastPages: [UInt32: UInt64] = [:]
         var count = 0
         func report(_ severity: Diagnostic.Severity, _ page: OggPage, _ message: String) {
             guard diagnostics.count < 1000 else { return }
@@ -434,12 +434,19 @@ extension OggFile {
                 granules[page.serial] = page.granule
             }
             sequences[page.serial] = page.sequence &+ 1
+            lastPages[page.serial] = page.offset
             if page.isLast { ended.insert(page.serial) }
             if rows.count < maxRows {
                 rows.append(PageSummary(offset: page.offset, size: UInt32(page.size), flags: page.flags, segments: UInt8(page.lacing.count),
                                         granule: page.granule, serial: page.serial, sequence: page.sequence, crcMatches: crcMatches))
             }
             count += 1
+        }
+        // A stream whose last page does not say it is the last (ogginfo warns too): the file
+        // was cut short, or its writer did not finish it; players read what is there.
+        for (serial, offset) in lastPages.sorted(by: { $0.value < $1.value }) where !ended.contains(serial) && diagnostics.count < 1000 {
+            diagnostics.append(Diagnostic(.warning, .truncated, area: "Ogg", offset: offset, element: "stream \(Self.hex(serial))",
+                                          message: "stream \(Self.hex(serial)) ends without an end-of-stream page: the file was cut short, or its writer did not finish it"))
         }
         return (rows, count, diagnostics)
     }

@@ -1,3 +1,4 @@
+import Carriers
 import Foundation
 import MediaMetadata
 import TagLibOracle
@@ -137,6 +138,30 @@ struct OggToolTests {
         let tags = try await OtherReaders.mutagenTags(m4a)
         #expect(!tags.keys.contains { $0.uppercased().contains("R128") || $0.uppercased().hasSuffix(":ENCODER") }, "\(tags.keys.sorted())")
         #expect(try await tagedit("get", m4a, "REPLAYGAIN_TRACK_GAIN").standardOutput == "-3.20 dB\n")
+    }
+
+    /// A stream whose last page lacks the end-of-stream flag (a file cut short on a page
+    /// boundary, or a writer that never finished): `check` reports it, as ogginfo does
+    /// (issue 32's user trial: `check` said ok). Built from a fixture in code, the last page's
+    /// flag cleared and its CRC made again.
+    @Test func checkReportsAStreamWithoutItsEndOfStreamPage() async throws {
+        var bytes = try TemporaryFile.read(TestFixtures.path("ogg-vorbis-tags.ogg"))
+        let last = try #require((0...(bytes.count - 4)).last { Array(bytes[$0..<$0 + 4]) == Array("OggS".utf8) })
+        let segments = Int(bytes[last + 26])
+        let end = last + 27 + segments + bytes[last + 27..<last + 27 + segments].reduce(0) { $0 + Int($1) }
+        #expect(bytes[last + 5] & 4 != 0)
+        bytes[last + 5] &= ~4
+        bytes.replaceSubrange(last + 22..<last + 26, with: [0, 0, 0, 0])
+        let crc = OggCRC.checksum(bytes[last..<end])
+        bytes.replaceSubrange(last + 22..<last + 26, with: (0..<4).map { UInt8(truncatingIfNeeded: crc >> (8 * $0)) })
+        let path = try TemporaryFile.write(bytes, name: "no-eos.ogg")
+        #expect(try await OtherReaders.ogginfoProblems(path).contains { $0.contains("EOS not set") })
+        let check = try await atominspect("check", path)
+        #expect(check.status == 1)
+        #expect(check.standardOutput.contains("ends without an end-of-stream page"), "\(check.standardOutput)")
+        // Reading and editing go on: the audio is all there.
+        #expect(try await tagedit("set", path, "TITLE=Still edited").status == 0)
+        #expect(try await OtherReaders.vorbiscommentFields(path).contains { $0.uppercased() == "TITLE=STILL EDITED" })
     }
 
     @Test func atominspectShowsAndChecksThePages() async throws {
