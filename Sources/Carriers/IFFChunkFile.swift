@@ -130,7 +130,9 @@ public struct IFFChunkFile: Sendable {
             for chunk in root.children where RIFFInfoList.aiffTextIDs[chunk.id] != nil {
                 let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(min(chunk.dataSize, 64 << 10)))
                 let raw = bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]
-                entries.append(RIFFInfoList.Entry(chunk.id, String(validating: raw, as: UTF8.self) ?? TextDecoding.latin1(raw)))
+                // The standard says ASCII; UTF-8 when it decodes (ffmpeg writes it, and this
+                // package), else Mac OS Roman, what classic Mac programs wrote (and exiftool reads).
+                entries.append(RIFFInfoList.Entry(chunk.id, String(validating: raw, as: UTF8.self) ?? TextDecoding.macRoman(raw)))
             }
             if !entries.isEmpty { info = RIFFInfoList(entries, form: .aiffText) }
         }

@@ -349,3 +349,16 @@ import Testing
         }
     }
 }
+
+/// Mac OS Roman, the fallback of AIFF text chunks that are not UTF-8: every byte against
+/// Apple's table (as Python's `mac_roman` codec has it), ASCII as itself.
+@Suite struct MacRomanTests {
+    @Test func everyHighByteIsApplesCharacter() {
+        #expect(TextDecoding.macRoman(Array("Plain".utf8)) == "Plain")
+        #expect(TextDecoding.macRoman([0x80, 0x8E, 0xA5, 0xC9, 0xD2, 0xD3, 0xDB, 0xF0, 0xFF]) == "Äé•…“”€\u{F8FF}ˇ")
+        let all = TextDecoding.macRoman((0x80...0xFF).map(UInt8.init))
+        #expect(all.unicodeScalars.count == 128)
+        #expect(Set(all.unicodeScalars).count == 128, "each byte its own character")
+        #expect(!all.unicodeScalars.contains { $0.value < 0xA0 }, "no control character")
+    }
+}

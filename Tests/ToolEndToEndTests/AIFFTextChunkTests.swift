@@ -71,19 +71,21 @@ struct AIFFTextChunkTests {
     }
 
     @Test func aTextChunkNotEditedIsCopiedByteForByte() throws {
-        // The annotation in Latin-1 (é as one byte 0xE9), as old Mac software wrote it.
+        // The annotation in Mac OS Roman (é as one byte 0x8E), as classic Mac software wrote
+        // it: read as Mac OS Roman, as exiftool reads it (before 2026-11-29 as Latin-1, which
+        // made it a control character), and kept as it is.
         var bytes = try TemporaryFile.read(TestFixtures.path("aiff-text-chunks.aiff"))
         let anno = try #require((0..<bytes.count - 4).first { bytes[$0..<$0 + 4].elementsEqual("ANNO".utf8) })
-        let latin1: [UInt8] = Array("An annotati".utf8) + [0xE9] + Array("n".utf8) + [0]
-        bytes.replaceSubrange(anno + 8..<anno + 8 + latin1.count, with: latin1)
-        let path = try TemporaryFile.write(bytes, name: "latin1.aiff")
+        let macRoman: [UInt8] = Array("An annotati".utf8) + [0x8E] + Array("n".utf8) + [0]
+        bytes.replaceSubrange(anno + 8..<anno + 8 + macRoman.count, with: macRoman)
+        let path = try TemporaryFile.write(bytes, name: "mac-roman.aiff")
         #expect(try MediaFile(path: path).tags["COMMENT"] == ["An annotati\u{E9}n"])
         var file = try MediaFile(path: path)
         try file.set("TITLE", ["Changed"])
         try file.save()
         let written = try TemporaryFile.read(path)
         let at = try #require((0..<written.count - 4).first { written[$0..<$0 + 4].elementsEqual("ANNO".utf8) })
-        #expect(Array(written[at..<at + 8 + latin1.count]) == Array(bytes[anno..<anno + 8 + latin1.count]))
+        #expect(Array(written[at..<at + 8 + macRoman.count]) == Array(bytes[anno..<anno + 8 + macRoman.count]))
         #expect(try MediaFile(path: path).tags["TITLE"] == ["Changed"])
     }
 
