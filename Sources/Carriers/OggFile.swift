@@ -420,6 +420,14 @@ extension OggFile {
                 break
             }
             guard let (page, body) = next else { break }
+            // A new link of a chain that reuses the serial of the link before (`cat a.ogg
+            // b.ogg` of two streams an encoder numbered alike): a new stream, said once.
+            if page.isFirst, ended.contains(page.serial) {
+                ended.remove(page.serial)
+                sequences[page.serial] = nil
+                granules[page.serial] = nil
+                report(.warning, page, "a new link of the chain reuses the serial number \(Self.hex(page.serial)) of the link before (RFC 3533 asks for a new one); read as the next link")
+            }
             let crcMatches = page.computedCRC(body: body) == page.crc
             if !crcMatches { report(.error, page, "CRC mismatch: the page says 0x\(String(page.crc, radix: 16)), its bytes give 0x\(String(page.computedCRC(body: body), radix: 16))") }
             if page.version != 0 { report(.error, page, "Ogg page version \(page.version), not 0") }

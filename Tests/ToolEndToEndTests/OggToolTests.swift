@@ -164,6 +164,26 @@ struct OggToolTests {
         #expect(try await OtherReaders.vorbiscommentFields(path).contains { $0.uppercased() == "TITLE=STILL EDITED" })
     }
 
+    /// A chain whose second link reuses the first's serial number (`cat a.ogg a.ogg`): `check`
+    /// says so once, as ogginfo warns, instead of a sequence gap and a page "after the end of
+    /// the stream" on every page of the second link (issue 32's user trial); a save that
+    /// repaginates the first link's header leaves the second link's pages as they were and
+    /// the decoded audio unchanged.
+    @Test func aChainThatReusesASerialIsReadAsTwoLinks() async throws {
+        let one = try TemporaryFile.read(TestFixtures.path("ogg-vorbis-tags.ogg"))
+        let path = try TemporaryFile.write(one + one, name: "chain.ogg")
+        let audio = try await OtherReaders.decodeChecksum(path, map: "0:a")
+        let check = try await atominspect("check", path)
+        #expect(check.status == 1)
+        #expect(check.standardOutput.contains("1 problem") && check.standardOutput.contains("a new link of the chain reuses the serial number 0x0"), "\(check.standardOutput)")
+        #expect(try await tagedit("set", path, "TITLE=" + Self.pagesLong).status == 0)
+        let after = try await atominspect("check", path)
+        #expect(after.standardOutput.contains("1 problem"), "\(after.standardOutput)")
+        let written = try TemporaryFile.read(path)
+        #expect(Array(written.suffix(one.count)) == one, "the second link's pages, byte for byte")
+        #expect(try await OtherReaders.decodeChecksum(path, map: "0:a") == audio)
+    }
+
     @Test func atominspectShowsAndChecksThePages() async throws {
         let fixture = TestFixtures.path("ogg-vorbis-tags.ogg")
         let tree = try await atominspect(fixture)
