@@ -6,6 +6,13 @@ import Testing
 
 /// The templates of `show --format`, `rename` and `from-name`, and file names made from values.
 @Suite struct TagTemplateTests {
+    /// `pattern` rendered for `file`, with the keys it found missing.
+    static func render(_ pattern: String, _ file: MediaFile) throws -> (text: String, missing: [String]) {
+        var missing: [String] = []
+        let text = try TagTemplate(pattern).render(file, missing: &missing)
+        return (text, missing)
+    }
+
     @Test func parsesFieldsWidthsDefaultsAndLiteralBraces() throws {
         let template = try TagTemplate("{{{artist}}} {TrackNumber:02}{TITLE|none}{path}")
         #expect(template.parts == [
@@ -36,11 +43,7 @@ import Testing
     /// 35; before 2026-11-27 `{A|{B}}` was a syntax error and missing keys were silently empty).
     @Test func fallbacksToOtherKeysFiltersAudioFieldsAndMissingKeys() throws {
         let file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
-        func render(_ pattern: String) throws -> (text: String, missing: [String]) {
-            var missing: [String] = []
-            let text = try TagTemplate(pattern).render(file, missing: &missing)
-            return (text, missing)
-        }
+        let render = { (pattern: String) in try Self.render(pattern, file) }
         #expect(try render("{CONDUCTOR|{ARTIST}}").text == (try file.values("ARTIST"))?.first)
         #expect(try render("{CONDUCTOR|{LYRICIST|nobody}}").text == "nobody")
         #expect(try render("{CONDUCTOR|}").missing.isEmpty)
@@ -59,11 +62,7 @@ import Testing
     /// it is not missing from the whole; it matches its text or nothing; it needs a field.
     @Test func sectionsAreLeftOutWhenAKeyInThemIsMissing() throws {
         let file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
-        func render(_ pattern: String) throws -> (text: String, missing: [String]) {
-            var missing: [String] = []
-            let text = try TagTemplate(pattern).render(file, missing: &missing)
-            return (text, missing)
-        }
+        let render = { (pattern: String) in try Self.render(pattern, file) }
         #expect(try render("{?{TRACKNUMBER:02} - }{TITLE}").text == "03 - Fixture Title ♪")
         #expect(try render("{?{CONDUCTOR} - }{TITLE}") == ("Fixture Title ♪", []))
         #expect(try render("{?{TRACKNUMBER}/{CONDUCTOR} }x").text == "x")
