@@ -117,6 +117,15 @@ import Testing
         let undeclared = frame("TIT2", ID3Builder.zlibZeros(overLimit), 4, (0, 0x08), false)
         files.append(Hostile(name: "id3-100-undeclared-frames-inflating-past-the-limit.mp3", bytes: mp3(ID3Builder.tag(frames: Array(repeating: undeclared, count: 100)))))
         files.append(Hostile(name: "mp3-without-sync-8MiB.mp3", bytes: ID3Builder.tag(frames: [frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false)]) + [UInt8](repeating: 0xFF, count: 8 << 20)))
+        // An HEIF `iloc` whose offset and length sizes are 0: 28 items of 65,535 extents of 0
+        // bytes each fit in 200 bytes (found by the read-mp4 fuzz target on 2026-11-29: 400 MB
+        // and 3 s for the JSON tree).
+        let zeroSizedExtents: [UInt8] = (0..<28).flatMap { (id: Int) -> [UInt8] in
+            let itemID: [UInt8] = A.be(UInt64(id + 1), width: 2)
+            return itemID + [0, 0, 0xFF, 0xFF]
+        }
+        files.append(Hostile(name: "heif-iloc-with-1835000-empty-extents.heic",
+                             bytes: A.ftyp("heic", compatible: ["mif1", "heic"]) + A.fullBox("iloc", [0x00, 0x00] + A.be(28, width: 2) + zeroSizedExtents)))
         return files
     }()
 

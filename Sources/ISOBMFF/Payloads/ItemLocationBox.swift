@@ -43,6 +43,13 @@ public struct ItemLocationBox: AtomPayload, Hashable {
             let reference = try reader.readUInt16()
             let base = try reader.readUInt(width: baseOffsetSize)
             let extentCount = try reader.readUInt16()
+            // Extents of 0 bytes each (every size 0) are all the same extent, the whole file:
+            // more than one says nothing, and 28 items of 65,535 such extents in 800 bytes
+            // made hundreds of megabytes of fields.
+            if indexSize + offsetSize + lengthSize == 0, extentCount > 1 {
+                throw AtomError(.invalidPayload, offset: context.atom.offset,
+                                message: "iloc item \(id) lists \(extentCount) extents of 0 bytes each (its offset and length sizes are 0): one would say the same")
+            }
             try reader.require(entries: UInt32(extentCount), of: indexSize + offsetSize + lengthSize)
             var extents: [Extent] = []
             for _ in 0..<extentCount {
