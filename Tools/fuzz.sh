@@ -5,7 +5,7 @@
 #
 # Targets: atoms, id3-tag, id3-frame, read-mp4, read-mpeg, read-iff, read-flac, read-ogg, read-ts, write
 # (Fuzz/Harness), and taglib, run only by name: it compares with the system TagLib (libtag1-dev), and
-# the classes of difference it finds are still being judged (README, Fuzzing), so it is not in the
+# the classes of difference it finds are still being judged (the Reliability article, Fuzzing), so it is not in the
 # default round that .ci/run runs.
 # Builds Fuzz/mediafuzz in release mode with `-sanitize=fuzzer,address` (every module of the
 # package is instrumented for coverage and checked by AddressSanitizer; linked with lld) into
