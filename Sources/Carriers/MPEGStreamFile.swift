@@ -152,7 +152,7 @@ public struct MPEGStreamFile: Sendable {
         var window = try Self.read(source, at: position, count: windowSize)
         // An IFF file behind the tags (an ID3v2 tag some program put before a WAV or AIFF
         // file): its samples are not MPEG frames, whatever a sync search would find in them.
-        let iff = ["RIFF", "RF64", "FORM"].first { window.starts(with: $0.utf8) }
+        let iff = ["RIFF", "RF64", "BW64", "FORM"].first { window.starts(with: $0.utf8) }
         var found = iff == nil ? Self.locateStream(in: window) : nil
         if found == nil, iff == nil, room > UInt64(windowSize) {
             windowSize = Int(min(UInt64(Self.syncSearchLimit), room))
@@ -161,7 +161,7 @@ public struct MPEGStreamFile: Sendable {
         }
         if let iff {
             diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG", offset: position,
-                                          message: "\(iff == "FORM" ? "an AIFF" : "a WAV (RIFF)") file follows the ID3v2 tag (a tag put before it by another program): its audio is not MPEG and is not read"))
+                                          message: "\(iff == "FORM" ? "an IFF file (FORM: AIFF or another form)" : "a RIFF file (\(iff): WAV or another form)") follows \(leadingTags.isEmpty ? "the junk" : "the ID3v2 tag") (a tag put before it by another program): its audio is not MPEG and is not read"))
         } else if let (index, kind) = found {
             self.kind = kind
             if index > 0 {
@@ -321,9 +321,13 @@ public struct MPEGStreamFile: Sendable {
             var found = 0
             var kind: Kind?
             var first: MPEGAudioFrameHeader?
+            var firstADTS: ADTSFrameHeader?
             while found < run, at + 7 <= bytes.count {
-                if kind != .mp3, let adts = ADTSFrameHeader(bytes[at...].prefix(7)), adts.frameLength > 7 {
+                if kind != .mp3, let adts = ADTSFrameHeader(bytes[at...].prefix(7)), adts.frameLength > 7,
+                    firstADTS.map({ $0.sampleRate == adts.sampleRate && $0.audioObjectType == adts.audioObjectType && $0.isMPEG2 == adts.isMPEG2 }) ?? true
+                {
                     kind = .aac
+                    firstADTS = firstADTS ?? adts
                     at += adts.frameLength
                 } else if kind != .aac, let header = MPEGAudioFrameHeader(bytes[at...].prefix(4)), let length = header.frameLength, length > 4,
                     first.map({ $0.version == header.version && $0.layer == header.layer && $0.sampleRate == header.sampleRate }) ?? true

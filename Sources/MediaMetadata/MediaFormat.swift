@@ -46,15 +46,25 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// Recognises a file's format, reading only its first bytes (and, behind a leading ID3v2
     /// tag, the first bytes after it: a row whose files may begin with one, MP3 when none does).
     /// A file no row recognises is MP3 or AAC when an MPEG audio or ADTS stream starts in its
-    /// first 64 KiB after junk (three frames in a row, as ffprobe finds them).
+    /// first 64 KiB after junk, as ffprobe finds it: eight frames in a row, each leading to
+    /// the next, which the audio packets of another container (an MPEG program stream's
+    /// 2 KiB packs, an AVI's chunks) do not make.
     public static func detect(_ source: any ByteSource) -> MediaFormat? {
         guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
-            return detectionOrder.first { $0.mayFollowID3 && $0.recognizes(after[...]) }?.format ?? .mp3
+            if let row = detectionOrder.first(where: { $0.mayFollowID3 && $0.recognizes(after[...]) }) { return row.format }
+            // Junk between the tag and the stream (an ADTS stream keeps its name after a save
+            // put a tag before its junk).
+            return streamAfterJunk(source, at: tag.totalSize) ?? .mp3
         }
-        if let format = detect(prefix: head) { return format }
-        guard let start = try? source.readAvailable(at: 0, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: start) else { return nil }
+        return detect(prefix: head) ?? streamAfterJunk(source, at: 0)
+    }
+
+    /// MP3 or AAC when an MPEG audio or ADTS stream of eight frames in a row starts in the 64 KiB
+    /// at `offset`; nil otherwise.
+    private static func streamAfterJunk(_ source: any ByteSource, at offset: UInt64) -> MediaFormat? {
+        guard let bytes = try? source.readAvailable(at: offset, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: bytes, run: 8) else { return nil }
         return stream.kind == .aac ? .aac : .mp3
     }
 

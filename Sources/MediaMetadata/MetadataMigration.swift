@@ -17,7 +17,9 @@ public struct MigrationReport: Sendable {
 
     /// Keys that describe how a file's audio was encoded, which `copyMetadata(from:)` leaves
     /// out: the destination's audio was encoded on its own (a transcode, another file), so the
-    /// source's values would say something false about it. With what each one says.
+    /// source's values would say something false about it. With what each one says. (And
+    /// ENCODEDBY when it comes from MP4's `©too`, the encoding tool; an `import` applies a
+    /// document as it is, as a restore must.)
     public static let encodingKeys: [String: String] = [
         "ENCODER": "the program that encoded the source's audio",
         "ENCODER_OPTIONS": "the settings the source's audio was encoded with",
@@ -51,7 +53,10 @@ extension MediaFile {
             (key: key, values: values, from: sourceItems.first { $0.contributes(to: key) }?.identifier)
         }
         tags.removeAll { tag in
-            guard let what = MigrationReport.encodingKeys[tag.key.uppercased()] else { return false }
+            // (ENCODEDBY is the person or organisation in ID3, but the encoding tool in MP4's
+            // `©too`, which TagLib names so too.)
+            let tool = tag.key.uppercased() == "ENCODEDBY" && tag.from == MetadataIdentifier(.iTunes, "\u{A9}too")
+            guard let what = tool ? "the tool that encoded the source's audio (MP4's ©too)" : MigrationReport.encodingKeys[tag.key.uppercased()] else { return false }
             report.entries.append(.init(key: tag.key, outcome: .leftOut, detail: "\(what), not this file's; not copied"))
             return true
         }

@@ -49,7 +49,8 @@ struct OggContainer: CarrierBackedContainer {
                 return true
             }
             if !legacy.isEmpty {
-                all.removeAll { $0.key == "COVERARTMIME" }
+                // (Their types go with them, unless a cover that did not decode stays a field.)
+                if !all.contains(where: { $0.key == "COVERART" }) { all.removeAll { $0.key == "COVERARTMIME" } }
                 diagnostics.append(Diagnostic(.note, MetadataError.Code.malformed, offset: file.headerPackets[OggFile.commentPacketIndex].offset, path: "COVERART",
                                               message: "\(legacy.count) legacy COVERART field\(legacy.count == 1 ? "" : "s") read as front cover\(legacy.count == 1 ? "" : "s"); a save writes \(legacy.count == 1 ? "it" : "them") as \(Self.pictureField)"))
             }

@@ -91,17 +91,11 @@ public struct TagTemplate: Sendable, Hashable {
                 index = next
                 continue
             }
-            // The matching brace: a fallback may hold fields of its own (`{A|{B}}`).
-            var depth = 1
-            var scan = next
-            while scan < text.endIndex {
-                if text[scan] == "{" { depth += 1 } else if text[scan] == "}" { depth -= 1; if depth == 0 { break } }
-                scan = text.index(after: scan)
-            }
-            guard scan < text.endIndex else {
+            // The matching brace: a fallback may hold fields of its own (`{A|{B}}`), a section
+            // a pattern (`{?{A} }}}` holds a literal brace).
+            guard let close = Self.closingBrace(in: text, openingAt: index) else {
                 throw SyntaxError(description: "unclosed \"{\" in the pattern \"\(text)\"")
             }
-            let close = scan
             if !literal.isEmpty { parts.append(.literal(literal)); literal = "" }
             if next < close, text[next] == "?" {
                 let inner = try TagTemplate(String(text[text.index(after: next)..<close]))
@@ -116,6 +110,30 @@ public struct TagTemplate: Sendable, Hashable {
         }
         if !literal.isEmpty { parts.append(.literal(literal)) }
         self.parts = parts
+    }
+
+    /// The `}` that closes the `{` at `open`. A field ends at its first `}` outside the fields
+    /// of its fallback (`{A|{B}}`); a section's body is a pattern, with literal braces written
+    /// `{{` and `}}`, which are stepped over (`{?{A}}} }` holds a `}`).
+    static func closingBrace(in text: String, openingAt open: String.Index) -> String.Index? {
+        var index = text.index(after: open)
+        let isSection = index < text.endIndex && text[index] == "?"
+        while index < text.endIndex {
+            let character = text[index]
+            let next = text.index(after: index)
+            if isSection, character == "{" || character == "}", next < text.endIndex, text[next] == character {
+                index = text.index(after: next)
+                continue
+            }
+            if character == "}" { return index }
+            if character == "{" {
+                guard let inner = closingBrace(in: text, openingAt: index) else { return nil }
+                index = text.index(after: inner)
+                continue
+            }
+            index = next
+        }
+        return nil
     }
 
     private static func field(_ body: String, in text: String) throws(SyntaxError) -> Field {
@@ -328,14 +346,25 @@ public struct TagTemplate: Sendable, Hashable {
     }
 
     /// How many path components the template spans (`{ARTIST}/{ALBUM}/{TITLE}`: 3).
-    public var componentCount: Int { 1 + Self.slashes(parts) }
+    /// (The folders of a section are not counted: a name matched with one would be a guess,
+    /// and `from-name` refuses such a pattern, `sectionsHoldFolders`.)
+    public var componentCount: Int {
+        1 + parts.reduce(0) { count, part in
+            if case .literal(let text) = part { return count + text.filter { $0 == "/" }.count }
+            return count
+        }
+    }
 
-    static func slashes(_ parts: [Part]) -> Int {
-        parts.reduce(0) { count, part in
+    /// True when a section holds a `/`: a name it may be missing from spans a number of
+    /// folders no one can tell.
+    public var sectionsHoldFolders: Bool { Self.holdsFolder(parts, inSection: false) }
+
+    static func holdsFolder(_ parts: [Part], inSection: Bool) -> Bool {
+        parts.contains { part in
             switch part {
-            case .literal(let text): count + text.filter { $0 == "/" }.count
-            case .field: count
-            case .section(let inner): count + slashes(inner)
+            case .literal(let text): inSection && text.contains("/")
+            case .field: false
+            case .section(let inner): holdsFolder(inner, inSection: true)
             }
         }
     }

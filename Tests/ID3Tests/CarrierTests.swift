@@ -67,12 +67,12 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         let found = try stream(tag + falseSync + audio)
         #expect(found.kind == .mp3 && found.audio.lowerBound == UInt64(tag.count + falseSync.count))
 
-        for (id, form, name) in [("RIFF", "WAVE", "a WAV (RIFF)"), ("FORM", "AIFF", "an AIFF")] {
+        for (id, form, name) in [("RIFF", "WAVE", "a RIFF file (RIFF: WAV or another form)"), ("BW64", "WAVE", "a RIFF file (BW64: WAV or another form)"), ("FORM", "AIFF", "an IFF file (FORM: AIFF or another form)")] {
             let iff = Array(id.utf8) + [0, 2, 0, 0] + Array(form.utf8) + adts + adts + adts + [UInt8](repeating: 0, count: 500)
             let file = try stream(tag + iff)
             #expect(file.kind == nil, "\(id)")
             #expect(file.leadingTags.count == 1)
-            #expect(file.diagnostics.contains { $0.message.contains("\(name) file follows the ID3v2 tag") }, "\(file.diagnostics)")
+            #expect(file.diagnostics.contains { $0.message.contains("\(name) follows the ID3v2 tag") }, "\(file.diagnostics)")
         }
     }
 

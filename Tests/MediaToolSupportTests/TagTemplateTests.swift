@@ -73,7 +73,16 @@ import Testing
         #expect(template.match("07 - Song")?.map(\.key) == ["TRACKNUMBER", "TITLE"])
         #expect(template.match("07 - Song")?.map(\.value) == ["07", "Song"])
         #expect(template.match("Song")?.map(\.key) == ["TITLE"])
-        #expect(try TagTemplate("{?{ALBUM}/}{TITLE}").componentCount == 2)
+        // A section's folder is not counted for matching names: from-name refuses it.
+        #expect(try TagTemplate("{?{ALBUM}/}{TITLE}").componentCount == 1)
+        #expect(try TagTemplate("{?{ALBUM}/}{TITLE}").sectionsHoldFolders)
+        #expect(try !TagTemplate("{ARTIST}/{?{TRACKNUMBER} - }{TITLE}").sectionsHoldFolders)
+        // Literal braces inside a section are `{{` and `}}`, as outside; a field's name ends
+        // at its first `}`.
+        #expect(try render("{?{{ {TRACKNUMBER} - }{TITLE}").text == "{ 3 - Fixture Title ♪")
+        #expect(try render("{?{TRACKNUMBER}}} - }x").text == "3} - x")
+        #expect(try render("{?{CONDUCTOR}}}}{TITLE}").text == "Fixture Title ♪")
+        #expect(try render("{{{TRACKNUMBER}}}").text == "{3}")
         #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{? - }{TITLE}") }
         #expect(throws: TagTemplate.SyntaxError.self) { try TagTemplate("{?{TITLE}") }
     }

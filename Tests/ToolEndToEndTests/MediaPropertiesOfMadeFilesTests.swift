@@ -1,5 +1,6 @@
 import Foundation
 import ISOBMFF
+import MediaBytes
 import MediaMetadata
 import TestSupport
 import Testing
@@ -53,11 +54,24 @@ struct MediaPropertiesOfMadeFilesTests {
         #expect(abs(duration - 2) < 0.1, "\(duration)")
         try file.set("TITLE", ["After junk"])
         try file.save()
-        #expect(try MediaFile(path: path).tags["TITLE"] == ["After junk"])
+        let saved = try MediaFile(path: path)
+        #expect(saved.tags["TITLE"] == ["After junk"])
+        #expect(saved.format == file.format, "the tag before the junk does not change what the stream is")
         #expect(try await OtherReaders.ffprobeTags(path)["title"] == "After junk")
-        // Junk alone is not taken for audio.
+        // Junk alone is not taken for audio, nor are audio packets of another container: an
+        // MPEG program stream's packs of three frames each, between pack headers.
         let none = try TemporaryFile.write(junk + junk, name: "junk-only.mp3")
         #expect(throws: MetadataError.self) { try MediaFile(path: none) }
+        let cleanBytes: [UInt8] = try TemporaryFile.read(clean)
+        let firstFrame: Int = try #require((0..<cleanBytes.count - 1).first { (at: Int) -> Bool in cleanBytes[at] == 0xFF && cleanBytes[at + 1] & 0xE0 == 0xE0 })
+        let frameBytes = Array(cleanBytes[firstFrame...])
+        var packs: [UInt8] = []
+        for pack in 0..<20 {
+            let piece = frameBytes.dropFirst(pack * 900).prefix(900)
+            packs += [0, 0, 1, 0xBA] + [UInt8](repeating: 0x44, count: 10) + piece
+        }
+        let packed = try TemporaryFile.write(packs, name: "packed.mpg")
+        #expect(MediaFormat.detect(try FileByteSource(path: packed)) == nil)
     }
 
     /// MP3 in WAV (format tag 0x55): timed by the `data` bytes over the average byte rate

@@ -138,6 +138,17 @@ struct OggToolTests {
         let tags = try await OtherReaders.mutagenTags(m4a)
         #expect(!tags.keys.contains { $0.uppercased().contains("R128") || $0.uppercased().hasSuffix(":ENCODER") }, "\(tags.keys.sorted())")
         #expect(try await tagedit("get", m4a, "REPLAYGAIN_TRACK_GAIN").standardOutput == "-3.20 dB\n")
+        // MP4's encoding tool (`©too`, ENCODEDBY as TagLib names it) is left out too; ID3's
+        // ENCODEDBY (TENC) is a person and travels.
+        #expect(try await tagedit("set", m4a, "ENCODEDBY=Lavf60.3.100").status == 0)
+        let mp3 = try TemporaryFile.write(TemporaryFile.read(TestFixtures.path("no-tags.mp3")), name: "dest.mp3")
+        let toMP3 = try await tagedit("copy", m4a, mp3)
+        #expect(toMP3.standardOutput.contains("left out: ENCODEDBY: the tool that encoded the source's audio (MP4's ©too)"), "\(toMP3.standardOutput)")
+        #expect(try await tagedit("get", mp3, "ENCODEDBY").status == 1)
+        #expect(try await tagedit("set", mp3, "ENCODEDBY=A. Person").status == 0)
+        let flac = try TemporaryFile.write(TemporaryFile.read(TestFixtures.path("flac-tags-picture.flac")), name: "dest.flac")
+        #expect(try await tagedit("copy", mp3, flac).status == 0)
+        #expect(try await tagedit("get", flac, "ENCODEDBY").standardOutput == "A. Person\n")
     }
 
     /// A stream whose last page lacks the end-of-stream flag (a file cut short on a page

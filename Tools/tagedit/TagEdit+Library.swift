@@ -243,6 +243,9 @@ extension TagEdit {
             guard template.fields.contains(where: { $0.key != "_" && !TagTemplate.fileFields.contains($0.key) }) else {
                 throw ValidationError("the pattern names no tag: '{TRACKNUMBER} - {TITLE}'")
             }
+            guard !template.sectionsHoldFolders else {
+                throw ValidationError("a section with a folder ('{?{ALBUM}/}') cannot be read from a name: how many folders belong to the name would be a guess")
+            }
         }
 
         func run() throws {

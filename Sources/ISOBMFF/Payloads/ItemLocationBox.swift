@@ -68,7 +68,8 @@ public struct ItemLocationBox: AtomPayload, Hashable {
             .record([
                 AtomField("itemID", item.itemID), AtomField("constructionMethod", item.constructionMethod),
                 AtomField("dataReferenceIndex", item.dataReferenceIndex), AtomField("baseOffset", item.baseOffset),
-                AtomField("extents", .list(item.extents.map { extent in
+                AtomField("extentCount", item.extents.count),
+                AtomField("extents", .list(item.extents.prefix(options.maxEntries ?? item.extents.count).map { extent in
                     .record([AtomField("offset", extent.offset), AtomField("length", extent.length)]
                         + (extent.index.map { [AtomField("index", $0)] } ?? []))
                 })),
