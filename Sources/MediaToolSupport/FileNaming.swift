@@ -5,7 +5,9 @@ import MediaMetadata
 public enum FileNaming {
     /// Characters replaced by `_`: the path separators, the ones Windows and FAT reject, and
     /// control characters.
-    static let rejected: Set<Character> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
+    /// (Unicode scalars, not characters: a `/` followed by a combining mark is one character
+    /// and still a path separator to the file system.)
+    static let rejected: Set<Unicode.Scalar> = ["/", "\\", ":", "*", "?", "\"", "<", ">", "|"]
     /// A component longer than this many UTF-8 bytes is cut (most file systems allow 255).
     public static let maximumComponentBytes = 240
 
@@ -13,9 +15,9 @@ public enum FileNaming {
     /// dots and spaces go (Windows drops them; a leading dot hides a file), and the result is cut
     /// to `maximumComponentBytes` on a character boundary. Never empty: `_` stands for nothing.
     public static func component(_ text: String) -> String {
-        var result = String(text.map { character in
-            rejected.contains(character) || character.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? "_" : character
-        })
+        var result = String(String.UnicodeScalarView(text.unicodeScalars.map { scalar in
+            rejected.contains(scalar) || scalar.value < 0x20 || scalar.value == 0x7F ? "_" : scalar
+        }))
         while result.first == "." || result.first == " " { result.removeFirst() }
         while result.last == "." || result.last == " " { result.removeLast() }
         if result.utf8.count > maximumComponentBytes {
@@ -43,13 +45,14 @@ public enum FileNaming {
         }
         var missing: [String] = []
         let rendered = try parsed.render(file, missing: &missing) { value in
-            String(value.map { rejected.contains($0) ? "_" : $0 })
+            String(String.UnicodeScalarView(value.unicodeScalars.map { rejected.contains($0) ? "_" : $0 }))
         }
         if let key = missing.first {
             let keys = Array(Set(missing)).sorted()
             throw MetadataError(.badValue, path: file.path,
                                 message: "has no \(keys.joined(separator: ", ")): not renamed, so that no name lacks it (give a fallback, {\(key)|none} or {\(key)|{OTHERKEY}}, write {\(key)|} to leave it out, or put it in a section, {?{\(key)} - }, to leave the section out)")
         }
-        return rendered.split(separator: "/", omittingEmptySubsequences: false).map { component(String($0)) }.joined(separator: "/")
+        return rendered.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false)
+            .map { component(String(String.UnicodeScalarView($0))) }.joined(separator: "/")
     }
 }

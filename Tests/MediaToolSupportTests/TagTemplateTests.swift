@@ -93,11 +93,26 @@ import Testing
         #expect(TagTemplate.asciiFolded("e\u{301}") == "e")
     }
 
+    /// A value's `/` never makes a folder, even with a combining mark after it (one Swift
+    /// character, two scalars), and the pattern's own `/` does, even when a value after it
+    /// starts with a combining mark.
+    @Test func onlyThePatternsSlashesMakeFolders() throws {
+        var file = try MediaFile(path: TestFixtures.path("id3v24-full.mp3"))
+        try file.set("TITLE", ["AC/\u{301}DC"])
+        try file.set("ALBUM", ["\u{301}Album"])
+        let path = try FileNaming.relativePath("{ARTIST}/{ALBUM}/{TITLE}", for: file)
+        #expect(path.unicodeScalars.split(separator: "/").count == 3, "\(path.unicodeScalars.map { String($0.value, radix: 16) })")
+        #expect(path.hasSuffix("AC_\u{301}DC"))
+    }
+
     @Test func fileNameComponentsAreSafeEverywhere() {
         #expect(FileNaming.component("AC/DC: Live? <1> \"x\" |*\\") == "AC_DC_ Live_ _1_ _x_ ___")
         #expect(FileNaming.component("..hidden. ") == "hidden")
         #expect(FileNaming.component("") == "_")
         #expect(FileNaming.component("tab\there") == "tab_here")
+        // A `/` followed by a combining mark is one character, and still a path separator.
+        #expect(FileNaming.component("AC/\u{301}DC") == "AC_\u{301}DC")
+        #expect(!FileNaming.component("a/\u{301}b").unicodeScalars.contains("/"))
         let long = FileNaming.component(String(repeating: "é", count: 300))
         #expect(long.utf8.count <= FileNaming.maximumComponentBytes && long.allSatisfy { $0 == "é" })
     }
