@@ -31,6 +31,8 @@ public enum TagLibPropertyMap {
         var ours = file.tags
         var theirs = taglib.properties
         let items = file.items
+        // The ID3v2 frames, read once for every rule that looks at them.
+        let frames = id3Frames(path, format: file.format)
         // An ID3v2 tag of a major version after 4 (which a reader must not read, since it
         // cannot know its layout) is not read here; TagLib reads it as v2.4.
         if file.format == .mp3, let head = try? FileByteSource(path: path).read(at: 0, count: 4), head.starts(with: Array("ID3".utf8)), head[3] > 4 {
@@ -178,13 +180,13 @@ public enum TagLibPropertyMap {
         // after it. The keys only this project has are not compared then.
         let fileSource = try? FileByteSource(path: path)
         let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
-        if id3Frames(path, format: file.format).contains(where: { frame in
+        if frames.contains(where: { frame in
             frame.storedSize <= 10 || (version4 && frame.storedSize <= 14
                 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
         }) {
             for key in ours.keys where theirs[key] == nil { ours[key] = nil }
         }
-        for frame in id3Frames(path, format: file.format) {
+        for frame in frames {
             guard unreadable(frame, diagnostics: file.diagnostics) != nil else { continue }
             if frame.id == "COMM" {
                 // A comment's key is COMMENT or COMMENT:description: neither is compared.
@@ -246,7 +248,7 @@ public enum TagLibPropertyMap {
         // A time or day (TIME, TDAT) without a year: TagLib takes it for the date; this project
         // makes a date from a year (TDRC, or TYER with them).
         if file.format == .mp3 || file.format == .aiff || file.format == .wav, ours["DATE"] == nil {
-            let ids = Set(id3Frames(path, format: file.format).map(\.id))
+            let ids = Set(frames.map(\.id))
             if ids.isDisjoint(with: ["TYER", "TDRC"]) && !ids.isDisjoint(with: ["TIME", "TDAT"]) { theirs["DATE"] = nil }
         }
         // A damaged INFO list (a chunk whose ID is not one, or that runs past the list's end):
@@ -282,7 +284,7 @@ public enum TagLibPropertyMap {
         // TagLib joins a v2.3 TDAT (and TIME) to the year only when its text is four characters
         // without a terminating NUL (it counts the NUL as a fifth); this project reads the date.
         if let date = ours["DATE"]?.first, theirs["DATE"] == [String(date.prefix(4))],
-            id3Frames(path, format: file.format).contains(where: { $0.id == "TDAT" && $0.body.last == 0 })
+            frames.contains(where: { $0.id == "TDAT" && $0.body.last == 0 })
         {
             ours["DATE"] = theirs["DATE"]
         }
@@ -315,14 +317,14 @@ public enum TagLibPropertyMap {
         for key in theirs.keys where key.hasPrefix("LYRICS") || key.hasPrefix("COMMENT") {
             let id = key.hasPrefix("LYRICS") ? "USLT" : "COMM"
             guard let others = theirs[key], others.contains(""), let mine = ours[key], mine.count == others.count else { continue }
-            let frames = id3Frames(path, format: file.format).filter { $0.id == id && $0.body.first == 3 }
-            if frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
+            let utf8Frames = frames.filter { $0.id == id && $0.body.first == 3 }
+            if utf8Frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
         }
         // A text frame whose size a mutation made cover the frames after it: its values are
         // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
         // and decode each in its own way. Not compared when a value is a frame identifier
         // that a frame of the tag had.
-        let frameIDs = Set(id3Frames(path, format: file.format).map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC"])
+        let frameIDs = Set(frames.map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC"])
         for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
             guard let values = ours[key], values.count > 2,
                 values.contains(where: { value in frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.hasSuffix($0) } }) else { continue }
@@ -360,7 +362,7 @@ public enum TagLibPropertyMap {
         // frame, the description too, so it takes the first value for the description (a key
         // named by it, the other values its values); this project reads a user text without a
         // description as no key, as mutagen does.
-        for frame in id3Frames(path, format: file.format) where frame.id == "TXXX" {
+        for frame in frames where frame.id == "TXXX" {
             guard let (_, description, values) = frame.content.userText, description.isEmpty,
                 let first = values.first(where: { !$0.isEmpty }) else { continue }
             let row = MetadataKeyTable.rows.first { row in
@@ -380,7 +382,7 @@ public enum TagLibPropertyMap {
         // A frame of ID3v2.3 alone (TORY, TYER...) in an ID3v2.4 tag: this project reads it by
         // its ID3v2.3 meaning; TagLib upgrades frames in ID3v2.3 tags only.
         if version4 {
-            for frame in id3Frames(path, format: file.format) {
+            for frame in frames {
                 guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }),
                     theirs[row.key] == nil else { continue }
                 ours[row.key] = nil
