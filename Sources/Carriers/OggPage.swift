@@ -171,7 +171,7 @@ public struct OggPage: Sendable, Hashable {
 }
 
 /// The CRC-32 of Ogg pages (RFC 3533 section 6: polynomial 0x04C11DB7, not reflected, initial
-/// value 0, no final XOR), four bytes a step.
+/// value 0, no final XOR), sixteen bytes a step.
 public struct OggCRC: Sendable {
     public private(set) var value: UInt32 = 0
 
@@ -193,16 +193,18 @@ public struct OggCRC: Sendable {
         var index = 0
         let count = buffer.count
         Self.tables.withUnsafeBufferPointer { table in
-            // Slicing by 8: the register takes four bytes, and four more go straight to the
-            // tables of a byte followed by 3, 2, 1 and 0 zero bytes.
-            while count - index >= 8 {
-                let high = crc ^ (UInt32(buffer[index]) << 24 | UInt32(buffer[index + 1]) << 16 | UInt32(buffer[index + 2]) << 8 | UInt32(buffer[index + 3]))
-                let first: UInt32 = table[7 * 256 + Int(high >> 24)] ^ table[6 * 256 + Int(high >> 16 & 0xFF)]
-                let second: UInt32 = table[5 * 256 + Int(high >> 8 & 0xFF)] ^ table[4 * 256 + Int(high & 0xFF)]
-                let third: UInt32 = table[3 * 256 + Int(buffer[index + 4])] ^ table[2 * 256 + Int(buffer[index + 5])]
-                let fourth: UInt32 = table[256 + Int(buffer[index + 6])] ^ table[Int(buffer[index + 7])]
+            // Slicing by 16: the register takes four bytes, and twelve more go straight to
+            // the tables of a byte followed by 11 ... 0 zero bytes.
+            func t(_ k: Int, _ byte: UInt32) -> UInt32 { table[k &* 256 &+ Int(byte)] }
+            func b(_ at: Int) -> UInt32 { UInt32(buffer[at]) }
+            while count - index >= 16 {
+                let high = crc ^ (b(index) << 24 | b(index + 1) << 16 | b(index + 2) << 8 | b(index + 3))
+                let first = t(15, high >> 24) ^ t(14, high >> 16 & 0xFF) ^ t(13, high >> 8 & 0xFF) ^ t(12, high & 0xFF)
+                let second = t(11, b(index + 4)) ^ t(10, b(index + 5)) ^ t(9, b(index + 6)) ^ t(8, b(index + 7))
+                let third = t(7, b(index + 8)) ^ t(6, b(index + 9)) ^ t(5, b(index + 10)) ^ t(4, b(index + 11))
+                let fourth = t(3, b(index + 12)) ^ t(2, b(index + 13)) ^ t(1, b(index + 14)) ^ t(0, b(index + 15))
                 crc = first ^ second ^ third ^ fourth
-                index += 8
+                index += 16
             }
             while index < count {
                 crc = (crc << 8) ^ table[Int(UInt8(truncatingIfNeeded: crc >> 24) ^ buffer[index])]
@@ -212,15 +214,15 @@ public struct OggCRC: Sendable {
         value = crc
     }
 
-    /// Table k maps a byte to its CRC shifted through k further zero bytes (slicing by 8).
+    /// Table k maps a byte to its CRC shifted through k further zero bytes (slicing by 16).
     private static let tables: [UInt32] = {
-        var tables = [UInt32](repeating: 0, count: 8 * 256)
+        var tables = [UInt32](repeating: 0, count: 16 * 256)
         for byte in 0..<256 {
             var crc = UInt32(byte) << 24
             for _ in 0..<8 { crc = crc & 0x8000_0000 != 0 ? (crc << 1) ^ 0x04C1_1DB7 : crc << 1 }
             tables[byte] = crc
         }
-        for k in 1..<8 {
+        for k in 1..<16 {
             for byte in 0..<256 {
                 let previous = tables[(k - 1) * 256 + byte]
                 tables[k * 256 + byte] = (previous << 8) ^ tables[Int(previous >> 24)]

@@ -78,7 +78,11 @@ extension MetadataKeyTable {
     }
     private static let byAPE: [String: Row] = Dictionary(rows.compactMap { row in row.ape.map { ($0.uppercased(), row) } }, uniquingKeysWith: { a, _ in a })
     /// The row of a Vorbis comment field name (compared in upper case).
-    static func definition(vorbisKey name: String) -> Row? { byVorbis[name.uppercased()] }
+    static func definition(vorbisKey name: String) -> Row? { byVorbis[name] ?? byVorbis[name.uppercased()] }
+    /// The uniform key of a Vorbis comment field name given in upper case (a listing's lookup:
+    /// no row copied).
+    static func uniformKey(vorbisKey name: String) -> String? { keyByVorbis[name] }
+    private static let keyByVorbis: [String: String] = byVorbis.mapValues(\.key)
     private static let byVorbis: [String: Row] = {
         var map: [String: Row] = [:]
         for row in rows { for name in row.vorbisNames where map[name] == nil { map[name] = row } }

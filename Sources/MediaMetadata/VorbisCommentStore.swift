@@ -65,59 +65,68 @@ struct VorbisCommentStore: MetadataStore {
 
     /// The fields that stand for a number's total (`TRACKTOTAL`, `TOTALTRACKS`), by the pair key.
     static let totalFields: [String: [String]] = ["TRACKNUMBER": ["TRACKTOTAL", "TOTALTRACKS"], "DISCNUMBER": ["DISCTOTAL", "TOTALDISCS"]]
-    private static let totalOf: [String: String] = {
-        var map: [String: String] = [:]
-        for (pair, totals) in totalFields { for total in totals { map[total] = pair } }
-        return map
-    }()
+    /// The number field a total field belongs to (`TRACKTOTAL` → `TRACKNUMBER`).
+    static func numberField(ofTotal name: String) -> String? {
+        totalFields.first { $0.value.contains(name) }?.key
+    }
 
-    /// The field names in order of their first field, each with its values.
-    private var groups: [(name: String, values: [String])] {
-        var order: [String] = []
-        var values: [String: [String]] = [:]
-        for field in comment.fields {
+    /// The field names (upper case) in order of their first field, each with the indexes of its
+    /// fields: no value decoded yet. A comment has a dozen names or so, found by comparing
+    /// (a hash per field costs more); a long one is indexed.
+    private var groups: [(name: String, fields: [Int])] {
+        var list: [(name: String, fields: [Int])] = []
+        list.reserveCapacity(comment.fields.count)
+        var place: [String: Int]? = nil
+        for (index, field) in comment.fields.enumerated() {
             let key = field.key
-            if values[key] == nil { order.append(key) }
-            values[key, default: []].append(field.value)
+            if list.count == 32, place == nil { place = Dictionary(uniqueKeysWithValues: list.indices.map { (list[$0].name, $0) }) }
+            let at = place == nil ? list.firstIndex { $0.name == key } : place![key]
+            if let at { list[at].fields.append(index) } else {
+                place?[key] = list.count
+                list.append((key, [index]))
+            }
         }
-        return order.map { ($0, values[$0]!) }
+        return list
     }
 
     var rankedItems: RankedItems {
         let groups = groups
+        let fields = comment.fields
+        func first(_ name: String) -> String? { groups.first { $0.name == name }.map { fields[$0.fields[0]].value } }
         var result = RankedItems(capacity: groups.count + pictureList.count)
-        let present = Set(groups.map(\.name))
-        for (name, values) in groups {
+        for (name, indexes) in groups {
             let identifier = MetadataIdentifier(.vorbis, name)
             if name == "METADATA_BLOCK_PICTURE" || name == "COVERART" {
-                // Pictures kept in the comment (Ogg's way): listed and kept as they are, not tags.
-                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis picture field", values: values.map { "\($0.utf8.count) bytes of Base64" },
-                                                    travelsWith: .pictures))
+                // Pictures kept in the comment (Ogg's way): listed and kept as they are, not
+                // tags (their Base64 is counted, not decoded).
+                result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis picture field",
+                                                    values: indexes.map { "\(fields[$0].valueBytes.count) bytes of Base64" }, travelsWith: .pictures))
                 continue
             }
+            let values = indexes.map { fields[$0].value }
             if Self.isChapterField(name) {
                 result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis chapter", values: values, travelsWith: .chapters))
                 continue
             }
-            if let pair = Self.totalOf[name] {
+            if let pair = Self.numberField(ofTotal: name) {
                 // Read through its number (TRACKNUMBER=3/12), unless there is none.
-                let key: String? = present.contains(pair) ? nil : name
+                let key: String? = groups.contains { $0.name == pair } ? nil : name
                 result.append(0, NativeMetadataItem(identifier, key: key, dataType: "Vorbis text", values: values, travelsWith: key == nil ? .tags : nil))
                 continue
             }
-            let row = MetadataKeyTable.definition(vorbisKey: name)
             // An empty field gives no value (as in TagLib, and as `set` treats an empty value).
-            let values = values.filter { !$0.isEmpty }
-            guard !values.isEmpty else {
+            let nonEmpty = values.contains(where: \.isEmpty) ? values.filter { !$0.isEmpty } : values
+            guard !nonEmpty.isEmpty else {
                 result.append(0, NativeMetadataItem(identifier, key: nil, dataType: "Vorbis text (empty)", values: [""], travelsWith: .tags))
                 continue
             }
-            var shown = values
-            if let totals = Self.totalFields[name], let total = totals.lazy.compactMap({ self.comment.values($0).first }).first,
-               let first = values.first, !first.contains("/") {
-                shown = [first + "/" + total] + values.dropFirst()
+            var shown = nonEmpty
+            if name == "TRACKNUMBER" || name == "DISCNUMBER", let totals = Self.totalFields[name],
+               let total = totals.lazy.compactMap(first).first,
+               !shown[0].contains("/") {
+                shown[0] += "/" + total
             }
-            result.append(0, NativeMetadataItem(identifier, key: row?.key ?? name, dataType: "Vorbis text", values: shown))
+            result.append(0, NativeMetadataItem(identifier, key: MetadataKeyTable.uniformKey(vorbisKey: name) ?? name, dataType: "Vorbis text", values: shown))
         }
         for (index, picture) in pictureList.enumerated() {
             result.append(0, NativeMetadataItem(MetadataIdentifier(pictureSpace, "PICTURE[\(index)]"), key: nil, dataType: "picture",

@@ -463,7 +463,10 @@ public struct EncodedJSON: Sendable {
     ///   document is then cut there), or what `output` throws.
     public func write(_ output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
         var position = 0
-        var encoded = [UInt8](repeating: 0, count: Base64.encodedCount(Self.chunk))
+        // The Base64 buffer, only as large as the largest piece needs (a document without
+        // file bytes, a listing's, has none: it is not a megabyte to clear per file).
+        let largest = insertions.reduce(0) { max($0, min($1.data.count, Self.chunk)) }
+        var encoded = largest == 0 ? [] : [UInt8](repeating: 0, count: Base64.encodedCount(largest))
         for insertion in insertions {
             try bytes[position..<insertion.offset].withUnsafeBufferPointer(output)
             try insertion.data.forEachChunk(size: Self.chunk) { piece in

@@ -61,21 +61,25 @@ struct FieldReader {
     var remaining: Int { bytes.endIndex - position }
     var offset: UInt64 { baseOffset + UInt64(position - bytes.startIndex) }
 
-    mutating func take(_ count: Int, _ field: String) throws(VorbisCommentError) -> ArraySlice<UInt8> {
+    /// The next `count` bytes. `field` names them in the error (made only when it is thrown).
+    mutating func take(_ count: Int, _ field: @autoclosure () -> String) throws(VorbisCommentError) -> ArraySlice<UInt8> {
         guard count >= 0, count <= remaining else {
-            throw VorbisCommentError(.truncated, offset: offset, message: "the \(what)'s \(field) claims \(count) bytes; \(remaining) are left")
+            throw VorbisCommentError(.truncated, offset: offset, message: "the \(what)'s \(field()) claims \(count) bytes; \(remaining) are left")
         }
         defer { position += count }
         return bytes[position..<position + count]
     }
 
-    mutating func uint32LE(_ field: String) throws(VorbisCommentError) -> UInt32 {
-        let b = try take(4, field)
-        return b.reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    mutating func uint32LE(_ field: @autoclosure () -> String) throws(VorbisCommentError) -> UInt32 {
+        let b = try take(4, field())
+        let at = b.startIndex
+        return UInt32(b[at]) | UInt32(b[at + 1]) << 8 | UInt32(b[at + 2]) << 16 | UInt32(b[at + 3]) << 24
     }
 
-    mutating func uint32BE(_ field: String) throws(VorbisCommentError) -> UInt32 {
-        try take(4, field).reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+    mutating func uint32BE(_ field: @autoclosure () -> String) throws(VorbisCommentError) -> UInt32 {
+        let b = try take(4, field())
+        let at = b.startIndex
+        return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
     }
 }
 
