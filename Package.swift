@@ -33,7 +33,7 @@ let package = Package(
         // Layer 2': tag formats: APEv1/APEv2 tags.
         .target(name: "APEv2", dependencies: ["MediaBytes"]),
         // Layer 2': tag formats: Vorbis comments and FLAC pictures (FLAC, Ogg Vorbis, Opus, Speex).
-        .target(name: "VorbisComment"),
+        .target(name: "VorbisComment", dependencies: ["MediaBytes"]),
         // Layer 2'': carriers, the file layouts that hold tags (MPEG audio / ADTS streams,
         // AIFF and WAV chunks); each holds tag formats of the layer below.
         .target(name: "Carriers", dependencies: ["MediaBytes", "ID3", "APEv2", "VorbisComment"]),

@@ -148,7 +148,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 visit(node.children)
             }
         }
-        visit(TransportStreamInspection.nodes(for: file))
+        visit(InspectionNode.nodes(of: file.structure))
     }
 
     static func parseID3Tag(_ bytes: [UInt8]) {

@@ -155,8 +155,12 @@ public struct TransportStreamFile: Sendable {
         return layout(head) != nil
     }
 
+    /// True when a file beginning with `head` (its first `headSize` bytes, or the whole of a
+    /// shorter file) starts with transport packets.
+    public static func isTransportStream(_ head: ArraySlice<UInt8>) -> Bool { layout(Array(head)) != nil }
+
     /// The bytes `layout(_:)` looks at.
-    static let headSize = 192 * 3 + 4
+    public static let headSize = 192 * 3 + 4
 
     /// Reads the file's programs and timed ID3 events.
     ///

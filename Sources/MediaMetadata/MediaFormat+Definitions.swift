@@ -14,6 +14,8 @@ extension MediaFormat {
         case flacBlocks
         /// Ogg pages carrying a stream's packets.
         case oggPages
+        /// MPEG-2 transport packets carrying programs and their streams.
+        case transportStream
 
         /// What the structure inspector shows of such a file, for help texts.
         public var shown: String {
@@ -23,6 +25,7 @@ extension MediaFormat {
             case .iffChunks: "chunks"
             case .flacBlocks: "metadata blocks"
             case .oggPages: "pages and header packets"
+            case .transportStream: "programs, streams and timed ID3"
             }
         }
 
@@ -80,7 +83,8 @@ extension MediaFormat {
 
     /// How a format's files are told from others, strongest first.
     public enum Signature: Int, Sendable, Comparable, CaseIterable {
-        /// A code at the start of the file (`FORM`…`AIFF`, `RIFF`…`WAVE`, `fLaC`, `OggS`).
+        /// A code at the start of the file (`FORM`…`AIFF`, `RIFF`…`WAVE`, `fLaC`, `OggS`, a
+        /// transport stream's sync bytes 188 bytes apart).
         case magic
         /// An atom type the atom reader accepts at bytes 4-7 (and an `ftyp` brand).
         case firstAtom
@@ -109,6 +113,8 @@ extension MediaFormat {
                    recognizes: FLACFile.isFLAC, mayFollowID3: true),
         Definition(format: .ogg, names: ["Ogg Vorbis", "Opus", "Ogg FLAC", "Speex"], extensions: ["ogg", "oga", "opus", "spx"], structure: .oggPages,
                    container: OggContainer.self, recognizes: OggFile.isOgg),
+        Definition(format: .ts, names: ["MPEG-TS"], extensions: ["ts", "m2ts", "mts"], structure: .transportStream, container: nil,
+                   recognizes: TransportStreamFile.isTransportStream),
     ]
 
     /// This format's row; nil for a format the table does not list.

@@ -28,6 +28,9 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     public static let flac = MediaFormat(rawValue: "flac")
     /// An Ogg file of Vorbis, Opus, FLAC or Speex (`OggS`).
     public static let ogg = MediaFormat(rawValue: "ogg")
+    /// An MPEG-2 transport stream (HLS segments): its programs, streams and timed ID3 shown,
+    /// nothing to edit.
+    public static let ts = MediaFormat(rawValue: "ts")
 
     public var description: String { rawValue }
 
@@ -50,7 +53,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// the next, which the audio packets of another container (an MPEG program stream's
     /// 2 KiB packs, an AVI's chunks) do not make.
     public static func detect(_ source: any ByteSource) -> MediaFormat? {
-        guard let head = try? source.readAvailable(at: 0, upTo: 64) else { return nil }
+        // Enough for every signature: a transport stream's third packet's sync byte.
+        guard let head = try? source.readAvailable(at: 0, upTo: TransportStreamFile.headSize) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
             if let row = detectionOrder.first(where: { $0.mayFollowID3 && $0.recognizes(after[...]) }) { return row.format }

@@ -61,18 +61,16 @@ public enum TimedMetadata {
         do {
             let source = try FileByteSource(path: path)
             var report: TimedMetadataReport
-            if TransportStreamFile.isTransportStream(source) {
+            let format = MediaFormat.detect(source)
+            switch format?.definition {
+            case let definition? where definition.structure == .transportStream:
                 report = try transportStream(source, path: path)
-            } else {
-                let format = MediaFormat.detect(source)
-                switch format?.definition {
-                case let definition? where definition.structure == .atoms && definition.hasMetadata:
-                    report = try movie(source, path: path, format: definition.format)
-                case let definition? where definition.structure == .mpegStream:
-                    report = try packedAudio(source, path: path, format: definition.format)
-                default:
-                    throw MetadataError(.unsupportedFormat, path: path, message: "no timed metadata this package reads: not an MPEG transport stream, MP4/QuickTime, ADTS or MP3 file")
-                }
+            case let definition? where definition.structure == .atoms && definition.hasMetadata:
+                report = try movie(source, path: path, format: definition.format)
+            case let definition? where definition.structure == .mpegStream:
+                report = try packedAudio(source, path: path, format: definition.format)
+            default:
+                throw MetadataError(.unsupportedFormat, path: path, message: "no timed metadata this package reads: not an MPEG transport stream, MP4/QuickTime, ADTS or MP3 file")
             }
             // Events at one time keep their file order (then the order read, for the items of one tag).
             report.events = report.events.enumerated().sorted { a, b in

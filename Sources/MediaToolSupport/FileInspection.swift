@@ -25,9 +25,8 @@ public struct FileInspection: Sendable {
     public let path: String
     public let source: any ByteSource
     public let format: MediaFormat?
-    /// The format's name as the tools print it: `mp4`, `mp3`... and `ts` for a transport
-    /// stream (which has no tags of its own to edit, so no `MediaFormat`).
-    public let formatName: String?
+    /// The format's name as the tools print it: `mp4`, `mp3`, `ts`...
+    public var formatName: String? { format?.rawValue }
     /// The top-level nodes, in file order.
     public let nodes: [InspectionNode]
     /// Problems met reading the structure (those met decoding a node are in its details).
@@ -59,10 +58,6 @@ public struct FileInspection: Sendable {
             }
             throw InspectionFailure(kind: kind, message: error.description)
         }
-        if TransportStreamFile.isTransportStream(source) {
-            return try openCarrier(path, source: source, format: nil, name: "ts", strict: strict, read: TransportStreamFile.init(source:),
-                                   diagnostics: \.diagnostics, nodes: TransportStreamInspection.nodes(for:))
-        }
         // The reader of the format's structure (`MediaFormat.definitions`); atoms, which say
         // best what a file that is none of these looks like, otherwise.
         let format = MediaFormat.detect(source)
@@ -78,19 +73,23 @@ public struct FileInspection: Sendable {
     static let carrierOpeners: [MediaFormat.Structure: Opener] = [
         .mpegStream: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: ID3Inspection.nodes(for:))
+                            nodes: { InspectionNode.nodes(of: $0.structure) })
         },
         .iffChunks: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: IFFChunkFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: ID3Inspection.nodes(for:))
+                            nodes: { InspectionNode.nodes(of: $0.structure) })
         },
         .flacBlocks: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: FLACFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: FLACInspection.nodes(for:))
+                            nodes: { InspectionNode.nodes(of: $0.structure) })
         },
         .oggPages: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: OggFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: OggInspection.nodes(for:), deepCheck: { file in file.walkPages(from: file.headerEnd).diagnostics })
+                            nodes: { InspectionNode.nodes(of: $0.structure) }, deepCheck: { file in file.walkPages(from: file.headerEnd).diagnostics })
+        },
+        .transportStream: { path, source, format, strict throws(InspectionFailure) in
+            try openCarrier(path, source: source, format: format, strict: strict, read: TransportStreamFile.init(source:), diagnostics: \.diagnostics,
+                            nodes: { InspectionNode.nodes(of: $0.structure) })
         },
     ]
 
@@ -105,13 +104,13 @@ public struct FileInspection: Sendable {
         } catch {
             throw InspectionFailure(kind: .malformed, message: "\(path): malformed \(error.description)")
         }
-        return FileInspection(path: path, source: source, format: format, formatName: format?.rawValue, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
+        return FileInspection(path: path, source: source, format: format, nodes: AtomNodes(tree: tree, options: fieldOptions).topLevel(),
                               diagnostics: tree.diagnostics, atomTree: tree, deepCheck: nil)
     }
 
     /// A file of a carrier layout: read with `read`, its diagnostics, its nodes.
     private static func openCarrier<File>(
-        _ path: String, source: FileByteSource, format: MediaFormat?, name: String? = nil, strict: Bool,
+        _ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool,
         read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [Diagnostic], nodes: (File) -> [InspectionNode],
         deepCheck: (@Sendable (File) -> [Diagnostic])? = nil
     ) throws(InspectionFailure) -> FileInspection where File: Sendable {
@@ -130,7 +129,7 @@ public struct FileInspection: Sendable {
         // `--strict` refuses any anomaly, those of a deeper walk too.
         try checkStrict(path, found + (strict ? deepCheck.map { $0(file) } ?? [] : []), strict)
         let deep = deepCheck.map { check in { @Sendable in check(file) } }
-        return FileInspection(path: path, source: source, format: format, formatName: name ?? format?.rawValue, nodes: nodes(file), diagnostics: found,
+        return FileInspection(path: path, source: source, format: format, nodes: nodes(file), diagnostics: found,
                               atomTree: nil, deepCheck: deep)
     }
 

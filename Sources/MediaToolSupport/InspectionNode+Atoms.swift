@@ -69,7 +69,8 @@ final class AtomNodes: Sendable {
             return InspectionNode(
                 kind: .atom, type: atom.type.description, offset: atom.offset, size: atom.size, headerSize: atom.headerSize,
                 path: path, notes: notes, extra: extra, hasChildren: !tag.frames.isEmpty,
-                children: { ID3Inspection.frameNodes(tag.frames, parentPath: path, version: tag.majorVersion, offsetsAreInFile: !tag.isUnsynchronised) },
+                children: { InspectionNode.nodes(describing: ID3Frame.structures(tag.frames, version: tag.majorVersion, offsetsAreInFile: !tag.isUnsynchronised),
+                                                 under: path) },
                 details: { [self] in details(context) })
         }
         return InspectionNode(
@@ -109,7 +110,7 @@ final class AtomNodes: Sendable {
     func details(_ context: AtomDecodingContext) -> InspectionDetails {
         let inspected = inspector.inspect(context)
         let atom = context.atom
-        var fields = inspected.fields.map { InspectionField($0.name, Self.json($0.value)) }
+        var fields = inspected.fields.map(InspectionField.init)
         assignRanges(&fields, atom: atom, payload: inspected.payload)
         var references: [InspectionReference] = []
         var table: InspectionTable?
@@ -337,19 +338,6 @@ final class AtomNodes: Sendable {
                     offset.map(JSONValue.uint) ?? .null,
                 ], reference: reference)
             }
-        }
-    }
-
-    static func json(_ value: AtomFieldValue) -> JSONValue {
-        switch value {
-        case .integer(let v): .int(v)
-        case .unsigned(let v): .uint(v)
-        case .number(let v): .double(v)
-        case .boolean(let v): .bool(v)
-        case .text(let v): .string(v)
-        case .bytes(let v): .string(v.hexString)
-        case .list(let v): .array(v.map(json))
-        case .record(let v): .object(v.map { ($0.name, json($0.value)) })
         }
     }
 }

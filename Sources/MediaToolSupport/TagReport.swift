@@ -233,15 +233,7 @@ public enum TagReport {
     }
 
     /// Seconds with three decimals: `3.045 s`.
-    static func seconds(_ value: Double) -> String {
-        guard let millis = Int64(exactly: (value * 1000).rounded()), millis >= 0 else { return "\(value) s" }
-        let fraction = millis % 1000
-        var out = String(millis / 1000)
-        out += fraction < 10 ? ".00" : fraction < 100 ? ".0" : "."
-        out += String(fraction)
-        out += " s"
-        return out
-    }
+    static func seconds(_ value: Double) -> String { FieldValue.seconds(value) + " s" }
 
     /// An item's values as `show` lists them: its text values, then each picture it holds as
     /// `front-cover, image/jpeg, 2048 bytes` (and its description, quoted).

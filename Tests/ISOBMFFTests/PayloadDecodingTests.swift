@@ -24,7 +24,7 @@ func decodeLeaf(_ type: FourCC, _ payload: [UInt8], parents: [FourCC] = [], hand
     return try AtomInspector(tree: tree).decode(context)
 }
 
-func field(_ payload: (any AtomPayload)?, _ name: String) -> AtomFieldValue? {
+func field(_ payload: (any AtomPayload)?, _ name: String) -> FieldValue? {
     payload?.fields(.complete).first { $0.name == name }?.value
 }
 
@@ -270,9 +270,9 @@ let zero4: [UInt8] = [0, 0, 0, 0]
     }
 
     @Test func implicitValuesFollowTheItemsConvention() throws {
-        #expect(try data(0, [0, 0, 0, 3, 0, 12, 0, 0], item: "trkn").decodedValue == .record([AtomField("index", 3), AtomField("total", 12)]))
-        #expect(try data(0, [0, 0, 0, 1, 0, 2], item: "disk").decodedValue == .record([AtomField("index", 1), AtomField("total", 2)]))
-        #expect(try data(0, [0, 18], item: "gnre").decodedValue == .record([AtomField("genreID", 18)]))
+        #expect(try data(0, [0, 0, 0, 3, 0, 12, 0, 0], item: "trkn").decodedValue == .record([DescribedField("index", 3), DescribedField("total", 12)]))
+        #expect(try data(0, [0, 0, 0, 1, 0, 2], item: "disk").decodedValue == .record([DescribedField("index", 1), DescribedField("total", 2)]))
+        #expect(try data(0, [0, 18], item: "gnre").decodedValue == .record([DescribedField("genreID", 18)]))
         #expect(try data(0, [1], item: "cpil").decodedValue == .boolean(true))
     }
 
@@ -299,8 +299,8 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         let tree = try parse(bytes)
         let (atoms, _) = AtomInspector(tree: tree).inspect(root: AtomPath(parsing: "moov/udta/meta/ilst/----")!)
         let item = try #require(atoms.first)
-        #expect(item.fields.contains(AtomField("mean", "com.apple.iTunes")))
-        #expect(item.fields.contains(AtomField("name", "MusicBrainz Track Id")))
+        #expect(item.fields.contains(DescribedField("mean", "com.apple.iTunes")))
+        #expect(item.fields.contains(DescribedField("name", "MusicBrainz Track Id")))
     }
 
     @Test func quickTimeKeysNameTheirItems() throws {
@@ -314,7 +314,7 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         #expect(diagnostics.isEmpty)
         let meta = try #require(atoms.first)
         #expect((meta.children[1].payload as? MetadataKeysBox)?.keys.map(\.value) == ["com.apple.quicktime.title"])
-        #expect(meta.children[2].children[0].fields.contains(AtomField("key", "com.apple.quicktime.title")))
+        #expect(meta.children[2].children[0].fields.contains(DescribedField("key", "com.apple.quicktime.title")))
     }
 
     @Test func userDataTextItemsHaveLanguageAndText() throws {
@@ -335,7 +335,7 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         let tree = try parse(B.ftyp() + B.container("moov", B.container("dinf", dref)))
         let (atoms, _) = AtomInspector(tree: tree).inspect(root: AtomPath(parsing: "moov/dinf/dref")!)
         let dataReference = try #require(atoms.first)
-        #expect(dataReference.fields.contains(AtomField("entryCount", 1)))
+        #expect(dataReference.fields.contains(DescribedField("entryCount", 1)))
         #expect((dataReference.children.first?.payload as? DataEntryBox)?.isSelfContained == true)
     }
 }

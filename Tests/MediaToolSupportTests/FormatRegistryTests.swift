@@ -14,7 +14,7 @@ import Testing
     static let fixtures: [MediaFormat: String] = [
         .mp4: "aac-itunes-tags-cover.m4a", .mov: "quicktime-udta-text.mov", .threeGP: "mobile.3gp", .heif: "heif-image.heic",
         .mp3: "id3v24-full.mp3", .aac: "hls-timestamp.aac", .aiff: "aiff-id3.aiff", .wav: "wav-id3-info.wav",
-        .flac: "flac-tags-picture.flac", .ogg: "ogg-vorbis-tags.ogg",
+        .flac: "flac-tags-picture.flac", .ogg: "ogg-vorbis-tags.ogg", .ts: "timed-id3.ts",
     ]
 
     @Test func everyRowIsDetectedOpenedAndWalkedAsTheTableSays() throws {

@@ -23,9 +23,9 @@ extension TagEdit {
         @OptionGroup var reading: ReadingJobs
         var jobs: Int? { reading.jobs }
 
-
-        /// What a walk picks up: media files and streaming segments.
-        static let extensions = MediaFileList.mediaExtensions.union(["ts", "m2ts", "mts", "m4s", "cmfa", "cmfv", "cmfm"])
+        /// What a walk picks up: media files, transport streams, and fragmented MP4 segments.
+        static let extensions = MediaFileList.mediaExtensions.union(MediaFormat.extensions { $0.structure == .transportStream })
+            .union(["m4s", "cmfa", "cmfv", "cmfm"])
 
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive, extensions: Self.extensions)

@@ -6,7 +6,7 @@ public struct InspectedAtom: Sendable {
     public var path: AtomPath
     public var depth: Int
     public var payload: (any AtomPayload)?
-    public var fields: [AtomField]
+    public var fields: [DescribedField]
     public var summary: String
     /// Problems met decoding this atom's own fields (parse diagnostics are in the tree).
     public var diagnostics: [Diagnostic]
@@ -110,13 +110,13 @@ public struct AtomInspector: Sendable {
         let atom = context.atom
         var diagnostics: [Diagnostic] = []
         var payload: (any AtomPayload)?
-        var fields: [AtomField] = []
+        var fields: [DescribedField] = []
         do {
             payload = try decode(context)
             if wanted { fields = payload?.fields(options) ?? [] }
         } catch {
             let message = "cannot decode '\(atom.type)': \(Self.describe(error))"
-            fields = [AtomField("error", message)]
+            fields = [DescribedField("error", message)]
             diagnostics.append(Diagnostic(.warning, .invalidPayload, offset: atom.offset, path: context.path, message: message))
         }
         if let data = payload as? ItemDataAtom, data.typeName == nil {
@@ -131,7 +131,7 @@ public struct AtomInspector: Sendable {
             summary = itemFields.map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
         }
         if atom.isTruncated {
-            fields.append(AtomField("declaredSize", atom.header.declaredSize))
+            fields.append(DescribedField("declaredSize", atom.header.declaredSize))
         }
         return InspectedAtom(atom: atom, path: context.path, depth: context.path.components.count - 1, payload: payload, fields: fields,
                              summary: summary, diagnostics: diagnostics, children: [])
@@ -180,18 +180,18 @@ public struct AtomInspector: Sendable {
 
     /// What names an item of an item list: a key of QuickTime metadata, or mean and name of a
     /// freeform `----` item.
-    func itemFields(for item: Atom, keys: [String]) -> [AtomField] {
+    func itemFields(for item: Atom, keys: [String]) -> [DescribedField] {
         if !keys.isEmpty {
             let index = Int(item.type.rawValue)
-            return [AtomField("keyIndex", index)] + (index >= 1 && index <= keys.count ? [AtomField("key", keys[index - 1])] : [])
+            return [DescribedField("keyIndex", index)] + (index >= 1 && index <= keys.count ? [DescribedField("key", keys[index - 1])] : [])
         }
         guard item.type == "----" else { return [] }
-        var fields: [AtomField] = []
+        var fields: [DescribedField] = []
         for name in ["mean", "name"] as [FourCC] {
             if let atom = item.child(name),
                 let box = try? decode(AtomDecodingContext(atom: atom, parent: "----", grandparent: "ilst")) as? ItemFreeformNameAtom
             {
-                fields.append(AtomField(name.description, box.text))
+                fields.append(DescribedField(name.description, box.text))
             }
         }
         return fields

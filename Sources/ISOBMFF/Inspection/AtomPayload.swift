@@ -7,7 +7,7 @@ import MediaBytes
 public protocol AtomPayload: Sendable {
     init(from reader: inout ByteReader, context: AtomDecodingContext) throws
     /// The decoded fields, for the inspector.
-    func fields(_ options: AtomFieldOptions) -> [AtomField]
+    func fields(_ options: AtomFieldOptions) -> [DescribedField]
     /// A short one-line summary for tree output.
     var summary: String { get }
 }
@@ -53,7 +53,7 @@ public struct FullBoxHeader: Sendable, Hashable {
         flags = try reader.readUInt24()
     }
 
-    public var fields: [AtomField] { [AtomField("version", version), AtomField("flags", flags)] }
+    public var fields: [DescribedField] { [DescribedField("version", version), DescribedField("flags", flags)] }
 }
 
 /// Time stamps counted in seconds since 1904-01-01 (QuickTime and ISO-BMFF headers).

@@ -59,15 +59,15 @@ public struct ItemListValueKind: Sendable, Hashable {
     private static let lookup = FourCCMap(table)
 
     /// Reads an implicitly typed (type 0) value of an item of this kind as inspector fields.
-    func implicitValue(_ value: [UInt8]) -> AtomFieldValue {
+    func implicitValue(_ value: [UInt8]) -> FieldValue {
         var reader = ByteReader(value)
         switch kind {
         case .pair:
             guard value.count >= 6, let index = try? reader.getUInt16(at: 2), let total = try? reader.getUInt16(at: 4) else { return .bytes(value) }
-            return .record([AtomField("index", index), AtomField("total", total)])
+            return .record([DescribedField("index", index), DescribedField("total", total)])
         case .genreCode:
             guard value.count == 2, let genre = try? reader.readUInt16() else { return .bytes(value) }
-            return .record([AtomField("genreID", genre)])
+            return .record([DescribedField("genreID", genre)])
         case .flag:
             guard value.count == 1 else { return .bytes(value) }
             return .boolean(value[0] != 0)

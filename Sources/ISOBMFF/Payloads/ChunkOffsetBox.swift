@@ -18,7 +18,7 @@ public struct ChunkOffsetBox: AtomPayload, Hashable {
         for _ in 0..<count { offsets.append(try reader.readUInt(width: width)) }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(offsets) { .unsigned($0) }
     }
 

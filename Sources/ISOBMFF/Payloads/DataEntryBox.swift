@@ -15,10 +15,10 @@ public struct DataEntryBox: AtomPayload, Hashable {
 
     public var isSelfContained: Bool { header.flags & 1 != 0 }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = header.fields + [AtomField("selfContained", isSelfContained)]
-        if let name { fields.append(AtomField("name", name)) }
-        if let location { fields.append(AtomField("location", location)) }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = header.fields + [DescribedField("selfContained", isSelfContained)]
+        if let name { fields.append(DescribedField("name", name)) }
+        if let location { fields.append(DescribedField("location", location)) }
         return fields
     }
 

@@ -26,10 +26,10 @@ public struct EditListBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(entries) {
-            .record([AtomField("segmentDuration", $0.segmentDuration), AtomField("mediaTime", $0.mediaTime),
-                     AtomField("mediaRate", $0.mediaRate)])
+            .record([DescribedField("segmentDuration", $0.segmentDuration), DescribedField("mediaTime", $0.mediaTime),
+                     DescribedField("mediaRate", $0.mediaRate)])
         }
     }
 

@@ -56,18 +56,18 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
         return AudioSpecificConfig(info)
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = [AtomField("esID", esID)]
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = [DescribedField("esID", esID)]
         if let objectTypeIndication {
-            fields.append(AtomField("objectTypeIndication", objectTypeIndication))
-            fields.append(AtomField("objectType", Self.objectTypeName(objectTypeIndication)))
+            fields.append(DescribedField("objectTypeIndication", objectTypeIndication))
+            fields.append(DescribedField("objectType", Self.objectTypeName(objectTypeIndication)))
         }
-        if let streamType { fields.append(AtomField("streamType", streamType)) }
-        if let bufferSize { fields.append(AtomField("bufferSize", bufferSize)) }
-        if let maxBitrate { fields.append(AtomField("maxBitrate", maxBitrate)) }
-        if let averageBitrate { fields.append(AtomField("averageBitrate", averageBitrate)) }
-        if let decoderSpecificInfo { fields.append(AtomField("decoderSpecificInfo", .bytes(decoderSpecificInfo))) }
-        if let config = audioConfig { fields.append(AtomField("audioSpecificConfig", record: config.fields)) }
+        if let streamType { fields.append(DescribedField("streamType", streamType)) }
+        if let bufferSize { fields.append(DescribedField("bufferSize", bufferSize)) }
+        if let maxBitrate { fields.append(DescribedField("maxBitrate", maxBitrate)) }
+        if let averageBitrate { fields.append(DescribedField("averageBitrate", averageBitrate)) }
+        if let decoderSpecificInfo { fields.append(DescribedField("decoderSpecificInfo", .bytes(decoderSpecificInfo))) }
+        if let config = audioConfig { fields.append(DescribedField("audioSpecificConfig", record: config.fields)) }
         return fields
     }
 
@@ -172,12 +172,12 @@ public struct AudioSpecificConfig: Sendable, Hashable {
         }
     }
 
-    var fields: [AtomField] {
-        var fields = [AtomField("audioObjectType", audioObjectType), AtomField("audioObjectTypeName", objectTypeName)]
-        if let samplingFrequency { fields.append(AtomField("samplingFrequency", samplingFrequency)) }
-        fields.append(AtomField("channelConfiguration", channelConfiguration))
-        if let extensionSamplingFrequency { fields.append(AtomField("sbrOutputSamplingFrequency", extensionSamplingFrequency)) }
-        if parametricStereo { fields.append(AtomField("parametricStereo", true)) }
+    var fields: [DescribedField] {
+        var fields = [DescribedField("audioObjectType", audioObjectType), DescribedField("audioObjectTypeName", objectTypeName)]
+        if let samplingFrequency { fields.append(DescribedField("samplingFrequency", samplingFrequency)) }
+        fields.append(DescribedField("channelConfiguration", channelConfiguration))
+        if let extensionSamplingFrequency { fields.append(DescribedField("sbrOutputSamplingFrequency", extensionSamplingFrequency)) }
+        if parametricStereo { fields.append(DescribedField("parametricStereo", true)) }
         return fields
     }
 

@@ -69,14 +69,14 @@ public struct EventMessageBox: AtomPayload, Hashable {
         eventDuration == UInt32.max || timescale == 0 ? nil : Double(eventDuration) / Double(timescale)
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = header.fields + [
-            AtomField("schemeIDURI", schemeIDURI), AtomField("value", value), AtomField("timescale", timescale),
+            DescribedField("schemeIDURI", schemeIDURI), DescribedField("value", value), DescribedField("timescale", timescale),
         ]
-        if let presentationTimeDelta { fields.append(AtomField("presentationTimeDelta", presentationTimeDelta)) }
-        if let presentationTime { fields.append(AtomField("presentationTime", presentationTime)) }
-        fields += [AtomField("eventDuration", eventDuration), AtomField("id", id), AtomField("messageDataSize", messageData.count)]
-        if !carriesID3 { fields.append(AtomField("messageData", .bytes(Array(messageData.prefix(64))))) }
+        if let presentationTimeDelta { fields.append(DescribedField("presentationTimeDelta", presentationTimeDelta)) }
+        if let presentationTime { fields.append(DescribedField("presentationTime", presentationTime)) }
+        fields += [DescribedField("eventDuration", eventDuration), DescribedField("id", id), DescribedField("messageDataSize", messageData.count)]
+        if !carriesID3 { fields.append(DescribedField("messageData", .bytes(Array(messageData.prefix(64))))) }
         return fields
     }
 

@@ -13,9 +13,9 @@ public struct FileTypeBox: AtomPayload, Hashable {
         while reader.remaining >= 4 { compatibleBrands.append(try reader.readFourCC()) }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        [AtomField("majorBrand", majorBrand), AtomField("minorVersion", minorVersion),
-         AtomField("compatibleBrands", .list(compatibleBrands.map { .text($0.description) }))]
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        [DescribedField("majorBrand", majorBrand), DescribedField("minorVersion", minorVersion),
+         DescribedField("compatibleBrands", .list(compatibleBrands.map { .text($0.description) }))]
     }
 
     public var summary: String {

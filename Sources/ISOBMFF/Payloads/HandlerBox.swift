@@ -33,12 +33,12 @@ public struct HandlerBox: AtomPayload, Hashable {
         return String(decoding: bytes[..<end], as: UTF8.self)
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = header.fields
-        if componentType.rawValue != 0 { fields.append(AtomField("componentType", componentType)) }
-        fields.append(AtomField("handlerType", handlerType))
-        if manufacturer.rawValue != 0 { fields.append(AtomField("manufacturer", manufacturer)) }
-        fields.append(AtomField("name", name))
+        if componentType.rawValue != 0 { fields.append(DescribedField("componentType", componentType)) }
+        fields.append(DescribedField("handlerType", handlerType))
+        if manufacturer.rawValue != 0 { fields.append(DescribedField("manufacturer", manufacturer)) }
+        fields.append(DescribedField("name", name))
         return fields
     }
 

@@ -36,7 +36,7 @@ public struct ItemDataAtom: AtomPayload, Hashable {
     ]
 
     /// The decoded value.
-    public var decodedValue: AtomFieldValue {
+    public var decodedValue: FieldValue {
         guard typeSet == 0 else { return .bytes(value) }
         switch typeIndicator {
         case 1, 4: return .text(String(decoding: value, as: UTF8.self))
@@ -65,7 +65,7 @@ public struct ItemDataAtom: AtomPayload, Hashable {
     }
 
     /// Implicit values follow each item's own convention (`ItemListValueKind`).
-    private var implicitValue: AtomFieldValue {
+    private var implicitValue: FieldValue {
         guard let itemType else { return .bytes(value) }
         return ItemListValueKind.of(itemType).implicitValue(value)
     }
@@ -92,15 +92,15 @@ public struct ItemDataAtom: AtomPayload, Hashable {
         return String(decoding: units, as: UTF16.self)
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = [
-            AtomField("typeSet", typeSet), AtomField("typeIndicator", typeIndicator),
-            AtomField("typeName", typeName ?? "unknown"), AtomField("country", country), AtomField("language", language),
+            DescribedField("typeSet", typeSet), DescribedField("typeIndicator", typeIndicator),
+            DescribedField("typeName", typeName ?? "unknown"), DescribedField("country", country), DescribedField("language", language),
         ]
         if let mime = imageMIMEType {
-            fields += [AtomField("mimeType", mime), AtomField("imageSize", value.count)]
+            fields += [DescribedField("mimeType", mime), DescribedField("imageSize", value.count)]
         } else {
-            fields.append(AtomField("value", decodedValue))
+            fields.append(DescribedField("value", decodedValue))
         }
         return fields
     }

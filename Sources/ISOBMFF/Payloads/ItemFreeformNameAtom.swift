@@ -11,6 +11,6 @@ public struct ItemFreeformNameAtom: AtomPayload, Hashable {
         text = reader.readRemainingUTF8()
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + [AtomField("value", text)] }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + [DescribedField("value", text)] }
     public var summary: String { "\"\(text)\"" }
 }

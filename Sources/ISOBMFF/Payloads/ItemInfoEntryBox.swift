@@ -19,11 +19,11 @@ public struct ItemInfoEntryBox: AtomPayload, Hashable {
         if itemType == nil || itemType == "mime" { contentType = reader.isAtEnd ? nil : reader.readCString() }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = header.fields + [AtomField("itemID", itemID), AtomField("protectionIndex", protectionIndex)]
-        if let itemType { fields.append(AtomField("itemType", itemType)) }
-        fields.append(AtomField("itemName", itemName))
-        if let contentType { fields.append(AtomField("contentType", contentType)) }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = header.fields + [DescribedField("itemID", itemID), DescribedField("protectionIndex", protectionIndex)]
+        if let itemType { fields.append(DescribedField("itemType", itemType)) }
+        fields.append(DescribedField("itemName", itemName))
+        if let contentType { fields.append(DescribedField("contentType", contentType)) }
         return fields
     }
 
@@ -40,6 +40,6 @@ public struct PrimaryItemBox: AtomPayload, Hashable {
         itemID = header.version == 0 ? UInt32(try reader.readUInt16()) : try reader.readUInt32()
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + [AtomField("itemID", itemID)] }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + [DescribedField("itemID", itemID)] }
     public var summary: String { "itemID=\(itemID)" }
 }

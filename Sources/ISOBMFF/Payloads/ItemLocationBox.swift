@@ -60,18 +60,18 @@ public struct ItemLocationBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + [
-            AtomField("offsetSize", offsetSize), AtomField("lengthSize", lengthSize),
-            AtomField("baseOffsetSize", baseOffsetSize), AtomField("indexSize", indexSize),
+            DescribedField("offsetSize", offsetSize), DescribedField("lengthSize", lengthSize),
+            DescribedField("baseOffsetSize", baseOffsetSize), DescribedField("indexSize", indexSize),
         ] + options.tableFields(items) { item in
             .record([
-                AtomField("itemID", item.itemID), AtomField("constructionMethod", item.constructionMethod),
-                AtomField("dataReferenceIndex", item.dataReferenceIndex), AtomField("baseOffset", item.baseOffset),
-                AtomField("extentCount", item.extents.count),
-                AtomField("extents", .list(item.extents.prefix(options.maxEntries ?? item.extents.count).map { extent in
-                    .record([AtomField("offset", extent.offset), AtomField("length", extent.length)]
-                        + (extent.index.map { [AtomField("index", $0)] } ?? []))
+                DescribedField("itemID", item.itemID), DescribedField("constructionMethod", item.constructionMethod),
+                DescribedField("dataReferenceIndex", item.dataReferenceIndex), DescribedField("baseOffset", item.baseOffset),
+                DescribedField("extentCount", item.extents.count),
+                DescribedField("extents", .list(item.extents.prefix(options.maxEntries ?? item.extents.count).map { extent in
+                    .record([DescribedField("offset", extent.offset), DescribedField("length", extent.length)]
+                        + (extent.index.map { [DescribedField("index", $0)] } ?? []))
                 })),
             ])
         }

@@ -16,8 +16,8 @@ public struct MediaHeaderBox: AtomPayload, Hashable {
     public var timescale: UInt32 { times.timescale }
     public var duration: UInt64 { times.duration }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        header.fields + times.fields + [AtomField("language", language)]
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        header.fields + times.fields + [DescribedField("language", language)]
     }
 
     public var summary: String { times.summary + " language=\(language)" }

@@ -4,20 +4,20 @@ import MediaBytes
 /// 12.1.2).
 public struct MediaInformationHeader: AtomPayload, Hashable {
     public var header: FullBoxHeader
-    public var fields: [AtomField]
+    public var fields: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         if context.atom.type == "smhd" {
-            fields = [AtomField("balance", try reader.readFixed8_8())]
+            fields = [DescribedField("balance", try reader.readFixed8_8())]
         } else {
             let mode = try reader.readUInt16()
             let color = [try reader.readUInt16(), try reader.readUInt16(), try reader.readUInt16()]
-            fields = [AtomField("graphicsMode", mode), AtomField("opcolor", .list(color.map { AtomFieldValue($0) }))]
+            fields = [DescribedField("graphicsMode", mode), DescribedField("opcolor", .list(color.map { FieldValue($0) }))]
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + fields }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + fields }
 
     public var summary: String { fields.map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ") }
 }

@@ -20,13 +20,13 @@ public struct MediaTimes: Sendable, Hashable {
     /// The duration in seconds, or nil when the timescale is 0.
     public var durationSeconds: Double? { MovieTime.seconds(duration, timescale: timescale) }
 
-    var fields: [AtomField] {
+    var fields: [DescribedField] {
         var fields = [
-            AtomField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
-            AtomField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
-            AtomField("timescale", timescale), AtomField("duration", duration),
+            DescribedField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
+            DescribedField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
+            DescribedField("timescale", timescale), DescribedField("duration", duration),
         ]
-        if let seconds = durationSeconds { fields.append(AtomField("durationSeconds", seconds)) }
+        if let seconds = durationSeconds { fields.append(DescribedField("durationSeconds", seconds)) }
         return fields
     }
 

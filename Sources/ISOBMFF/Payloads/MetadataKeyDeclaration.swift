@@ -38,18 +38,18 @@ public struct MetadataKeyDeclaration: AtomPayload, Hashable {
     /// The key as text (`com.apple.quicktime.location.ISO6709`).
     public static func keyText(_ value: [UInt8]) -> String { TextDecoding.utf8(value) }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         switch declaration {
         case .key(let namespace, let value):
-            return [AtomField("namespace", namespace), AtomField("key", Self.keyText(value))]
+            return [DescribedField("namespace", namespace), DescribedField("key", Self.keyText(value))]
         case .dataType(let namespace, let type):
             if namespace == 0, type.count == 4 {
                 let indicator = type.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
-                return [AtomField("namespace", "well-known"), AtomField("type", indicator), AtomField("typeName", ItemValue.DataType(rawValue: indicator).description)]
+                return [DescribedField("namespace", "well-known"), DescribedField("type", indicator), DescribedField("typeName", ItemValue.DataType(rawValue: indicator).description)]
             }
-            return [AtomField("namespace", namespace), AtomField("type", .bytes(type))]
+            return [DescribedField("namespace", namespace), DescribedField("type", .bytes(type))]
         case .locale(let text):
-            return [AtomField("locale", text)]
+            return [DescribedField("locale", text)]
         }
     }
 

@@ -28,10 +28,10 @@ public struct MetadataKeysBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(Array(keys.enumerated())) { entry in
-            .record([AtomField("index", entry.offset + 1), AtomField("namespace", entry.element.namespace),
-                     AtomField("key", entry.element.value)])
+            .record([DescribedField("index", entry.offset + 1), DescribedField("namespace", entry.element.namespace),
+                     DescribedField("key", entry.element.value)])
         }
     }
 

@@ -5,30 +5,30 @@ import MediaBytes
 /// (track defaults) and `mfro` (size of `mfra`).
 public struct FragmentFieldsBox: AtomPayload, Hashable {
     public var header: FullBoxHeader
-    public var fields: [AtomField]
+    public var fields: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let wide = header.version == 1
         switch context.atom.type {
         case "mfhd":
-            fields = [AtomField("sequenceNumber", try reader.readUInt32())]
+            fields = [DescribedField("sequenceNumber", try reader.readUInt32())]
         case "tfdt":
-            fields = [AtomField("baseMediaDecodeTime", try reader.readUInt(width: wide ? 8 : 4))]
+            fields = [DescribedField("baseMediaDecodeTime", try reader.readUInt(width: wide ? 8 : 4))]
         case "mehd":
-            fields = [AtomField("fragmentDuration", try reader.readUInt(width: wide ? 8 : 4))]
+            fields = [DescribedField("fragmentDuration", try reader.readUInt(width: wide ? 8 : 4))]
         case "mfro":
-            fields = [AtomField("mfraSize", try reader.readUInt32())]
+            fields = [DescribedField("mfraSize", try reader.readUInt32())]
         default:  // trex
             fields = [
-                AtomField("trackID", try reader.readUInt32()), AtomField("defaultSampleDescriptionIndex", try reader.readUInt32()),
-                AtomField("defaultSampleDuration", try reader.readUInt32()), AtomField("defaultSampleSize", try reader.readUInt32()),
-                AtomField("defaultSampleFlags", try reader.readUInt32()),
+                DescribedField("trackID", try reader.readUInt32()), DescribedField("defaultSampleDescriptionIndex", try reader.readUInt32()),
+                DescribedField("defaultSampleDuration", try reader.readUInt32()), DescribedField("defaultSampleSize", try reader.readUInt32()),
+                DescribedField("defaultSampleFlags", try reader.readUInt32()),
             ]
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { header.fields + fields }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + fields }
 }
 
 /// `tfhd`: a track fragment's track and defaults; optional fields by flag (section 8.8.7).
@@ -55,14 +55,14 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
     public var durationIsEmpty: Bool { header.flags & 0x10000 != 0 }
     public var defaultBaseIsMoof: Bool { header.flags & 0x20000 != 0 }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = header.fields + [AtomField("trackID", trackID)]
-        if let baseDataOffset { fields.append(AtomField("baseDataOffset", baseDataOffset)) }
-        if let sampleDescriptionIndex { fields.append(AtomField("sampleDescriptionIndex", sampleDescriptionIndex)) }
-        if let defaultSampleDuration { fields.append(AtomField("defaultSampleDuration", defaultSampleDuration)) }
-        if let defaultSampleSize { fields.append(AtomField("defaultSampleSize", defaultSampleSize)) }
-        if let defaultSampleFlags { fields.append(AtomField("defaultSampleFlags", defaultSampleFlags)) }
-        fields += [AtomField("durationIsEmpty", durationIsEmpty), AtomField("defaultBaseIsMoof", defaultBaseIsMoof)]
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = header.fields + [DescribedField("trackID", trackID)]
+        if let baseDataOffset { fields.append(DescribedField("baseDataOffset", baseDataOffset)) }
+        if let sampleDescriptionIndex { fields.append(DescribedField("sampleDescriptionIndex", sampleDescriptionIndex)) }
+        if let defaultSampleDuration { fields.append(DescribedField("defaultSampleDuration", defaultSampleDuration)) }
+        if let defaultSampleSize { fields.append(DescribedField("defaultSampleSize", defaultSampleSize)) }
+        if let defaultSampleFlags { fields.append(DescribedField("defaultSampleFlags", defaultSampleFlags)) }
+        fields += [DescribedField("durationIsEmpty", durationIsEmpty), DescribedField("defaultBaseIsMoof", defaultBaseIsMoof)]
         return fields
     }
 
@@ -119,17 +119,17 @@ public struct TrackRunBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        var fields = header.fields + [AtomField("sampleCount", sampleCount)]
-        if let dataOffset { fields.append(AtomField("dataOffset", dataOffset)) }
-        if let firstSampleFlags { fields.append(AtomField("firstSampleFlags", firstSampleFlags)) }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = header.fields + [DescribedField("sampleCount", sampleCount)]
+        if let dataOffset { fields.append(DescribedField("dataOffset", dataOffset)) }
+        if let firstSampleFlags { fields.append(DescribedField("firstSampleFlags", firstSampleFlags)) }
         guard header.flags & 0xF00 != 0 else { return fields }
         return fields + options.tableFields(samples) { sample in
-            var record: [AtomField] = []
-            if let v = sample.duration { record.append(AtomField("duration", v)) }
-            if let v = sample.size { record.append(AtomField("size", v)) }
-            if let v = sample.flags { record.append(AtomField("flags", v)) }
-            if let v = sample.compositionTimeOffset { record.append(AtomField("compositionTimeOffset", v)) }
+            var record: [DescribedField] = []
+            if let v = sample.duration { record.append(DescribedField("duration", v)) }
+            if let v = sample.size { record.append(DescribedField("size", v)) }
+            if let v = sample.flags { record.append(DescribedField("flags", v)) }
+            if let v = sample.compositionTimeOffset { record.append(DescribedField("compositionTimeOffset", v)) }
             return .record(record)
         }
     }

@@ -20,9 +20,9 @@ public struct MovieHeaderBox: AtomPayload, Hashable {
     public var timescale: UInt32 { times.timescale }
     public var duration: UInt64 { times.duration }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + times.fields
-            + [AtomField("rate", rate), AtomField("volume", volume), AtomField("nextTrackID", nextTrackID)]
+            + [DescribedField("rate", rate), DescribedField("volume", volume), DescribedField("nextTrackID", nextTrackID)]
     }
 
     public var summary: String { times.summary }

@@ -30,9 +30,9 @@ public struct NeroChapterListBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(chapters) {
-            .record([AtomField("start", $0.start), AtomField("startSeconds", $0.startSeconds), AtomField("title", $0.title)])
+            .record([DescribedField("start", $0.start), DescribedField("startSeconds", $0.startSeconds), DescribedField("title", $0.title)])
         }
     }
 

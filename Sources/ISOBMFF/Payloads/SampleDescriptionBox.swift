@@ -15,8 +15,8 @@ public struct EntryTableHeader: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        header.fields + (entryCount.map { [AtomField("entryCount", $0)] } ?? [])
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        header.fields + (entryCount.map { [DescribedField("entryCount", $0)] } ?? [])
     }
 
     public var summary: String { entryCount.map { "entries=\($0)" } ?? "version=\(header.version)" }

@@ -10,7 +10,7 @@ public struct SampleEntry: AtomPayload, Hashable {
     /// without building the inspector's fields.
     public var audio: AudioSampleDescription?
     /// The fixed fields of the other kinds, as the inspector shows them.
-    private var otherFields: [AtomField]
+    private var otherFields: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         guard case .sampleEntry(let kind) = context.atom.role else {
@@ -34,11 +34,11 @@ public struct SampleEntry: AtomPayload, Hashable {
 
     /// The entry's fields as the inspector shows them: kind, data reference, then the fixed
     /// fields of its kind.
-    public var fields: [AtomField] {
-        [AtomField("kind", kind.rawValue), AtomField("dataReferenceIndex", dataReferenceIndex)] + (audio?.fields ?? otherFields)
+    public var fields: [DescribedField] {
+        [DescribedField("kind", kind.rawValue), DescribedField("dataReferenceIndex", dataReferenceIndex)] + (audio?.fields ?? otherFields)
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { fields }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { fields }
 
     public var summary: String {
         let wanted: Set<String> = ["channelCount", "sampleRate", "sampleSize", "width", "height", "compressorName", "timescale", "version"]
@@ -46,7 +46,7 @@ public struct SampleEntry: AtomPayload, Hashable {
         return ([kind.rawValue] + parts).joined(separator: " ")
     }
 
-    private static func videoFields(_ reader: inout ByteReader) throws -> [AtomField] {
+    private static func videoFields(_ reader: inout ByteReader) throws -> [DescribedField] {
         let version = try reader.readUInt16()
         let revision = try reader.readUInt16()
         let vendor = try reader.readFourCC()
@@ -62,22 +62,22 @@ public struct SampleEntry: AtomPayload, Hashable {
         let nameLength = min(Int(nameBytes[0]), 31)
         let depth = try reader.readUInt16()
         let colorTable = try reader.readInt16()
-        var fields = [AtomField("width", width), AtomField("height", height)]
-        if version != 0 || revision != 0 { fields += [AtomField("version", version), AtomField("revision", revision)] }
-        if vendor.rawValue != 0 { fields.append(AtomField("vendor", vendor)) }
+        var fields = [DescribedField("width", width), DescribedField("height", height)]
+        if version != 0 || revision != 0 { fields += [DescribedField("version", version), DescribedField("revision", revision)] }
+        if vendor.rawValue != 0 { fields.append(DescribedField("vendor", vendor)) }
         if temporalQuality != 0 || spatialQuality != 0 {
-            fields += [AtomField("temporalQuality", temporalQuality), AtomField("spatialQuality", spatialQuality)]
+            fields += [DescribedField("temporalQuality", temporalQuality), DescribedField("spatialQuality", spatialQuality)]
         }
         fields += [
-            AtomField("horizontalResolution", horizontal), AtomField("verticalResolution", vertical),
-            AtomField("frameCount", frameCount),
-            AtomField("compressorName", String(decoding: nameBytes[1..<1 + nameLength], as: UTF8.self)),
-            AtomField("depth", depth), AtomField("colorTableID", colorTable),
+            DescribedField("horizontalResolution", horizontal), DescribedField("verticalResolution", vertical),
+            DescribedField("frameCount", frameCount),
+            DescribedField("compressorName", String(decoding: nameBytes[1..<1 + nameLength], as: UTF8.self)),
+            DescribedField("depth", depth), DescribedField("colorTableID", colorTable),
         ]
         return fields
     }
 
-    private static func timedTextFields(_ reader: inout ByteReader) throws -> [AtomField] {
+    private static func timedTextFields(_ reader: inout ByteReader) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
         let horizontal = try reader.readInt(width: 1)
         let vertical = try reader.readInt(width: 1)
@@ -90,17 +90,17 @@ public struct SampleEntry: AtomPayload, Hashable {
         let fontSize = try reader.readUInt8()
         let color = try reader.readBytes(4)
         return [
-            AtomField("displayFlags", displayFlags), AtomField("horizontalJustification", horizontal),
-            AtomField("verticalJustification", vertical), AtomField("backgroundColor", .bytes(background)),
-            AtomField("defaultTextBox", .list(box.map { AtomFieldValue($0) })),
-            AtomField("style", record: [
-                AtomField("startChar", startChar), AtomField("endChar", endChar), AtomField("fontID", fontID),
-                AtomField("faceStyleFlags", face), AtomField("fontSize", fontSize), AtomField("textColor", .bytes(color)),
+            DescribedField("displayFlags", displayFlags), DescribedField("horizontalJustification", horizontal),
+            DescribedField("verticalJustification", vertical), DescribedField("backgroundColor", .bytes(background)),
+            DescribedField("defaultTextBox", .list(box.map { FieldValue($0) })),
+            DescribedField("style", record: [
+                DescribedField("startChar", startChar), DescribedField("endChar", endChar), DescribedField("fontID", fontID),
+                DescribedField("faceStyleFlags", face), DescribedField("fontSize", fontSize), DescribedField("textColor", .bytes(color)),
             ]),
         ]
     }
 
-    private static func quickTimeTextFields(_ reader: inout ByteReader) throws -> [AtomField] {
+    private static func quickTimeTextFields(_ reader: inout ByteReader) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
         let justification = try reader.readInt32()
         let background = try reader.readBytes(6)
@@ -109,29 +109,29 @@ public struct SampleEntry: AtomPayload, Hashable {
         let fontNumber = try reader.readUInt16()
         let fontFace = try reader.readUInt16()
         var fields = [
-            AtomField("displayFlags", displayFlags), AtomField("textJustification", justification),
-            AtomField("backgroundColor", .bytes(background)), AtomField("defaultTextBox", .list(box.map { AtomFieldValue($0) })),
-            AtomField("fontNumber", fontNumber), AtomField("fontFace", fontFace),
+            DescribedField("displayFlags", displayFlags), DescribedField("textJustification", justification),
+            DescribedField("backgroundColor", .bytes(background)), DescribedField("defaultTextBox", .list(box.map { FieldValue($0) })),
+            DescribedField("fontNumber", fontNumber), DescribedField("fontFace", fontFace),
         ]
         if reader.remaining >= 9 {
             try reader.skip(3)
-            fields.append(AtomField("foregroundColor", .bytes(try reader.readBytes(6))))
+            fields.append(DescribedField("foregroundColor", .bytes(try reader.readBytes(6))))
             if let length = try? reader.readUInt8(), let name = try? reader.readBytes(Int(length)) {
-                fields.append(AtomField("fontName", String(decoding: name, as: UTF8.self)))
+                fields.append(DescribedField("fontName", String(decoding: name, as: UTF8.self)))
             }
         }
         return fields
     }
 
-    private static func timecodeFields(_ reader: inout ByteReader) throws -> [AtomField] {
+    private static func timecodeFields(_ reader: inout ByteReader) throws -> [DescribedField] {
         try reader.skip(4)
         let flags = try reader.readUInt32()
         let timescale = try reader.readUInt32()
         let frameDuration = try reader.readUInt32()
         let frames = try reader.readUInt8()
         return [
-            AtomField("flags", flags), AtomField("dropFrame", flags & 1 != 0), AtomField("timescale", timescale),
-            AtomField("frameDuration", frameDuration), AtomField("framesPerSecond", frames),
+            DescribedField("flags", flags), DescribedField("dropFrame", flags & 1 != 0), DescribedField("timescale", timescale),
+            DescribedField("frameDuration", frameDuration), DescribedField("framesPerSecond", frames),
         ]
     }
 }
@@ -197,23 +197,23 @@ public struct AudioSampleDescription: Sendable, Hashable {
 
     /// The fields as the inspector shows them, in this order: version, channels, rate, then
     /// revision and vendor when set, the version 0/1 fields, and the version 1 or 2 extension.
-    var fields: [AtomField] {
-        var fields = [AtomField("version", version), AtomField("channelCount", channelCount), AtomField("sampleRate", sampleRate)]
-        if revision != 0 { fields.append(AtomField("revision", revision)) }
-        if vendor.rawValue != 0 { fields.append(AtomField("vendor", vendor)) }
+    var fields: [DescribedField] {
+        var fields = [DescribedField("version", version), DescribedField("channelCount", channelCount), DescribedField("sampleRate", sampleRate)]
+        if revision != 0 { fields.append(DescribedField("revision", revision)) }
+        if vendor.rawValue != 0 { fields.append(DescribedField("vendor", vendor)) }
         if let sampleSize, let compressionID, let packetSize {
-            fields += [AtomField("sampleSize", sampleSize), AtomField("compressionID", compressionID), AtomField("packetSize", packetSize)]
+            fields += [DescribedField("sampleSize", sampleSize), DescribedField("compressionID", compressionID), DescribedField("packetSize", packetSize)]
         }
         if let samplesPerPacket, let bytesPerPacket, let bytesPerFrame, let bytesPerSample {
             fields += [
-                AtomField("samplesPerPacket", samplesPerPacket), AtomField("bytesPerPacket", bytesPerPacket),
-                AtomField("bytesPerFrame", bytesPerFrame), AtomField("bytesPerSample", bytesPerSample),
+                DescribedField("samplesPerPacket", samplesPerPacket), DescribedField("bytesPerPacket", bytesPerPacket),
+                DescribedField("bytesPerFrame", bytesPerFrame), DescribedField("bytesPerSample", bytesPerSample),
             ]
         }
         if let bitsPerChannel, let formatSpecificFlags, let bytesPerAudioPacket, let framesPerAudioPacket {
             fields += [
-                AtomField("bitsPerChannel", bitsPerChannel), AtomField("formatSpecificFlags", formatSpecificFlags),
-                AtomField("bytesPerAudioPacket", bytesPerAudioPacket), AtomField("framesPerAudioPacket", framesPerAudioPacket),
+                DescribedField("bitsPerChannel", bitsPerChannel), DescribedField("formatSpecificFlags", formatSpecificFlags),
+                DescribedField("bytesPerAudioPacket", bytesPerAudioPacket), DescribedField("framesPerAudioPacket", framesPerAudioPacket),
             ]
         }
         return fields

@@ -6,36 +6,36 @@ import MediaBytes
 /// extents, ISO/IEC 23008-12 section 6.5.3), `avcC` (ISO/IEC 14496-15 section 5.3.3.1) and the
 /// track-ID lists under `tref` (8.3.3).
 public struct SmallFieldsBox: AtomPayload, Hashable {
-    public var fields: [AtomField]
+    public var fields: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         if context.parent == "tref" {
-            var ids: [AtomFieldValue] = []
-            while reader.remaining >= 4 { ids.append(AtomFieldValue(try reader.readUInt32())) }
-            fields = [AtomField("trackIDs", .list(ids))]
+            var ids: [FieldValue] = []
+            while reader.remaining >= 4 { ids.append(FieldValue(try reader.readUInt32())) }
+            fields = [DescribedField("trackIDs", .list(ids))]
             return
         }
         switch context.atom.type {
         case "btrt":
-            fields = [AtomField("bufferSize", try reader.readUInt32()), AtomField("maxBitrate", try reader.readUInt32()),
-                      AtomField("averageBitrate", try reader.readUInt32())]
+            fields = [DescribedField("bufferSize", try reader.readUInt32()), DescribedField("maxBitrate", try reader.readUInt32()),
+                      DescribedField("averageBitrate", try reader.readUInt32())]
         case "pasp":
-            fields = [AtomField("hSpacing", try reader.readUInt32()), AtomField("vSpacing", try reader.readUInt32())]
+            fields = [DescribedField("hSpacing", try reader.readUInt32()), DescribedField("vSpacing", try reader.readUInt32())]
         case "frma":
-            fields = [AtomField("dataFormat", try reader.readFourCC())]
+            fields = [DescribedField("dataFormat", try reader.readFourCC())]
         case "ispe":
             _ = try FullBoxHeader(from: &reader)
-            fields = [AtomField("width", try reader.readUInt32()), AtomField("height", try reader.readUInt32())]
+            fields = [DescribedField("width", try reader.readUInt32()), DescribedField("height", try reader.readUInt32())]
         case "colr":
             let colourType = try reader.readFourCC()
-            fields = [AtomField("colourType", colourType)]
+            fields = [DescribedField("colourType", colourType)]
             if colourType == "nclx" || colourType == "nclc" {
-                fields += [AtomField("colourPrimaries", try reader.readUInt16()),
-                           AtomField("transferCharacteristics", try reader.readUInt16()),
-                           AtomField("matrixCoefficients", try reader.readUInt16())]
-                if colourType == "nclx" { fields.append(AtomField("fullRange", try reader.readUInt8() >> 7 != 0)) }
+                fields += [DescribedField("colourPrimaries", try reader.readUInt16()),
+                           DescribedField("transferCharacteristics", try reader.readUInt16()),
+                           DescribedField("matrixCoefficients", try reader.readUInt16())]
+                if colourType == "nclx" { fields.append(DescribedField("fullRange", try reader.readUInt8() >> 7 != 0)) }
             } else {
-                fields.append(AtomField("iccProfileSize", reader.remaining))
+                fields.append(DescribedField("iccProfileSize", reader.remaining))
             }
         default:  // avcC
             let version = try reader.readUInt8()
@@ -47,13 +47,13 @@ public struct SmallFieldsBox: AtomPayload, Hashable {
             for _ in 0..<spsCount { try reader.skip(Int(try reader.readUInt16())) }
             let ppsCount = Int(try reader.readUInt8())
             fields = [
-                AtomField("configurationVersion", version), AtomField("profile", profile),
-                AtomField("profileCompatibility", compatibility), AtomField("level", level),
-                AtomField("nalUnitLengthSize", lengthSize), AtomField("sequenceParameterSets", spsCount),
-                AtomField("pictureParameterSets", ppsCount),
+                DescribedField("configurationVersion", version), DescribedField("profile", profile),
+                DescribedField("profileCompatibility", compatibility), DescribedField("level", level),
+                DescribedField("nalUnitLengthSize", lengthSize), DescribedField("sequenceParameterSets", spsCount),
+                DescribedField("pictureParameterSets", ppsCount),
             ]
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] { fields }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { fields }
 }

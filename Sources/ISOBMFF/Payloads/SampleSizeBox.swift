@@ -54,10 +54,10 @@ public struct SampleSizeBox: AtomPayload, Hashable {
     /// The size of sample `index` (0-based).
     public func size(ofSample index: Int) -> UInt32 { uniformSize != 0 ? uniformSize : sizes[index] }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = header.fields
-        if fieldSize == 32 { fields.append(AtomField("sampleSize", uniformSize)) } else { fields.append(AtomField("fieldSize", fieldSize)) }
-        fields.append(AtomField("sampleCount", sampleCount))
+        if fieldSize == 32 { fields.append(DescribedField("sampleSize", uniformSize)) } else { fields.append(DescribedField("fieldSize", fieldSize)) }
+        fields.append(DescribedField("sampleCount", sampleCount))
         if uniformSize == 0 { fields += options.tableFields(sizes) { .unsigned(UInt64($0)) } }
         return fields
     }

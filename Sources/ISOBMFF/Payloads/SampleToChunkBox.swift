@@ -42,10 +42,10 @@ public struct SampleToChunkBox: AtomPayload, Hashable {
         return result.count == chunkCount ? result : nil
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(entries) {
-            .record([AtomField("firstChunk", $0.firstChunk), AtomField("samplesPerChunk", $0.samplesPerChunk),
-                     AtomField("sampleDescriptionIndex", $0.sampleDescriptionIndex)])
+            .record([DescribedField("firstChunk", $0.firstChunk), DescribedField("samplesPerChunk", $0.samplesPerChunk),
+                     DescribedField("sampleDescriptionIndex", $0.sampleDescriptionIndex)])
         }
     }
 

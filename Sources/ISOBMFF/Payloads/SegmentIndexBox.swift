@@ -39,15 +39,15 @@ public struct SegmentIndexBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + [
-            AtomField("referenceID", referenceID), AtomField("timescale", timescale),
-            AtomField("earliestPresentationTime", earliestPresentationTime), AtomField("firstOffset", firstOffset),
+            DescribedField("referenceID", referenceID), DescribedField("timescale", timescale),
+            DescribedField("earliestPresentationTime", earliestPresentationTime), DescribedField("firstOffset", firstOffset),
         ] + options.tableFields(references) {
             .record([
-                AtomField("referenceType", $0.referencesIndex ? "index" : "media"), AtomField("size", $0.size),
-                AtomField("subsegmentDuration", $0.subsegmentDuration), AtomField("startsWithSAP", $0.startsWithSAP),
-                AtomField("sapType", $0.sapType), AtomField("sapDeltaTime", $0.sapDeltaTime),
+                DescribedField("referenceType", $0.referencesIndex ? "index" : "media"), DescribedField("size", $0.size),
+                DescribedField("subsegmentDuration", $0.subsegmentDuration), DescribedField("startsWithSAP", $0.startsWithSAP),
+                DescribedField("sapType", $0.sapType), DescribedField("sapDeltaTime", $0.sapDeltaTime),
             ])
         }
     }

@@ -15,7 +15,7 @@ public struct SyncSampleBox: AtomPayload, Hashable {
         for _ in 0..<count { sampleNumbers.append(try reader.readUInt32()) }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + options.tableFields(sampleNumbers) { .unsigned(UInt64($0)) }
     }
 

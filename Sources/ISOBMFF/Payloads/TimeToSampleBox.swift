@@ -31,10 +31,10 @@ public struct TimeToSampleBox: AtomPayload, Hashable {
     /// The number of samples the table covers.
     public var sampleCount: UInt64 { entries.reduce(0) { $0 + UInt64($1.sampleCount) } }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         let name = isCompositionOffsets ? "offset" : "delta"
-        return header.fields + [AtomField("sampleCount", sampleCount)] + options.tableFields(entries) {
-            .record([AtomField("count", $0.sampleCount), AtomField(name, $0.value)])
+        return header.fields + [DescribedField("sampleCount", sampleCount)] + options.tableFields(entries) {
+            .record([DescribedField("count", $0.sampleCount), DescribedField(name, $0.value)])
         }
     }
 

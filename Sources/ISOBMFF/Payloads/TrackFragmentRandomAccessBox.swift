@@ -34,11 +34,11 @@ public struct TrackFragmentRandomAccessBox: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        header.fields + [AtomField("trackID", trackID)] + options.tableFields(entries) {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        header.fields + [DescribedField("trackID", trackID)] + options.tableFields(entries) {
             .record([
-                AtomField("time", $0.time), AtomField("moofOffset", $0.moofOffset), AtomField("trafNumber", $0.trafNumber),
-                AtomField("trunNumber", $0.trunNumber), AtomField("sampleNumber", $0.sampleNumber),
+                DescribedField("time", $0.time), DescribedField("moofOffset", $0.moofOffset), DescribedField("trafNumber", $0.trafNumber),
+                DescribedField("trunNumber", $0.trunNumber), DescribedField("sampleNumber", $0.sampleNumber),
             ])
         }
     }

@@ -32,21 +32,21 @@ public struct TrackHeaderBox: AtomPayload, Hashable {
 
     public var isEnabled: Bool { header.flags & 1 != 0 }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         header.fields + [
-            AtomField("enabled", isEnabled), AtomField("inMovie", header.flags & 2 != 0),
-            AtomField("inPreview", header.flags & 4 != 0),
-            AtomField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
-            AtomField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
-            AtomField("trackID", trackID), AtomField("duration", duration), AtomField("layer", layer),
-            AtomField("alternateGroup", alternateGroup), AtomField("volume", volume),
-            AtomField("width", width), AtomField("height", height),
+            DescribedField("enabled", isEnabled), DescribedField("inMovie", header.flags & 2 != 0),
+            DescribedField("inPreview", header.flags & 4 != 0),
+            DescribedField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
+            DescribedField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
+            DescribedField("trackID", trackID), DescribedField("duration", duration), DescribedField("layer", layer),
+            DescribedField("alternateGroup", alternateGroup), DescribedField("volume", volume),
+            DescribedField("width", width), DescribedField("height", height),
         ]
     }
 
     public var summary: String {
         var text = "trackID=\(trackID) duration=\(duration)"
-        if width > 0 || height > 0 { text += " \(AtomFieldValue.number(width).summaryText)x\(AtomFieldValue.number(height).summaryText)" }
+        if width > 0 || height > 0 { text += " \(FieldValue.number(width).summaryText)x\(FieldValue.number(height).summaryText)" }
         if !isEnabled { text += " disabled" }
         return text
     }

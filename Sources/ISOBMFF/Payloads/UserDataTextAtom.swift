@@ -24,11 +24,11 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
         }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [AtomField] {
-        options.tableFields(entries) { .record([AtomField("language", $0.language), AtomField("text", $0.text)]) }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        options.tableFields(entries) { .record([DescribedField("language", $0.language), DescribedField("text", $0.text)]) }
     }
 
     public var summary: String {
-        entries.map { "\($0.language) \(AtomFieldValue.text($0.text).summaryText)" }.joined(separator: "; ")
+        entries.map { "\($0.language) \(FieldValue.text($0.text).summaryText)" }.joined(separator: "; ")
     }
 }
