@@ -3,14 +3,16 @@
 /// ID3v1, APE), two system calls instead of one per field.
 public struct PrefetchedByteSource: ByteSource {
     private let base: any ByteSource
-    private let head: [UInt8]
+    /// The first bytes: a view of what `base` holds already (a file's head, read when it was
+    /// opened) where it holds them, not a copy.
+    private let head: ArraySlice<UInt8>
     private let tail: [UInt8]
     private let tailStart: UInt64
 
     /// Reads the first `head` and the last `tail` bytes of `base` (fewer when it is shorter).
     public init(_ base: any ByteSource, head: Int, tail: Int) throws(ByteSourceError) {
         self.base = base
-        self.head = try base.readAvailable(at: 0, upTo: head)
+        self.head = try base.slice(at: 0, count: Int(min(UInt64(max(head, 0)), base.size)))
         let tailCount = min(UInt64(tail), base.size - UInt64(self.head.count))
         tailStart = base.size - tailCount
         self.tail = try base.read(at: tailStart, count: Int(tailCount))
@@ -27,14 +29,14 @@ public struct PrefetchedByteSource: ByteSource {
     public func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
         try checkRange(offset: offset, count: count)
         let end = offset + UInt64(count)
-        if end <= UInt64(head.count) { return head[Int(offset)..<Int(end)] }
+        if end <= UInt64(head.count) { return head[head.startIndex + Int(offset)..<head.startIndex + Int(end)] }
         return try read(at: offset, count: count)[...]
     }
 
     public func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
         try checkRange(offset: offset, count: count)
         let end = offset + UInt64(count)
-        if end <= UInt64(head.count) { return Array(head[Int(offset)..<Int(end)]) }
+        if end <= UInt64(head.count) { return Array(head[head.startIndex + Int(offset)..<head.startIndex + Int(end)]) }
         if offset >= tailStart { return Array(tail[Int(offset - tailStart)..<Int(end - tailStart)]) }
         return try base.read(at: offset, count: count)
     }
