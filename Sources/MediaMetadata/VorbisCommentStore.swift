@@ -275,7 +275,7 @@ struct VorbisCommentStore: MetadataStore {
 
     /// The number and suffix of a chapter field (`CHAPTER012NAME` → (12, "NAME")).
     private static func chapterParts(_ name: String) -> (number: Int, suffix: String)? {
-        guard name.hasPrefix("CHAPTER") else { return nil }
+        guard name.utf8.starts(with: "CHAPTER".utf8) else { return nil }
         let rest = name.utf8.dropFirst(7)
         let digits = rest.prefix { $0 >= 0x30 && $0 <= 0x39 }
         guard (1...4).contains(digits.count), let number = Int(String(decoding: digits, as: UTF8.self)) else { return nil }
@@ -286,7 +286,7 @@ struct VorbisCommentStore: MetadataStore {
     var chapterLists: [ChapterList] {
         var starts: [Int: ChapterTime] = [:], names: [Int: String] = [:], urls: [Int: String] = [:]
         var notes: [String] = []
-        for field in comment.fields {
+        for field in comment.fields where field.hasNamePrefix("CHAPTER") {
             guard let (number, suffix) = Self.chapterParts(field.key) else { continue }
             switch suffix {
             case "": if let time = Self.parseTime(field.value) { starts[number] = time } else { notes.append("\(field.name)=\(field.value) is not a time (HH:MM:SS.mmm); left out") }

@@ -36,6 +36,16 @@ public struct VorbisComment: Sendable, Hashable {
             }
         }
 
+        /// True when the field's name starts with `prefix` (upper-case ASCII) without regard to
+        /// case: a look at the bytes, no name made.
+        public func hasNamePrefix(_ prefix: StaticString) -> Bool {
+            let count = prefix.utf8CodeUnitCount
+            guard bytes.count >= count else { return false }
+            return prefix.withUTF8Buffer { expected in
+                (0..<count).allSatisfy { Self.asciiUpper(bytes[$0]) == expected[$0] }
+            }
+        }
+
         /// True when the field's name is `key` (upper case) without regard to case.
         func isNamed(_ key: String) -> Bool {
             let end = separator ?? bytes.count
