@@ -89,6 +89,13 @@ enum AtomRegistry {
     }
 
     static func sampleEntryKind(for type: FourCC, handler: FourCC?) -> SampleEntryKind {
+        // The track's handler decides where it says: QuickTime's `raw ` is uncompressed video
+        // under `vide` and 8-bit audio under `soun`.
+        switch handler {
+        case "soun": return .audio
+        case "vide", "pict", "auxv": return videoEntries.contains(type) || !audioEntries.contains(type) ? .video : .audio
+        default: break
+        }
         if audioEntries.contains(type) { return .audio }
         if videoEntries.contains(type) { return .video }
         switch type {

@@ -56,6 +56,7 @@ extension Browser {
         right.append(paneTitle(hexTitle(), active: focus == .hex, width: rightWidth))
         right += hexLines(height: hexHeight)
         while right.count < height { right.append(String(repeating: " ", count: rightWidth)) }
+        if isNarrow { return Array((focus == .tree ? left : right).prefix(height)) }
         return (0..<height).map { left[$0] + "│" + right[$0] }
     }
 
@@ -99,7 +100,7 @@ extension Browser {
         for (index, field) in details.fields.enumerated().dropFirst(max(top, 0)).prefix(room) {
             let marker = focus == .fields && index == fieldIndex ? ">" : " "
             let arrow = field.reference.map { " → \($0.label)" } ?? ""
-            var line = Self.fit(marker + field.name + ": " + Self.text(field.value) + arrow, rightWidth)
+            var line = Self.fit(marker + field.name + ": " + Self.text(field.value, total: Self.listedTotal(field, in: details.fields)) + arrow, rightWidth)
             if focus == .fields && index == fieldIndex { line = styled(line, "7") }
             lines.append(line)
         }
@@ -264,8 +265,21 @@ extension Browser {
         return String(repeating: " ", count: width - text.count) + text
     }
 
-    /// A value on one line.
-    static func text(_ value: JSONValue) -> String {
+    /// How many entries a table's `entries` field stands for when it lists only the first of
+    /// them: the `entryCount` beside it (`AtomFieldOptions.tableFields`); nil otherwise.
+    static func listedTotal(_ field: InspectionField, in fields: [InspectionField]) -> Int? {
+        guard field.name == "entries", case .array(let items) = field.value,
+              let count = fields.first(where: { $0.name == "entryCount" }), case .uint(let total) = count.value, Int(clamping: total) > items.count
+        else { return nil }
+        return Int(clamping: total)
+    }
+
+    /// A value on one line; a list that shows the first `total` entries says how many it
+    /// shows of how many (`[21, 4, … 8 shown of 310080]`), not as if it were all.
+    static func text(_ value: JSONValue, total: Int? = nil) -> String {
+        if case .array(let items) = value, let total {
+            return "[" + items.prefix(8).map { text($0) }.joined(separator: ", ") + ", … \(min(items.count, 8)) shown of \(total)]"
+        }
         switch value {
         case .string(let text):
             let flat = text.replacingOccurrences(of: "\n", with: "\\n")
@@ -273,7 +287,7 @@ extension Browser {
         case .null: return "-"
         case .bool(let flag): return flag ? "yes" : "no"
         case .array(let items):
-            let shown = items.prefix(8).map(text).joined(separator: ", ")
+            let shown = items.prefix(8).map { text($0) }.joined(separator: ", ")
             return "[" + shown + (items.count > 8 ? ", … \(items.count) in all" : "") + "]"
         case .object(let members):
             return "{" + members.prefix(6).map { "\($0.0)=\(text($0.1))" }.joined(separator: " ") + (members.count > 6 ? " …" : "") + "}"

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaBytes
 import MediaToolSupport
 
@@ -19,6 +26,8 @@ public struct Browser {
     /// A one-line question on the status line.
     public enum Prompt: Sendable, Hashable {
         case search, offset, writeBytes, writePayload, writeJSON
+        /// A write to a file that exists waits for a yes: the write and its path.
+        indirect case overwrite(Prompt, String)
         var label: String {
             switch self {
             case .search: "Search (type, /path or text): "
@@ -26,6 +35,7 @@ public struct Browser {
             case .writeBytes: "Write node bytes to: "
             case .writePayload: "Write payload to: "
             case .writeJSON: "Write subtree JSON to: "
+            case .overwrite(_, let path): "\(path) exists. Replace it? (y/n) "
             }
         }
     }
@@ -319,8 +329,13 @@ public struct Browser {
                 message = "\(reference.label): no node at \(path)"
             }
         case .bytes(let range):
-            if go(to: range.lowerBound, length: UInt64(range.count)) {
+            let size = file.source.size
+            if range.lowerBound >= size {
+                history.removeLast()
+                message = "warning: \(reference.label) at \(range.lowerBound) is past the end of the file (\(size) bytes)"
+            } else if go(to: range.lowerBound, length: UInt64(range.count)) {
                 message = "followed \(reference.label): \(range.count) bytes at \(range.lowerBound)"
+                    + (range.upperBound > size ? "; warning: it runs \(range.upperBound - size) bytes past the end of the file" : "")
             } else {
                 history.removeLast()
                 message = "\(reference.label) at \(range.lowerBound) is outside every node"
@@ -373,18 +388,21 @@ public struct Browser {
 
     // MARK: Search
 
-    /// Finds the next node (in tree order, after the selection, wrapping) whose type is `query`,
-    /// whose path is `query` (when it holds a `/`), or whose decoded values contain it.
+    /// Finds the node at path `query` (when it holds a `/` and names one), else the next node
+    /// (in tree order, after the selection, wrapping) whose type is `query` or whose decoded
+    /// values contain it: `/image/jpeg` is no path, and finds a picture's MIME type.
     mutating func search(_ query: String, forward: Bool) {
         lastSearch = query
+        var query = query
         if query.contains("/") {
             let path = query.hasPrefix("/") ? String(query.dropFirst()) : query
             remember()
-            if select(path: path) { message = "found \(path)" } else {
-                history.removeLast()
-                message = "no node at \(path)"
+            if select(path: path) {
+                message = "found \(path)"
+                return
             }
-            return
+            history.removeLast()
+            query = path
         }
         let all = preorder()
         guard !all.isEmpty else { return }
@@ -452,9 +470,12 @@ public struct Browser {
             switch kind {
             case .search: search(text, forward: true)
             case .offset: goToOffset(text)
-            case .writeBytes: write(to: text, payloadOnly: false)
-            case .writePayload: write(to: text, payloadOnly: true)
-            case .writeJSON: writeJSON(to: text)
+            case .writeBytes, .writePayload, .writeJSON:
+                // A file that is there is replaced only when the answer is yes (a device or a
+                // FIFO is written through, as every output of the tools is).
+                if Self.isExistingFile(text) { prompt = .overwrite(kind, text) } else { write(kind, to: text) }
+            case .overwrite(let write, let path):
+                if ["y", "yes"].contains(text.lowercased()) { self.write(write, to: path) } else { message = "not written: \(path) is kept" }
             }
         default:
             break
@@ -478,6 +499,26 @@ public struct Browser {
         }
     }
 
+    mutating func write(_ kind: Prompt, to path: String) {
+        switch kind {
+        case .writeBytes: write(to: path, payloadOnly: false)
+        case .writePayload: write(to: path, payloadOnly: true)
+        default: writeJSON(to: path)
+        }
+    }
+
+    /// True when `path` names a regular file that is there (through a link too).
+    static func isExistingFile(_ path: String) -> Bool {
+        var info = FileStatus()
+        return SystemPath.stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Why a write failed, without the path the message already names.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? FileWriteError { return error.reason }
+        return "\(error)"
+    }
+
     mutating func write(to path: String, payloadOnly: Bool) {
         guard let node = selectedNode else { return }
         let range = payloadOnly ? node.payloadRange : node.range
@@ -486,7 +527,7 @@ public struct Browser {
             try FileReplacement.create(path, copying: UInt64(range.count), from: file.source, at: range.lowerBound)
             message = "wrote \(range.count) bytes of \(node.path) to \(path)"
         } catch {
-            message = "cannot write \(path): \(error)"
+            message = "cannot write \(path): \(Self.reason(error))"
         }
     }
 
@@ -498,7 +539,7 @@ public struct Browser {
             try FileReplacement.create(path, bytes: Array(text.utf8))
             message = "wrote JSON of \(node.path) to \(path)"
         } catch {
-            message = "cannot write \(path): \(error)"
+            message = "cannot write \(path): \(Self.reason(error))"
         }
     }
 
@@ -601,8 +642,12 @@ public struct Browser {
     // MARK: Layout helpers
 
     var bytesPerLine: Int { rightWidth >= 78 ? 16 : 8 }
-    var treeWidth: Int { max(24, min(width * 45 / 100, width - 44)) }
-    var rightWidth: Int { max(width - treeWidth - 1, 10) }
+    /// Below this width the panes take turns: the tree, or (after Tab) the fields and hex,
+    /// fill the screen, so no line is wider than the terminal.
+    static let twoPaneWidth = 50
+    var isNarrow: Bool { width < Self.twoPaneWidth }
+    var treeWidth: Int { isNarrow ? max(width, 1) : max(24, min(width * 45 / 100, width - 44)) }
+    var rightWidth: Int { isNarrow ? max(width, 1) : max(width - treeWidth - 1, 10) }
 
     func alignedLine(_ offset: UInt64) -> UInt64 { offset - offset % UInt64(bytesPerLine) }
 }

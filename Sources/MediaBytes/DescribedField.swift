@@ -58,7 +58,8 @@ public indirect enum FieldValue: Sendable, Hashable {
             let flat = v.replacingLineBreaks
             return flat.count > 48 ? "\"\(flat.prefix(45))...\"" : "\"\(flat)\""
         case .bytes(let v): return v.count > 16 ? "<\(v.count) bytes>" : "<" + v.hexString + ">"
-        case .list(let v): return "[\(v.count)]"
+        // The first values (a track reference's IDs, brands), and how many in all.
+        case .list(let v): return "[" + v.prefix(3).map(\.summaryText).joined(separator: ", ") + (v.count > 3 ? ", … \(v.count) in all" : "") + "]"
         case .record(let v): return "{" + v.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ") + "}"
         }
     }

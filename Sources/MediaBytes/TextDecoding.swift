@@ -24,6 +24,24 @@ public enum TextDecoding {
         return text
     }
 
+    /// `text` in Mac OS Roman, or nil when a character of it has no Mac OS Roman byte.
+    public static func macRomanBytes(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if scalar.value < 0x80 {
+                bytes.append(UInt8(scalar.value))
+            } else if let byte = macRomanByte[scalar.value] {
+                bytes.append(byte)
+            } else {
+                return nil
+            }
+        }
+        return bytes
+    }
+
+    private static let macRomanByte: [UInt32: UInt8] = Dictionary(uniqueKeysWithValues: macRomanHigh.enumerated().map { ($1, UInt8($0 + 0x80)) })
+
     /// The Unicode scalars of Mac OS Roman's bytes 0x80-0xFF (Apple's mapping, as Python's
     /// `mac_roman` codec has it).
     static let macRomanHigh: [UInt32] = [

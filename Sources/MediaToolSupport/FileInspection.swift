@@ -62,9 +62,24 @@ public struct FileInspection: Sendable {
         // best what a file that is none of these looks like, otherwise.
         let format = MediaFormat.detect(source)
         guard let structure = format?.definition?.structure, let open = carrierOpeners[structure] else {
+            if format == nil { try refuseUnrecognized(path, source) }
             return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)
         }
         return try open(path, source, format, strict)
+    }
+
+    /// Refuses a file no format recognised in the words of the format its name gives (an MP3
+    /// that is empty or all junk is not "too short for an atom header"), or an empty file;
+    /// returns for the atom reader to say what the rest look like.
+    private static func refuseUnrecognized(_ path: String, _ source: FileByteSource) throws(InspectionFailure) {
+        if source.size == 0 { throw InspectionFailure(kind: .unsupported, message: "\(path): the file is empty") }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let dot = name.lastIndex(of: "."), let named = MediaFormat.definitions.first(where: { $0.extensions.contains(name[name.index(after: dot)...].lowercased()) }),
+              named.structure != .atoms else { return }
+        let head = (try? source.readAvailable(at: 0, upTo: 8)) ?? []
+        throw InspectionFailure(kind: .unsupported, message: "\(path): not a file atominspect reads: its name says \(named.names[0]), but no \(named.names[0]) file "
+                                    + "begins as it does (its first bytes: \(head.map { byte in String(byte >> 4, radix: 16) + String(byte & 15, radix: 16) }.joined(separator: " ")); "
+                                    + "\(source.size) bytes)")
     }
 
     typealias Opener = @Sendable (String, FileByteSource, MediaFormat?, Bool) throws(InspectionFailure) -> FileInspection

@@ -60,10 +60,10 @@ public struct InspectionDiff: Sendable {
             return (try? a.source.hasSameBytes(at: x.offset, as: b.source, at: y.offset, count: x.size)) ?? false
         }
         func compare(_ first: [InspectionNode], _ second: [InspectionNode], topLevel: Bool) {
-            let byPath = Dictionary(second.map { ($0.path, $0) }, uniquingKeysWith: { x, _ in x })
-            let firstPaths = Set(first.map(\.path))
+            let byKey = Dictionary(second.map { (Self.matchKey($0), $0) }, uniquingKeysWith: { x, _ in x })
+            let firstKeys = Set(first.map(Self.matchKey))
             for x in first {
-                guard let y = byPath[x.path] else {
+                guard let y = byKey[Self.matchKey(x)] else {
                     changes.append(Change(kind: .removed, path: x.path, type: x.type, before: side(x)))
                     continue
                 }
@@ -94,13 +94,24 @@ public struct InspectionDiff: Sendable {
                     changes.append(Change(kind: .bytes, path: x.path, type: x.type, before: side(x), after: side(y)))
                 }
             }
-            for y in second where !firstPaths.contains(y.path) {
+            for y in second where !firstKeys.contains(Self.matchKey(y)) {
                 changes.append(Change(kind: .added, path: y.path, type: y.type, after: side(y)))
             }
         }
         compare(a.nodes, b.nodes, topLevel: true)
         self.changes = changes
         shiftedInside = shifted
+    }
+
+    /// What matches a node with its counterpart among the other file's siblings: a track by
+    /// its track ID (a track added before it does not make it another), anything else by its
+    /// type and its index among siblings of that type (the last component of its path).
+    static func matchKey(_ node: InspectionNode) -> String {
+        if node.kind == .atom, node.type == "trak",
+           let id = node.children.first(where: { $0.type == "tkhd" })?.details.fields.first(where: { $0.name == "trackID" })?.value {
+            return "trak#" + id.serialized(pretty: false)
+        }
+        return node.path.split(separator: "/").last.map(String.init) ?? node.path
     }
 
     /// One line per change: `~ moov  size 2578 -> 2600 (+22)`, `- free @40 size 8`,
@@ -116,17 +127,23 @@ public struct InspectionDiff: Sendable {
             case .moved:
                 return "= \(change.path)  byte-identical, moved \(change.before!.offset) -> \(change.after!.offset) (\(Self.signed(change.after!.offset, change.before!.offset)))"
             case .field:
-                let before = change.before?.value.map { Self.short($0.serialized(pretty: false)) } ?? "(none)"
-                let after = change.after?.value.map { Self.short($0.serialized(pretty: false)) } ?? "(none)"
+                let before = change.before?.value.map(Self.short) ?? "(none)"
+                let after = change.after?.value.map(Self.short) ?? "(none)"
                 return "  \(change.path)  \(change.field!): \(before) -> \(after)"
             case .bytes: return "~ \(change.path)  same size, other bytes"
             }
         }
     }
 
-    /// A value cut to 100 characters for one line (the JSON document has it whole).
-    static func short(_ text: String) -> String {
-        text.count <= 100 ? text : String(text.prefix(90)) + "... (\(text.count) characters)"
+    /// A value on one line, cut at 100 characters (the JSON document has it whole). A text is
+    /// counted in its own characters, not with the quotes around it.
+    static func short(_ value: JSONValue) -> String {
+        if case .string(let text) = value {
+            return text.count <= 100 ? value.serialized(pretty: false)
+                : JSONValue.string(String(text.prefix(90))).serialized(pretty: false) + "... (\(text.count) characters)"
+        }
+        let text = value.serialized(pretty: false)
+        return text.count <= 100 ? text : String(text.prefix(90)) + "... (\(text.count) characters)"
     }
 
     static func signed(_ after: UInt64, _ before: UInt64) -> String {

@@ -73,7 +73,7 @@ public enum InspectionHTML {
             return .object(members)
         }
         return .object([
-            ("type", .string(node.type)), ("path", .string(node.path)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
+            ("type", .string(node.displayType)), ("path", .string(node.path)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
             ("headerSize", .int(Int64(node.headerSize))), ("summary", .string(details.summary)), ("fields", .array(fields)),
             ("hex", .string(bytes.hexString)), ("shown", .uint(UInt64(bytes.count))),
             ("diagnostics", .array(details.diagnostics.map { .string($0.severity.rawValue + ": " + $0.message) })),

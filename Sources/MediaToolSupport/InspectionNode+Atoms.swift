@@ -173,7 +173,7 @@ final class AtomNodes: Sendable {
     }
 
     // Where fixed fields sit in a payload (from, to; nil: to the end), made once.
-    static let fullBoxLayout: [String: (UInt64, UInt64?)] = ["version": (0, 1), "flags": (1, 4)]
+    static let fullBoxLayout: [String: (UInt64, UInt64?)] = ["version": (0, 1), "flags": (1, 4), "flagsSet": (1, 4)]
     static let fileTypeLayout: [String: (UInt64, UInt64?)] = ["majorBrand": (0, 4), "minorVersion": (4, 8), "compatibleBrands": (8, nil)]
     static let handlerLayout: [String: (UInt64, UInt64?)] = ["componentType": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "name": (24, nil)]
     static let itemDataLayout: [String: (UInt64, UInt64?)] = [

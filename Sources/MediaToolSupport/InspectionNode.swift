@@ -107,12 +107,10 @@ public struct InspectionNode: Sendable {
     /// The bytes after the header.
     public var payloadRange: Range<UInt64> { min(offset &+ UInt64(headerSize), range.upperBound)..<range.upperBound }
 
-    /// The type for the text view: printable ISO-8859-1 as is, anything else in hexadecimal.
-    public var displayType: String {
-        let printable = type.unicodeScalars.allSatisfy { ($0.value >= 0x20 && $0.value < 0x7F) || ($0.value >= 0xA0 && $0.value <= 0xFF) || $0.value > 0xFF }
-        if printable { return type }
-        return "0x" + type.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }.hexString
-    }
+    /// The type as every view names it, the way its path does: printable ISO-8859-1 as is,
+    /// control bytes and the path's own `%`, `/`, `[`, `]` as `%XX` (`PathEscaping`). The tree,
+    /// the browser, `--path` and the HTML page show one name for one type.
+    public var displayType: String { PathEscaping.escape(type) }
 
     /// The same node at another path (its children keep theirs).
     func moved(to path: String) -> InspectionNode {
@@ -440,6 +438,13 @@ public enum InspectionPath {
                 guard let value = Int(name[name.index(after: open)..<name.index(before: name.endIndex)]), value >= 0 else { return nil }
                 index = value
                 name = name[..<open]
+            }
+            // `0x00000001`, how the tree named a type of control bytes before 2026-11-29, is
+            // taken too (no type of four characters is written that way).
+            if name.count == 10, name.hasPrefix("0x"), let value = UInt32(name.dropFirst(2), radix: 16) {
+                let bytes = [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+                components.append(Component(type: String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) })), index: index))
+                continue
             }
             guard !name.isEmpty, let type = PathEscaping.unescape(name) else { return nil }
             components.append(Component(type: type, index: index))

@@ -105,6 +105,20 @@ import Testing
         #expect(browser.lines().last?.contains("not found: nothing-like-this") == true)
     }
 
+    /// Text with a `/` that names no node is searched for as text: `/image/jpeg` finds a
+    /// picture's MIME type (before 2026-11-29 it said "no node at image/jpeg").
+    @Test func searchTextWithASlashThatIsNoPathFindsValues() throws {
+        var browser = try browser("id3v24-full.mp3")
+        press(&browser, .character("/"))
+        type(&browser, "/image/jpeg")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "ID3v2/APIC[1]", "\(browser.lines().last ?? "")")
+        press(&browser, .character("/"))
+        type(&browser, "image/png")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "ID3v2/APIC[0]")
+    }
+
     @Test func offsetJumpSelectsTheInnermostNode() throws {
         var browser = try browser("video-h264-aac.mp4")
         press(&browser, .character(":"))
@@ -136,6 +150,25 @@ import Testing
         #expect(screen.contains { $0.contains("      3184 ") })
         press(&browser, .control("o"))
         #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
+    }
+
+    /// A chunk offset past the end of the file (a truncated download) says so when followed
+    /// (before 2026-11-29 nothing was said).
+    @Test func followingAChunkOffsetPastTheEndWarns() throws {
+        let original = TestFixtures.path("video-h264-aac.mp4")
+        let stco = try #require(try FileInspection.open(original).node(at: "moov/trak[1]/mdia/minf/stbl/stco"))
+        var bytes = try TemporaryFile.read(original)
+        let past = UInt32(bytes.count + 1000)
+        let entry = Int(stco.offset) + 16  // header, version and flags, entry count
+        bytes.replaceSubrange(entry..<entry + 4, with: [UInt8(past >> 24), UInt8(past >> 16 & 0xFF), UInt8(past >> 8 & 0xFF), UInt8(past & 0xFF)])
+        var browser = Browser(file: try FileInspection.open(try TemporaryFile.write(bytes, name: "cut.mp4")), width: 120, height: 30)
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]/mdia/minf/stbl/stco")
+        press(&browser, .enter)
+        press(&browser, .character("f"))
+        #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
+        #expect(browser.lines().last?.contains("warning: chunk 1 at \(past) is past the end of the file (\(bytes.count) bytes)") == true,
+                "\(browser.lines().last ?? "")")
     }
 
     @Test func selectedFieldIsHighlightedInTheHexPane() throws {
@@ -207,6 +240,65 @@ import Testing
         let json = String(decoding: try TemporaryFile.read(directory + "/nam.json"), as: UTF8.self)
         #expect(json.contains("\"path\": \"moov/udta/meta/ilst/©nam\""))
         #expect(json.contains("Fixture Title"))
+    }
+
+    /// A write to a file that is there asks first; no keeps it, yes replaces it. A failure
+    /// names the path once (before 2026-11-29 `w` and `e` replaced files without asking, and
+    /// the error said the path twice).
+    @Test func writingOverAFileAsksFirst() throws {
+        var browser = try browser("aac-itunes-tags-cover.m4a", width: 240)
+        let directory = try TemporaryFile.makeDirectory()
+        let target = directory + "/kept.bin"
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: target))
+        press(&browser, .character("/"))
+        type(&browser, "©nam")
+        press(&browser, .enter, .character("w"))
+        type(&browser, target)
+        press(&browser, .enter)
+        #expect(browser.lines().last?.contains("kept.bin exists. Replace it? (y/n)") == true, "\(browser.lines().last ?? "")")
+        type(&browser, "n")
+        press(&browser, .enter)
+        #expect(try TemporaryFile.read(target) == Array("keep me".utf8))
+        #expect(browser.lines().last?.contains("not written") == true)
+        press(&browser, .character("e"))
+        type(&browser, target)
+        press(&browser, .enter)
+        type(&browser, "y")
+        press(&browser, .enter)
+        #expect(String(decoding: try TemporaryFile.read(target), as: UTF8.self).contains("©nam"))
+        press(&browser, .character("w"))
+        type(&browser, directory + "/missing/folder/out.bin")
+        press(&browser, .enter)
+        let message = browser.lines().last ?? ""
+        #expect(message.contains("cannot write"), "\(message)")
+        #expect(message.components(separatedBy: "missing/folder/out.bin").count == 2, "the path once: \(message)")
+    }
+
+    /// On a narrow terminal the panes take turns, and no line is wider than the screen
+    /// (before 2026-11-29 a width under 35 columns wrapped every line).
+    @Test func aNarrowScreenShowsOnePaneAtATime() throws {
+        for width in [20, 34, 49] {
+            var browser = try browser("video-h264-aac.mp4", width: width, height: 12)
+            press(&browser, .character("j"))
+            let tree = browser.lines()
+            #expect(tree.allSatisfy { Self.visibleWidth($0) == width }, "\(width): \(tree.map { Self.visibleWidth($0) })")
+            #expect(tree.contains { $0.contains("ftyp") } && tree.contains { $0.contains("moov") })
+            press(&browser, .tab)
+            let fields = browser.lines()
+            #expect(fields.allSatisfy { Self.visibleWidth($0) == width })
+            #expect(fields.contains { $0.contains("fields") })
+        }
+    }
+
+    /// Columns a screen line takes (escape sequences take none).
+    static func visibleWidth(_ line: String) -> Int {
+        var count = 0, inEscape = false
+        for character in line {
+            if character == "\u{1B}" { inEscape = true }
+            if inEscape { if character.isLetter { inEscape = false }; continue }
+            count += 1
+        }
+        return count
     }
 
     @Test func mp3ShowsTagFramesAndStreamHeader() throws {

@@ -207,6 +207,22 @@ import Testing
         #expect(result.standardError.contains("is a directory"))
     }
 
+    /// A file no format recognises is refused in the words of the format its name gives: an
+    /// empty MP3, or one of junk, is not "too short for an atom header" or "not an
+    /// ISO-BMFF/QuickTime file" (before 2026-11-29 it was).
+    @Test func anUnrecognizedFileIsRefusedAsTheFormatItsNameGives() async throws {
+        let empty = try await atominspect(try TemporaryFile.write([], name: "empty.mp3"))
+        #expect(empty.status == 67)
+        #expect(empty.standardError.hasSuffix("empty.mp3: the file is empty\n"), "\(empty.standardError)")
+        let junk = try await atominspect(try TemporaryFile.write([0x00, 0x11, 0x22, 0x33] + [UInt8](repeating: 0x20, count: 500), name: "song.mp3"))
+        #expect(junk.status == 67)
+        #expect(junk.standardError.contains("its name says MP3, but no MP3 file begins as it does (its first bytes: 00 11 22 33 20 20 20 20; 504 bytes)"),
+                "\(junk.standardError)")
+        #expect(!junk.standardError.contains("atom header") && !junk.standardError.contains("ISO-BMFF"))
+        let check = try await atominspect("check", try TemporaryFile.write([0x00, 0x11], name: "stream.flac"))
+        #expect(check.standardError.contains("its name says FLAC"), "\(check.standardError)")
+    }
+
     @Test func unsupportedFileExits67WithOneLine() async throws {
         let path = try TemporaryFile.write(Array("MThd".utf8) + [0, 0, 0, 6] + [UInt8](repeating: 0, count: 60), name: "sound.mid")
         let result = try await atominspect(path)

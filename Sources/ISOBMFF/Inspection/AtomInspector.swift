@@ -40,7 +40,7 @@ public struct AtomInspector: Sendable {
 
     /// The top-level atoms, their contexts made one at a time.
     public func topLevelSiblings() -> AtomSiblings {
-        AtomSiblings(atoms: tree.atoms, parent: nil, handler: nil, metadataKeys: [])
+        AtomSiblings(atoms: tree.atoms, parent: nil, handler: nil, metadataKeys: [], perSampleIVSize: nil)
     }
 
     /// `context`'s children, their contexts made one at a time (a list of a million atoms
@@ -48,9 +48,37 @@ public struct AtomInspector: Sendable {
     public func siblings(below context: AtomDecodingContext) -> AtomSiblings {
         var handler = context.handler
         var keys = context.metadataKeys
-        if context.atom.type == "trak" { handler = handlerType(of: context.atom) }
+        var ivSize = context.perSampleIVSize
+        if context.atom.type == "trak" {
+            handler = handlerType(of: context.atom)
+            ivSize = perSampleIVSize(of: context.atom)
+        }
+        if context.atom.type == "traf" { ivSize = fragmentTrack(context.atom).flatMap(perSampleIVSize(of:)) }
         if context.atom.type == "meta" { keys = metadataKeys(in: context.atom) }
-        return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys)
+        return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys, perSampleIVSize: ivSize)
+    }
+
+    /// The per-sample IV size in the track's first sample entry's `sinf/schi/tenc`
+    /// (ISO/IEC 23001-7 section 8.2: version, flags, two bytes, isProtected, the IV size).
+    func perSampleIVSize(of trak: Atom) -> Int? {
+        guard let stsd = trak.descendant(AtomPath([.init(type: "mdia"), .init(type: "minf"), .init(type: "stbl"), .init(type: "stsd")])),
+              let entry = stsd.children.first, let tenc = entry.child("sinf")?.child("schi")?.child("tenc"), tenc.payloadSize >= 8,
+              let bytes = try? tree.bytes(at: tenc.payloadOffset + 7, count: 1)
+        else { return nil }
+        return Int(bytes[bytes.startIndex])
+    }
+
+    /// The `trak` of the first `moov` whose track ID a fragment's `tfhd` names.
+    func fragmentTrack(_ traf: Atom) -> Atom? {
+        guard let tfhd = traf.child("tfhd"), tfhd.payloadSize >= 8, let id = try? tree.bytes(at: tfhd.payloadOffset + 4, count: 4),
+              let moov = tree.atoms.first(where: { $0.type == "moov" })
+        else { return nil }
+        return moov.children.first { trak in
+            guard trak.type == "trak", let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24,
+                  let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1) else { return false }
+            let at = version[version.startIndex] == 1 ? 20 : 12
+            return (try? tree.bytes(at: tkhd.payloadOffset + UInt64(at), count: 4)).map(Array.init) == Array(id)
+        }
     }
 
     /// The context of the atom at `path`, or nil.
@@ -212,13 +240,15 @@ public final class AtomSiblings: Sendable {
     let parent: AtomDecodingContext?
     let handler: FourCC?
     let metadataKeys: [String]
+    let perSampleIVSize: Int?
     let indexes: [Int?]
 
-    init(atoms: [Atom], parent: AtomDecodingContext?, handler: FourCC?, metadataKeys: [String]) {
+    init(atoms: [Atom], parent: AtomDecodingContext?, handler: FourCC?, metadataKeys: [String], perSampleIVSize: Int?) {
         self.atoms = atoms
         self.parent = parent
         self.handler = handler
         self.metadataKeys = metadataKeys
+        self.perSampleIVSize = perSampleIVSize
         indexes = AtomTree.siblingIndexes(atoms)
     }
 
@@ -228,7 +258,8 @@ public final class AtomSiblings: Sendable {
     public func context(at index: Int) -> AtomDecodingContext {
         let atom = atoms[index]
         return AtomDecodingContext(atom: atom, parent: parent?.atom.type, grandparent: parent?.parent, handler: handler,
-                                   metadataKeys: metadataKeys, path: (parent?.path ?? .root).appending(atom.type, index: indexes[index]))
+                                   metadataKeys: metadataKeys, path: (parent?.path ?? .root).appending(atom.type, index: indexes[index]),
+                                   perSampleIVSize: perSampleIVSize)
     }
 
     /// The contexts of all the atoms.

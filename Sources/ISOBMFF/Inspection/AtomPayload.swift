@@ -31,15 +31,19 @@ public struct AtomDecodingContext: Sendable {
     public var metadataKeys: [String]
     /// Where the atom is, for diagnostics and links (empty when decoded out of a tree walk).
     public var path: AtomPath
+    /// The per-sample IV size of the enclosing encrypted track (its `tenc`; for a fragment, the
+    /// track its `tfhd` names), which `senc` needs to be read; nil when not known.
+    public var perSampleIVSize: Int?
 
     public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = [],
-                path: AtomPath = .root) {
+                path: AtomPath = .root, perSampleIVSize: Int? = nil) {
         self.atom = atom
         self.parent = parent
         self.grandparent = grandparent
         self.handler = handler
         self.metadataKeys = metadataKeys
         self.path = path
+        self.perSampleIVSize = perSampleIVSize
     }
 }
 
@@ -54,6 +58,25 @@ public struct FullBoxHeader: Sendable, Hashable {
     }
 
     public var fields: [DescribedField] { [DescribedField("version", version), DescribedField("flags", flags)] }
+
+    /// Version, flags, and the names of the flags that are set, bit by bit (`flagNames`: each
+    /// bit with its name in the specification).
+    public func fields(naming flagNames: KeyValuePairs<UInt32, String>) -> [DescribedField] {
+        fields + [DescribedField("flagsSet", .list(flagNames.filter { flags & $0.key != 0 }.map { .text($0.value) }))]
+    }
+}
+
+/// The sample flags of movie fragments (ISO/IEC 14496-12 section 8.8.3.1), decoded by name:
+/// `tfhd`'s and `trex`'s defaults, `trun`'s first-sample and per-sample flags.
+public enum SampleFlags {
+    public static func value(_ flags: UInt32) -> FieldValue {
+        .record([
+            DescribedField("isLeading", flags >> 26 & 3), DescribedField("dependsOn", flags >> 24 & 3),
+            DescribedField("isDependedOn", flags >> 22 & 3), DescribedField("hasRedundancy", flags >> 20 & 3),
+            DescribedField("paddingValue", flags >> 17 & 7), DescribedField("isNonSync", flags >> 16 & 1 != 0),
+            DescribedField("degradationPriority", flags & 0xFFFF),
+        ])
+    }
 }
 
 /// Time stamps counted in seconds since 1904-01-01 (QuickTime and ISO-BMFF headers).

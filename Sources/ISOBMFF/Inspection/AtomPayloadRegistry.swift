@@ -45,7 +45,15 @@ public enum AtomPayloadRegistry {
         case "iloc": return ItemLocationBox.self
         case "infe": return ItemInfoEntryBox.self
         case "pitm": return PrimaryItemBox.self
-        case "btrt", "pasp", "colr", "frma", "ispe", "avcC": return SmallFieldsBox.self
+        case "btrt", "pasp", "colr", "frma", "ispe": return SmallFieldsBox.self
+        case "avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "chan", "enda", "fiel", "mdcv", "clli", "clap":
+            return CodecConfigurationBox.self
+        case "alac": return context.parent == "alac" || context.parent == "wave" ? CodecConfigurationBox.self : nil
+        case "schm", "tenc", "senc", "saiz", "saio", "pssh": return ProtectionBox.self
+        case "sgpd", "sbgp", "sdtp", "cslg", "subs": return SampleGroupBox.self
+        case "elng", "kind", "prft", "nmhd", "sthd", "iods", "ipma", "pixi", "irot", "imir", "auxC", "gmin", "clef", "prof", "enof", "tcmi",
+             "alis", "rsrc", "ftab":
+            return PropertyBox.self
         default: return nil
         }
     }

@@ -53,6 +53,36 @@ public struct UserDataItem: Sendable {
         /// The language as a three-letter code.
         public var language: String { LanguageCode.decode(languageCode) }
 
+        /// True when `code` is a Macintosh language code (below 0x400, or QuickTime's
+        /// "unspecified" 0x7FFF): the text is then in the Macintosh encoding of that language
+        /// (Mac OS Roman for the Western ones), as QuickTime and ffmpeg read it; otherwise it
+        /// is UTF-8 (or UTF-16 with a byte-order mark).
+        public static func isMacintosh(_ code: UInt16) -> Bool { code < 0x400 || code == 0x7FFF }
+
+        /// The text of stored `bytes` under language `code`.
+        public init(decoding bytes: some Collection<UInt8>, languageCode code: UInt16) {
+            let text: String
+            if Self.isMacintosh(code) {
+                text = TextDecoding.macRoman(bytes)
+            } else if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+                text = TextDecoding.utf16(bytes)
+            } else {
+                text = String(decoding: bytes, as: UTF8.self)
+            }
+            self.init(text, languageCode: code)
+        }
+
+        /// The bytes and language code that store the text: Mac OS Roman under a Macintosh code
+        /// when the text has no other characters, else UTF-8 (under `und` when the code was a
+        /// Macintosh one), at most 65,535 bytes.
+        public var stored: (bytes: [UInt8], languageCode: UInt16) {
+            if Self.isMacintosh(languageCode) {
+                if let bytes = TextDecoding.macRomanBytes(text), bytes.count <= Int(UInt16.max) { return (bytes, languageCode) }
+                return (TextDecoding.utf8Bytes(of: text, maxBytes: Int(UInt16.max)), Self.undetermined)
+            }
+            return (TextDecoding.utf8Bytes(of: text, maxBytes: Int(UInt16.max)), languageCode)
+        }
+
         /// Packed ISO 639-2/T `und`, what ffmpeg and Apple write when no language is set.
         public static let undetermined: UInt16 = 0x55C4
     }
@@ -70,7 +100,7 @@ public struct UserDataItem: Sendable {
             guard let length = try? reader.readUInt16(), let language = try? reader.readUInt16(),
                 let text = try? reader.readBytes(Int(length))
             else { return nil }
-            texts.append(LocalizedText(String(decoding: text, as: UTF8.self), languageCode: language))
+            texts.append(LocalizedText(decoding: text, languageCode: language))
         }
         guard reader.readRemainingBytes().allSatisfy({ $0 == 0 }), !texts.isEmpty else { return nil }
         return texts
@@ -80,9 +110,9 @@ public struct UserDataItem: Sendable {
     public static func text(_ type: FourCC, _ texts: [LocalizedText]) -> UserDataItem {
         var writer = ByteWriter(capacity: 64)
         for text in texts {
-            let bytes = Array(text.text.utf8.prefix(Int(UInt16.max)))
+            let (bytes, language) = text.stored
             writer.writeUInt16(UInt16(bytes.count))
-            writer.writeUInt16(text.languageCode)
+            writer.writeUInt16(language)
             writer.writeBytes(bytes)
         }
         return UserDataItem(type: type, payload: writer.bytes)

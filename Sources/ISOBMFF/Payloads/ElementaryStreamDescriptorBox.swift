@@ -189,25 +189,3 @@ public struct AudioSpecificConfig: Sendable, Hashable {
         return text
     }
 }
-
-/// Reads bit fields most significant bit first.
-struct BitReader {
-    let bytes: [UInt8]
-    var bitPosition = 0
-
-    init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    /// The bits not read yet.
-    var remaining: Int { bytes.count * 8 - bitPosition }
-
-    mutating func read(_ count: Int) -> Int? {
-        guard count <= 32, bitPosition + count <= bytes.count * 8 else { return nil }
-        var value = 0
-        for _ in 0..<count {
-            let byte = bytes[bitPosition >> 3]
-            value = value << 1 | Int((byte >> (7 - UInt8(bitPosition & 7))) & 1)
-            bitPosition += 1
-        }
-        return value
-    }
-}

@@ -56,12 +56,15 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
     public var defaultBaseIsMoof: Bool { header.flags & 0x20000 != 0 }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        var fields = header.fields + [DescribedField("trackID", trackID)]
+        var fields = header.fields(naming: [0x01: "base-data-offset-present", 0x02: "sample-description-index-present",
+                                            0x08: "default-sample-duration-present", 0x10: "default-sample-size-present",
+                                            0x20: "default-sample-flags-present", 0x10000: "duration-is-empty", 0x20000: "default-base-is-moof"])
+        fields.append(DescribedField("trackID", trackID))
         if let baseDataOffset { fields.append(DescribedField("baseDataOffset", baseDataOffset)) }
         if let sampleDescriptionIndex { fields.append(DescribedField("sampleDescriptionIndex", sampleDescriptionIndex)) }
         if let defaultSampleDuration { fields.append(DescribedField("defaultSampleDuration", defaultSampleDuration)) }
         if let defaultSampleSize { fields.append(DescribedField("defaultSampleSize", defaultSampleSize)) }
-        if let defaultSampleFlags { fields.append(DescribedField("defaultSampleFlags", defaultSampleFlags)) }
+        if let defaultSampleFlags { fields.append(DescribedField("defaultSampleFlags", SampleFlags.value(defaultSampleFlags))) }
         fields += [DescribedField("durationIsEmpty", durationIsEmpty), DescribedField("defaultBaseIsMoof", defaultBaseIsMoof)]
         return fields
     }
@@ -120,15 +123,17 @@ public struct TrackRunBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        var fields = header.fields + [DescribedField("sampleCount", sampleCount)]
+        var fields = header.fields(naming: [0x001: "data-offset-present", 0x004: "first-sample-flags-present", 0x100: "sample-duration-present",
+                                            0x200: "sample-size-present", 0x400: "sample-flags-present", 0x800: "sample-composition-time-offsets-present"])
+        fields.append(DescribedField("sampleCount", sampleCount))
         if let dataOffset { fields.append(DescribedField("dataOffset", dataOffset)) }
-        if let firstSampleFlags { fields.append(DescribedField("firstSampleFlags", firstSampleFlags)) }
+        if let firstSampleFlags { fields.append(DescribedField("firstSampleFlags", SampleFlags.value(firstSampleFlags))) }
         guard header.flags & 0xF00 != 0 else { return fields }
         return fields + options.tableFields(samples) { sample in
             var record: [DescribedField] = []
             if let v = sample.duration { record.append(DescribedField("duration", v)) }
             if let v = sample.size { record.append(DescribedField("size", v)) }
-            if let v = sample.flags { record.append(DescribedField("flags", v)) }
+            if let v = sample.flags { record.append(DescribedField("flags", SampleFlags.value(v))) }
             if let v = sample.compositionTimeOffset { record.append(DescribedField("compositionTimeOffset", v)) }
             return .record(record)
         }

@@ -3,8 +3,8 @@ import MediaBytes
 /// Small boxes found in sample entries and track references, each a few fixed fields:
 /// `btrt` (bit rates, ISO/IEC 14496-12 section 8.5.2.2), `pasp` (pixel aspect ratio, 12.1.4),
 /// `colr` (colour information, 12.1.5), `frma` (original format, 8.12.2), `ispe` (image spatial
-/// extents, ISO/IEC 23008-12 section 6.5.3), `avcC` (ISO/IEC 14496-15 section 5.3.3.1) and the
-/// track-ID lists under `tref` (8.3.3).
+/// extents, ISO/IEC 23008-12 section 6.5.3) and the track-ID lists under `tref` (8.3.3). The
+/// codec configurations are `CodecConfigurationBox`'s.
 public struct SmallFieldsBox: AtomPayload, Hashable {
     public var fields: [DescribedField]
 
@@ -21,8 +21,6 @@ public struct SmallFieldsBox: AtomPayload, Hashable {
                       DescribedField("averageBitrate", try reader.readUInt32())]
         case "pasp":
             fields = [DescribedField("hSpacing", try reader.readUInt32()), DescribedField("vSpacing", try reader.readUInt32())]
-        case "frma":
-            fields = [DescribedField("dataFormat", try reader.readFourCC())]
         case "ispe":
             _ = try FullBoxHeader(from: &reader)
             fields = [DescribedField("width", try reader.readUInt32()), DescribedField("height", try reader.readUInt32())]
@@ -37,21 +35,8 @@ public struct SmallFieldsBox: AtomPayload, Hashable {
             } else {
                 fields.append(DescribedField("iccProfileSize", reader.remaining))
             }
-        default:  // avcC
-            let version = try reader.readUInt8()
-            let profile = try reader.readUInt8()
-            let compatibility = try reader.readUInt8()
-            let level = try reader.readUInt8()
-            let lengthSize = Int(try reader.readUInt8() & 3) + 1
-            let spsCount = Int(try reader.readUInt8() & 0x1F)
-            for _ in 0..<spsCount { try reader.skip(Int(try reader.readUInt16())) }
-            let ppsCount = Int(try reader.readUInt8())
-            fields = [
-                DescribedField("configurationVersion", version), DescribedField("profile", profile),
-                DescribedField("profileCompatibility", compatibility), DescribedField("level", level),
-                DescribedField("nalUnitLengthSize", lengthSize), DescribedField("sequenceParameterSets", spsCount),
-                DescribedField("pictureParameterSets", ppsCount),
-            ]
+        default:  // frma
+            fields = [DescribedField("dataFormat", try reader.readFourCC())]
         }
     }
 

@@ -17,7 +17,8 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
             let length = try reader.readUInt16()
             let language = try reader.readUInt16()
             let text = try reader.readBytes(Int(length))
-            entries.append(Entry(language: LanguageCode.decode(language), text: String(decoding: text, as: UTF8.self)))
+            // Text under a Macintosh language code is Mac OS Roman (`UserDataItem.LocalizedText`).
+            entries.append(Entry(language: LanguageCode.decode(language), text: UserDataItem.LocalizedText(decoding: text, languageCode: language).text))
         }
         guard reader.remaining == 0 || reader.readRemainingBytes().allSatisfy({ $0 == 0 }) else {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "user-data text item ends with bytes that form no string")

@@ -1,0 +1,320 @@
+import MediaBytes
+
+/// The configuration boxes inside sample entries, each as its specification lays it out:
+/// `avcC` (ISO/IEC 14496-15 section 5.3.3.1, its sequence parameter set decoded to profile,
+/// level, chroma format, bit depth and coded size), `hvcC` (14496-15 section 8.3.3.1, with its
+/// parameter-set arrays), `av1C` (AV1 Codec ISO Media File Format Binding section 2.3.3),
+/// `vpcC` (VP Codec ISO Media File Format Binding), `dOps` (Encapsulation of Opus in ISO-BMFF
+/// section 4.3.2), `dfLa` (Encapsulation of FLAC in ISO-BMFF section 3.3.2), `dac3` and `dec3`
+/// (ETSI TS 102 366 annex F), the ALAC magic cookie (`alac` inside an `alac` entry), and from
+/// the QuickTime File Format reference `chan` (audio channel layout), `enda` (endianness) and
+/// `fiel` (field handling); `mdcv` and `clli` (mastering display colour volume and content
+/// light level, ISO/IEC 23001-8 / QuickTime) and `clap` (clean aperture, 14496-12 section 12.1.4).
+public struct CodecConfigurationBox: AtomPayload, Hashable {
+    public var fields: [DescribedField]
+    /// One-line summary.
+    public var summary: String
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        switch context.atom.type {
+        case "avcC": (fields, summary) = try Self.avc(&reader)
+        case "hvcC": (fields, summary) = try Self.hevc(&reader)
+        case "av1C": (fields, summary) = try Self.av1(&reader)
+        case "vpcC": (fields, summary) = try Self.vp(&reader)
+        case "dOps": (fields, summary) = try Self.opus(&reader)
+        case "dfLa": (fields, summary) = try Self.flac(&reader)
+        case "dac3": (fields, summary) = try Self.ac3(&reader)
+        case "dec3": (fields, summary) = try Self.eac3(&reader)
+        case "alac": (fields, summary) = try Self.alac(&reader)
+        case "chan": (fields, summary) = try Self.channelLayout(&reader)
+        case "enda":
+            let little = try reader.readUInt16() != 0
+            fields = [DescribedField("littleEndian", little)]
+            summary = little ? "little-endian samples" : "big-endian samples"
+        case "fiel":
+            let count = try reader.readUInt8(), ordering = try reader.readUInt8()
+            fields = [DescribedField("fieldCount", count), DescribedField("fieldOrdering", ordering)]
+            summary = count == 1 ? "progressive" : "\(count) fields, ordering \(ordering)"
+        case "mdcv":
+            var primaries: [FieldValue] = []
+            for _ in 0..<3 { primaries.append(.record([DescribedField("x", try reader.readUInt16()), DescribedField("y", try reader.readUInt16())])) }
+            let white = FieldValue.record([DescribedField("x", try reader.readUInt16()), DescribedField("y", try reader.readUInt16())])
+            let maximum = try reader.readUInt32(), minimum = try reader.readUInt32()
+            fields = [DescribedField("displayPrimaries", .list(primaries)), DescribedField("whitePoint", white),
+                      DescribedField("maxLuminance", Double(maximum) / 10_000), DescribedField("minLuminance", Double(minimum) / 10_000)]
+            summary = "mastering display \(Double(minimum) / 10_000)-\(Double(maximum) / 10_000) cd/m²"
+        case "clli":
+            let content = try reader.readUInt16(), average = try reader.readUInt16()
+            fields = [DescribedField("maxContentLightLevel", content), DescribedField("maxFrameAverageLightLevel", average)]
+            summary = "MaxCLL \(content), MaxFALL \(average) cd/m²"
+        default:  // clap
+            var values: [UInt32] = []
+            for _ in 0..<8 { values.append(try reader.readUInt32()) }
+            let names = ["cleanApertureWidth", "cleanApertureHeight", "horizontalOffset", "verticalOffset"]
+            fields = names.enumerated().map { index, name in
+                DescribedField(name, .record([DescribedField("numerator", Int32(bitPattern: values[2 * index])), DescribedField("denominator", values[2 * index + 1])]))
+            }
+            summary = "\(values[0])/\(values[1]) x \(values[2])/\(values[3])"
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { fields }
+
+    /// Named bits of a packed field, read most significant first.
+    static func unpack(_ value: UInt64, width: Int, _ layout: [(String, Int)]) -> [(String, UInt64)] {
+        var shift = width
+        return layout.map { name, bits in
+            shift -= bits
+            return (name, value >> UInt64(shift) & ((1 << UInt64(bits)) - 1))
+        }
+    }
+
+    static func avc(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let version = try reader.readUInt8()
+        let profile = try reader.readUInt8()
+        let compatibility = try reader.readUInt8()
+        let level = try reader.readUInt8()
+        let lengthSize = Int(try reader.readUInt8() & 3) + 1
+        var fields = [DescribedField("configurationVersion", version), DescribedField("profile", profile),
+                      DescribedField("profileCompatibility", compatibility), DescribedField("level", level),
+                      DescribedField("nalUnitLengthSize", lengthSize)]
+        var sets: [[UInt8]] = []
+        let spsCount = Int(try reader.readUInt8() & 0x1F)
+        for _ in 0..<spsCount { sets.append(try reader.readBytes(Int(try reader.readUInt16()))) }
+        let ppsCount = Int(try reader.readUInt8())
+        var ppsSizes: [FieldValue] = []
+        for _ in 0..<ppsCount {
+            let size = Int(try reader.readUInt16())
+            try reader.skip(size)
+            ppsSizes.append(FieldValue(size))
+        }
+        var summary = "profile \(profile) level \(level)"
+        var spsFields: [FieldValue] = []
+        for sps in sets {
+            if let parsed = try? AVCSequenceParameters(sps) {
+                spsFields.append(.record([DescribedField("size", sps.count)] + parsed.fields))
+                if spsFields.count == 1 {
+                    summary = "\(Self.avcProfileName(parsed.profile)) level \(Double(parsed.level) / 10), \(parsed.width)x\(parsed.height), "
+                        + "\(parsed.chromaFormat < 4 ? AVCSequenceParameters.chromaNames[Int(parsed.chromaFormat)] : "?") \(parsed.bitDepthLuma)-bit"
+                }
+            } else {
+                spsFields.append(.record([DescribedField("size", sps.count), DescribedField("undecoded", true)]))
+            }
+        }
+        fields += [DescribedField("sequenceParameterSets", .list(spsFields)), DescribedField("pictureParameterSets", .list(ppsSizes.map { .record([DescribedField("size", $0)]) }))]
+        // High profiles carry chroma format and bit depths after the sets (14496-15 5.3.3.1.2).
+        if [100, 110, 122, 144].contains(profile), reader.remaining >= 4 {
+            fields += [DescribedField("chromaFormat", try reader.readUInt8() & 3), DescribedField("bitDepthLumaMinus8", try reader.readUInt8() & 7),
+                       DescribedField("bitDepthChromaMinus8", try reader.readUInt8() & 7)]
+            let extCount = Int(try reader.readUInt8())
+            for _ in 0..<extCount { try reader.skip(Int(try reader.readUInt16())) }
+            fields.append(DescribedField("sequenceParameterSetExtensions", extCount))
+        }
+        return (fields, summary)
+    }
+
+    static func avcProfileName(_ profile: UInt64) -> String {
+        switch profile {
+        case 66: "Baseline"
+        case 77: "Main"
+        case 88: "Extended"
+        case 100: "High"
+        case 110: "High 10"
+        case 122: "High 4:2:2"
+        case 244: "High 4:4:4"
+        default: "profile \(profile)"
+        }
+    }
+
+    static func hevc(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let version = try reader.readUInt8()
+        let general = Self.unpack(UInt64(try reader.readUInt8()), width: 8, [("profileSpace", 2), ("tier", 1), ("profile", 5)])
+        let compatibility = try reader.readUInt32()
+        let constraints = try reader.readBytes(6)
+        let level = try reader.readUInt8()
+        let segmentation = try reader.readUInt16() & 0x0FFF
+        let parallelism = try reader.readUInt8() & 3
+        let chroma = try reader.readUInt8() & 3
+        let depthLuma = (try reader.readUInt8() & 7) + 8
+        let depthChroma = (try reader.readUInt8() & 7) + 8
+        let frameRate = try reader.readUInt16()
+        let packed = Self.unpack(UInt64(try reader.readUInt8()), width: 8,
+                                 [("constantFrameRate", 2), ("temporalLayers", 3), ("temporalIdNested", 1), ("lengthSizeMinusOne", 2)])
+        var fields = [DescribedField("configurationVersion", version)]
+        fields += general.map { DescribedField($0.0, $0.1) }
+        fields += [DescribedField("profileCompatibility", compatibility), DescribedField("constraintIndicator", .bytes(constraints)),
+                   DescribedField("level", level), DescribedField("minSpatialSegmentation", segmentation),
+                   DescribedField("parallelismType", parallelism), DescribedField("chromaFormat", AVCSequenceParameters.chromaNames[Int(chroma)]),
+                   DescribedField("bitDepthLuma", depthLuma), DescribedField("bitDepthChroma", depthChroma), DescribedField("averageFrameRate", frameRate)]
+        fields += packed.map { DescribedField($0.0 == "lengthSizeMinusOne" ? "nalUnitLengthSize" : $0.0, $0.0 == "lengthSizeMinusOne" ? $0.1 + 1 : $0.1) }
+        let arrayCount = Int(try reader.readUInt8())
+        var arrays: [FieldValue] = []
+        let nalNames: [UInt8: String] = [32: "VPS", 33: "SPS", 34: "PPS", 39: "prefix SEI", 40: "suffix SEI"]
+        for _ in 0..<arrayCount {
+            let head = try reader.readUInt8()
+            let type = head & 0x3F
+            let count = Int(try reader.readUInt16())
+            var sizes: [FieldValue] = []
+            for _ in 0..<count {
+                let size = Int(try reader.readUInt16())
+                try reader.skip(size)
+                sizes.append(FieldValue(size))
+            }
+            arrays.append(.record([DescribedField("complete", head & 0x80 != 0), DescribedField("nalUnitType", type),
+                                   DescribedField("name", nalNames[type] ?? "NAL type \(type)"), DescribedField("sizes", .list(sizes))]))
+        }
+        fields.append(DescribedField("arrays", .list(arrays)))
+        let profile = general[2].1
+        let profileName = [1: "Main", 2: "Main 10", 3: "Main Still Picture", 4: "Range extensions"][Int(profile)] ?? "profile \(profile)"
+        return (fields, "\(profileName) level \(Double(level) / 30), \(AVCSequenceParameters.chromaNames[Int(chroma)]) \(depthLuma)-bit, \(arrayCount) parameter-set arrays")
+    }
+
+    static func av1(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let first = try reader.readUInt8()
+        let second = Self.unpack(UInt64(try reader.readUInt8()), width: 8, [("seqProfile", 3), ("seqLevelIdx0", 5)])
+        let third = Self.unpack(UInt64(try reader.readUInt8()), width: 8, [("seqTier0", 1), ("highBitdepth", 1), ("twelveBit", 1), ("monochrome", 1),
+                                                                            ("chromaSubsamplingX", 1), ("chromaSubsamplingY", 1), ("chromaSamplePosition", 2)])
+        let fourth = try reader.readUInt8()
+        var fields = [DescribedField("marker", first >> 7), DescribedField("version", first & 0x7F)]
+        fields += (second + third).map { DescribedField($0.0, $0.1) }
+        if fourth & 0x10 != 0 { fields.append(DescribedField("initialPresentationDelay", (fourth & 0x0F) + 1)) }
+        let obus = reader.readRemainingBytes()
+        fields.append(DescribedField("configOBUs", obus.count))
+        let values = Dictionary(uniqueKeysWithValues: second + third)
+        let depth = values["highBitdepth"] == 1 ? (values["twelveBit"] == 1 ? 12 : 10) : 8
+        let chroma = values["monochrome"] == 1 ? "4:0:0" : values["chromaSubsamplingX"] == 1 ? (values["chromaSubsamplingY"] == 1 ? "4:2:0" : "4:2:2") : "4:4:4"
+        let profile = ["Main", "High", "Professional"][Int(min(values["seqProfile"] ?? 0, 2))]
+        return (fields, "\(profile) level index \(values["seqLevelIdx0"] ?? 0), \(chroma) \(depth)-bit")
+    }
+
+    static func vp(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let header = try FullBoxHeader(from: &reader)
+        let profile = try reader.readUInt8(), level = try reader.readUInt8()
+        let packed = try reader.readUInt8()
+        let depth = packed >> 4
+        let chromaNames = ["4:2:0 vertical", "4:2:0 colocated", "4:2:2", "4:4:4"]
+        let subsampling = Int(packed >> 1 & 7)
+        var fields = header.fields + [DescribedField("profile", profile), DescribedField("level", level), DescribedField("bitDepth", depth),
+                                      DescribedField("chromaSubsampling", subsampling < 4 ? chromaNames[subsampling] : "value \(subsampling)"),
+                                      DescribedField("fullRange", packed & 1 != 0)]
+        if header.version >= 1 {
+            fields += [DescribedField("colourPrimaries", try reader.readUInt8()), DescribedField("transferCharacteristics", try reader.readUInt8()),
+                       DescribedField("matrixCoefficients", try reader.readUInt8())]
+        }
+        if reader.remaining >= 2 { fields.append(DescribedField("codecInitializationDataSize", try reader.readUInt16())) }
+        return (fields, "profile \(profile) level \(Double(level) / 10), \(depth)-bit")
+    }
+
+    static func opus(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let version = try reader.readUInt8()
+        let channels = try reader.readUInt8()
+        let preSkip = try reader.readUInt16()
+        let rate = try reader.readUInt32()
+        let gain = try reader.readInt16()
+        let family = try reader.readUInt8()
+        var fields = [DescribedField("version", version), DescribedField("outputChannelCount", channels), DescribedField("preSkip", preSkip),
+                      DescribedField("inputSampleRate", rate), DescribedField("outputGain", Double(gain) / 256), DescribedField("channelMappingFamily", family)]
+        if family != 0 {
+            fields += [DescribedField("streamCount", try reader.readUInt8()), DescribedField("coupledCount", try reader.readUInt8()),
+                       DescribedField("channelMapping", .list(try reader.readBytes(Int(channels)).map { FieldValue($0) }))]
+        }
+        return (fields, "\(channels) ch, input \(rate) Hz, pre-skip \(preSkip)")
+    }
+
+    static func flac(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let header = try FullBoxHeader(from: &reader)
+        var blocks: [FieldValue] = []
+        var summary = "FLAC configuration"
+        var fields = header.fields
+        while reader.remaining >= 4 {
+            let head = try reader.readUInt8()
+            let length = Int(try reader.readUInt24())
+            let body = try reader.readBytes(min(length, reader.remaining))
+            let type = head & 0x7F
+            blocks.append(.record([DescribedField("type", type), DescribedField("last", head & 0x80 != 0), DescribedField("length", length)]))
+            if type == 0, body.count >= 18 {
+                let bits = body[10..<18].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let rate = bits >> 44, channels = (bits >> 41 & 7) + 1, depth = (bits >> 36 & 31) + 1, samples = bits & 0xF_FFFF_FFFF
+                fields += [DescribedField("sampleRate", rate), DescribedField("channels", channels), DescribedField("bitsPerSample", depth),
+                           DescribedField("totalSamples", samples)]
+                summary = "\(rate) Hz, \(channels) ch, \(depth) bit"
+            }
+            if head & 0x80 != 0 { break }
+        }
+        fields.append(DescribedField("metadataBlocks", .list(blocks)))
+        return (fields, summary)
+    }
+
+    static let ac3Rates = [48000, 44100, 32000]
+    static let ac3Modes = ["1+1", "1/0", "2/0", "3/0", "2/1", "3/1", "2/2", "3/2"]
+
+    static func ac3(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let parts = Self.unpack(UInt64(try reader.readUInt24()), width: 24,
+                                [("fscod", 2), ("bsid", 5), ("bsmod", 3), ("acmod", 3), ("lfeon", 1), ("bitRateCode", 5), ("reserved", 5)])
+        let values = Dictionary(uniqueKeysWithValues: parts)
+        let fields = parts.dropLast().map { DescribedField($0.0, $0.1) }
+        let rate = values["fscod"].flatMap { $0 < 3 ? ac3Rates[Int($0)] : nil }
+        let bitRates = [32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384, 448, 512, 576, 640]
+        let code = Int(values["bitRateCode"] ?? 0)
+        let summary = "AC-3 \(ac3Modes[Int(values["acmod"] ?? 0)])\(values["lfeon"] == 1 ? ".1" : ""), \(rate.map(String.init) ?? "?") Hz"
+            + (code < bitRates.count ? ", \(bitRates[code]) kbit/s" : "")
+        return (fields + [DescribedField("sampleRate", rate.map { FieldValue($0) } ?? .absent)], summary)
+    }
+
+    static func eac3(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let head = try reader.readUInt16()
+        let dataRate = head >> 3, substreams = Int(head & 7) + 1
+        var list: [FieldValue] = []
+        var modes: [String] = []
+        for _ in 0..<substreams {
+            let parts = Self.unpack(UInt64(try reader.readUInt24()), width: 24,
+                                    [("fscod", 2), ("bsid", 5), ("reserved", 1), ("asvc", 1), ("bsmod", 3), ("acmod", 3), ("lfeon", 1), ("reserved", 3),
+                                     ("dependentSubstreams", 4), ("rest", 1)])
+            var record = parts.filter { $0.0 != "reserved" && $0.0 != "rest" }.map { DescribedField($0.0, $0.1) }
+            let values = Dictionary(parts, uniquingKeysWith: { a, _ in a })
+            if let dependents = values["dependentSubstreams"], dependents > 0 {
+                record.append(DescribedField("channelLocations", ((values["rest"] ?? 0) << 8) | UInt64(try reader.readUInt8())))
+            }
+            modes.append(ac3Modes[Int(values["acmod"] ?? 0)] + (values["lfeon"] == 1 ? ".1" : ""))
+            list.append(.record(record))
+        }
+        return ([DescribedField("dataRate", dataRate), DescribedField("independentSubstreams", .list(list))],
+                "E-AC-3 \(modes.joined(separator: " + ")), \(dataRate) kbit/s")
+    }
+
+    static func alac(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let header = try FullBoxHeader(from: &reader)
+        let frameLength = try reader.readUInt32()
+        let compatible = try reader.readUInt8(), depth = try reader.readUInt8()
+        let pb = try reader.readUInt8(), mb = try reader.readUInt8(), kb = try reader.readUInt8()
+        let channels = try reader.readUInt8()
+        let maxRun = try reader.readUInt16(), maxFrame = try reader.readUInt32(), bitRate = try reader.readUInt32(), rate = try reader.readUInt32()
+        return (header.fields + [DescribedField("frameLength", frameLength), DescribedField("compatibleVersion", compatible), DescribedField("bitDepth", depth),
+                                 DescribedField("riceHistoryMult", pb), DescribedField("riceInitialHistory", mb), DescribedField("riceLimit", kb),
+                                 DescribedField("channels", channels), DescribedField("maxRun", maxRun), DescribedField("maxFrameBytes", maxFrame),
+                                 DescribedField("averageBitrate", bitRate), DescribedField("sampleRate", rate)],
+                "ALAC \(rate) Hz, \(channels) ch, \(depth) bit")
+    }
+
+    /// Core Audio's layout tags of the common layouts (CoreAudioBaseTypes.h), by tag.
+    static let layoutNames: [UInt32: String] = [
+        0: "use channel descriptions", 0x10000: "use channel bitmap", (100 << 16) | 1: "mono", (101 << 16) | 2: "stereo",
+        (102 << 16) | 2: "stereo headphones", (113 << 16) | 3: "MPEG 3.0 A", (115 << 16) | 4: "MPEG 4.0 A", (117 << 16) | 5: "MPEG 5.0 A",
+        (121 << 16) | 6: "MPEG 5.1 A", (124 << 16) | 6: "MPEG 5.1 D", (125 << 16) | 7: "MPEG 6.1 A", (126 << 16) | 8: "MPEG 7.1 A",
+    ]
+
+    static func channelLayout(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        let header = try FullBoxHeader(from: &reader)
+        let tag = try reader.readUInt32(), bitmap = try reader.readUInt32(), count = try reader.readUInt32()
+        var descriptions: [FieldValue] = []
+        for _ in 0..<min(Int(count), reader.remaining / 20) {
+            let label = try reader.readUInt32(), flags = try reader.readUInt32()
+            let coordinates = [Double(try reader.readFloat32()), Double(try reader.readFloat32()), Double(try reader.readFloat32())]
+            descriptions.append(.record([DescribedField("label", label), DescribedField("flags", flags),
+                                         DescribedField("coordinates", .list(coordinates.map(FieldValue.number)))]))
+        }
+        let name = layoutNames[tag] ?? "layout \(tag >> 16), \(tag & 0xFFFF) channels"
+        return (header.fields + [DescribedField("layoutTag", tag), DescribedField("layout", name), DescribedField("channelBitmap", bitmap),
+                                 DescribedField("channelDescriptions", .list(descriptions))], name)
+    }
+}

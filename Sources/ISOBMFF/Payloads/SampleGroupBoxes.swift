@@ -1,0 +1,135 @@
+import MediaBytes
+
+/// Sample tables beside the main ones (ISO/IEC 14496-12): `sgpd` (sample group descriptions,
+/// section 8.9.3, the entries of the common grouping types decoded: `roll`, `prol`, `rap `,
+/// `sync`, `tele`, `seig` from ISO/IEC 23001-7), `sbgp` (sample to group, 8.9.2), `sdtp`
+/// (independent and disposable samples, 8.6.4, the flags of each sample named), `cslg`
+/// (composition to decode, 8.6.1.4) and `subs` (sub-sample information, 8.7.7).
+public struct SampleGroupBox: AtomPayload, Hashable {
+    public var header: FullBoxHeader
+    public var fields: [DescribedField]
+    public var entries: [FieldValue]
+    public var entryCount: Int
+    public var summary: String
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        entries = []
+        switch context.atom.type {
+        case "sgpd":
+            let grouping = try reader.readFourCC()
+            fields = [DescribedField("groupingType", grouping)]
+            var defaultLength: UInt32 = 0
+            if header.version == 1 {
+                defaultLength = try reader.readUInt32()
+                fields.append(DescribedField("defaultLength", defaultLength))
+            }
+            if header.version >= 2 { fields.append(DescribedField("defaultDescriptionIndex", try reader.readUInt32())) }
+            entryCount = Int(try reader.readUInt32())
+            for _ in 0..<min(entryCount, reader.remaining) {
+                // Version 1 gives each description's length; otherwise it is the grouping
+                // type's (the rest of the box for a type this reader does not know).
+                let length = header.version == 1 ? (defaultLength != 0 ? Int(defaultLength) : Int(try reader.readUInt32()))
+                    : Self.entryLength(grouping, &reader) ?? reader.remaining
+                var entry = try reader.readSubReader(min(length, reader.remaining))
+                entries.append(Self.entry(grouping, &entry))
+                if reader.isAtEnd { break }
+            }
+            summary = "\(grouping), \(entryCount) descriptions"
+        case "sbgp":
+            let grouping = try reader.readFourCC()
+            fields = [DescribedField("groupingType", grouping)]
+            if header.version == 1 { fields.append(DescribedField("groupingTypeParameter", try reader.readUInt32())) }
+            entryCount = Int(try reader.readUInt32())
+            var samples = 0
+            for _ in 0..<min(entryCount, reader.remaining / 8) {
+                let count = try reader.readUInt32(), index = try reader.readUInt32()
+                samples += Int(count)
+                entries.append(.record([DescribedField("sampleCount", count), DescribedField("groupDescriptionIndex", index)]))
+            }
+            summary = "\(grouping), \(entryCount) runs, \(samples) samples"
+        case "sdtp":
+            let bytes = reader.readRemainingBytes()
+            entryCount = bytes.count
+            entries = bytes.map { byte in
+                .record([DescribedField("isLeading", byte >> 6), DescribedField("dependsOn", byte >> 4 & 3),
+                         DescribedField("isDependedOn", byte >> 2 & 3), DescribedField("hasRedundancy", byte & 3)])
+            }
+            let independent = bytes.filter { $0 >> 4 & 3 == 2 }.count
+            let disposable = bytes.filter { $0 >> 2 & 3 == 2 }.count
+            fields = [DescribedField("independentSamples", independent), DescribedField("disposableSamples", disposable)]
+            summary = "\(bytes.count) samples, \(independent) independent, \(disposable) disposable"
+        case "cslg":
+            let names = ["compositionToDTSShift", "leastDecodeToDisplayDelta", "greatestDecodeToDisplayDelta", "compositionStartTime", "compositionEndTime"]
+            var values: [DescribedField] = []
+            for name in names { values.append(DescribedField(name, header.version == 0 ? Int64(try reader.readInt32()) : try reader.readInt64())) }
+            fields = values
+            entryCount = 0
+            summary = values.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
+        default:  // subs
+            entryCount = Int(try reader.readUInt32())
+            var subsamples = 0
+            for _ in 0..<min(entryCount, reader.remaining / 6) {
+                let delta = try reader.readUInt32()
+                let count = Int(try reader.readUInt16())
+                var sizes: [FieldValue] = []
+                for _ in 0..<count {
+                    let size = header.version == 1 ? UInt64(try reader.readUInt32()) : UInt64(try reader.readUInt16())
+                    let priority = try reader.readUInt8(), discardable = try reader.readUInt8(), parameters = try reader.readUInt32()
+                    sizes.append(.record([DescribedField("size", size), DescribedField("priority", priority), DescribedField("discardable", discardable != 0),
+                                          DescribedField("codecParameters", parameters)]))
+                }
+                subsamples += count
+                entries.append(.record([DescribedField("sampleDelta", delta), DescribedField("subsamples", .list(sizes))]))
+            }
+            fields = []
+            summary = "\(entryCount) samples, \(subsamples) sub-samples"
+        }
+    }
+
+    /// The length of a version-0 description of a grouping type whose entries have a fixed size.
+    static func entryLength(_ grouping: FourCC, _ reader: inout ByteReader) -> Int? {
+        switch grouping {
+        case "roll", "prol": 2
+        case "rap ", "sync", "tele": 1
+        case "seig":
+            // reserved, pattern, isProtected, IV size, KID (16), then a constant IV's size and bytes.
+            if let head = try? reader.peekBytes(min(reader.remaining, 21)), head.count == 21, head[2] == 1, head[3] == 0 { 21 + Int(head[20]) } else { 20 }
+        default: nil
+        }
+    }
+
+    /// A description's fields, by grouping type; bytes for the others (and for one cut short).
+    static func entry(_ grouping: FourCC, _ reader: inout ByteReader) -> FieldValue {
+        let start = reader
+        if let decoded = try? decodedEntry(grouping, &reader) { return .record(decoded) }
+        reader = start
+        return .bytes(reader.readRemainingBytes())
+    }
+
+    static func decodedEntry(_ grouping: FourCC, _ reader: inout ByteReader) throws -> [DescribedField]? {
+        switch grouping {
+        case "roll", "prol": return [DescribedField("rollDistance", try reader.readInt16())]
+        case "rap ":
+            let byte = try reader.readUInt8()
+            return [DescribedField("numLeadingSamplesKnown", byte >> 7 != 0), DescribedField("numLeadingSamples", byte & 0x7F)]
+        case "sync": return [DescribedField("nalUnitType", try reader.readUInt8() & 0x3F)]
+        case "tele": return [DescribedField("levelIndependentlyDecodable", try reader.readUInt8() >> 7 != 0)]
+        case "seig":
+            _ = try reader.readUInt8()
+            let pattern = try reader.readUInt8(), isProtected = try reader.readUInt8(), ivSize = try reader.readUInt8()
+            var fields = [DescribedField("cryptByteBlock", pattern >> 4), DescribedField("skipByteBlock", pattern & 0x0F),
+                          DescribedField("isProtected", isProtected), DescribedField("perSampleIVSize", ivSize),
+                          DescribedField("kid", ProtectionBox.uuid(try reader.readBytes(16)))]
+            if isProtected == 1 && ivSize == 0 {
+                fields.append(DescribedField("constantIV", .bytes(try reader.readBytes(Int(try reader.readUInt8())))))
+            }
+            return fields
+        default: return nil
+        }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        header.fields + fields + (entries.isEmpty && entryCount == 0 ? [] : options.tableFields(entries, count: entryCount) { $0 })
+    }
+}
