@@ -28,6 +28,7 @@ extension InspectionNode {
         guard let deferred = part.deferred else {
             self.init(kind: kind, type: part.type, offset: part.offset, size: part.size, headerSize: part.headerSize, path: path, notes: part.notes,
                       fields: part.fields.map(InspectionField.init), summary: part.summary, diagnostics: part.diagnostics, children: children)
+            pathName = part.name
             return
         }
         self.init(kind: kind, type: part.type, offset: part.offset, size: part.size, headerSize: part.headerSize, path: path, notes: part.notes,
@@ -36,6 +37,7 @@ extension InspectionNode {
             return InspectionDetails(fields: details.fields.map(InspectionField.init), summary: details.summary, diagnostics: details.diagnostics,
                                      table: details.table.map(InspectionTable.init))
         })
+        pathName = part.name
     }
 }
 

@@ -33,6 +33,9 @@ public struct InspectionNode: Sendable {
     /// The type as shown in JSON: four ISO-8859-1 characters for atoms and chunks, the frame
     /// identifier for ID3 frames, a name (`ID3v2`, `TAG`, `mpeg`, `adts`) otherwise.
     public var type: String
+    /// The name its path calls it by when that is not its type (a Vorbis comment field stored
+    /// as `title` is `TITLE` in paths); nil otherwise.
+    public var pathName: String?
     public var offset: UInt64
     public var size: UInt64
     public var headerSize: Int
@@ -463,7 +466,7 @@ public enum InspectionPath {
             var more: InspectionNode?
             for node in page {
                 if node.kind == .more { more = node; continue }
-                guard node.type == first.type else { continue }
+                guard (node.pathName ?? node.type) == first.type else { continue }
                 defer { seen += 1 }
                 if seen == first.index { found = node; break }
             }

@@ -20,3 +20,16 @@ import Testing
         #expect(!tree.contains("0x00000001"))
     }
 }
+
+/// A part named in paths otherwise than by its type is found by that name: a Vorbis comment
+/// field stored as `title` has the path `VORBIS_COMMENT/TITLE`, and that path finds it (before
+/// 2026-11-29 only `title`, which is not its path, did).
+@Suite struct PathNameTests {
+    @Test func aVorbisFieldIsFoundByItsPath() throws {
+        let file = try FileInspection.open(TestFixtures.path("flac-tags-picture.flac"))
+        let node = try #require(file.node(at: "VORBIS_COMMENT/TITLE"))
+        #expect(node.type == "title")
+        #expect(node.path == "VORBIS_COMMENT/TITLE")
+        #expect(node.details.summary == "\"FLAC Title\"")
+    }
+}

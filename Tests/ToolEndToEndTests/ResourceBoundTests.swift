@@ -126,6 +126,12 @@ import Testing
         }
         files.append(Hostile(name: "heif-iloc-with-1835000-empty-extents.heic",
                              bytes: A.ftyp("heic", compatible: ["mif1", "heic"]) + A.fullBox("iloc", [0x00, 0x00] + A.be(28, width: 2) + zeroSizedExtents)))
+        // The entry tables of the decoders of 2026-11-29, as long as their bytes allow (8
+        // million sample flags, 8 million `rap ` descriptions, 2 million item associations):
+        // decoded only as far as a view lists them.
+        files.append(Hostile(name: "sdtp-sgpd-ipma-8MiB-each.m4a", bytes: movie() + A.fullBox("sdtp", [UInt8](repeating: 0x24, count: 8 << 20))
+            + A.fullBox("sgpd", Array("rap ".utf8) + A.be(8 << 20, width: 4) + [UInt8](repeating: 0x80, count: 8 << 20))
+            + A.fullBox("ipma", A.be(2 << 20, width: 4) + [UInt8]((0..<(2 << 20)).lazy.flatMap { _ in [0, 1, 1, 0x81] as [UInt8] }))))
         return files
     }()
 

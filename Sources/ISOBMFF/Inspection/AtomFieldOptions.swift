@@ -18,4 +18,23 @@ public struct AtomFieldOptions: Sendable, Hashable {
         if shown < entries.count { fields.append(DescribedField("entriesTruncated", true)) }
         return fields
     }
+
+    /// The same fields for entries read one after another from `bytes` (the part of a payload
+    /// that holds them), only as many as are listed: a table of a million entries costs its
+    /// bytes, not a million values. `count` is how many the box says it has; reading stops at
+    /// the end of the bytes, at an entry that does not read, or at one that takes no bytes.
+    public func tableFields(count: Int, bytes: [UInt8], _ next: (inout ByteReader) throws -> FieldValue) -> [DescribedField] {
+        var reader = ByteReader(bytes)
+        let wanted = maxEntries.map { min($0, count) } ?? count
+        var entries: [FieldValue] = []
+        while entries.count < wanted, !reader.isAtEnd {
+            let before = reader.remaining
+            guard let entry = try? next(&reader) else { break }
+            entries.append(entry)
+            if reader.remaining == before { break }
+        }
+        var fields = [DescribedField("entryCount", count), DescribedField("entries", .list(entries))]
+        if entries.count < count { fields.append(DescribedField("entriesTruncated", true)) }
+        return fields
+    }
 }

@@ -97,14 +97,15 @@ public struct AtomInspector: Sendable {
     }
 
     /// Every problem met decoding every atom, each atom decoded and dropped in turn: memory
-    /// grows with the depth of the tree, not with its number of atoms.
+    /// grows with the depth of the tree, not with its number of atoms, and no field is made
+    /// (a table of millions of entries is read, not listed).
     public func diagnosticsOfEveryAtom() -> [Diagnostic] {
         var found: [Diagnostic] = []
         func visit(_ siblings: AtomSiblings) {
             for index in 0..<siblings.count {
                 let context = siblings.context(at: index)
                 if !context.atom.children.isEmpty { visit(self.siblings(below: context)) }
-                found += inspect(context).diagnostics
+                found += inspect(context, fields: false).diagnostics
             }
         }
         visit(topLevelSiblings())

@@ -12,8 +12,10 @@ import MediaBytes
 public struct PropertyBox: AtomPayload, Hashable {
     public var header: FullBoxHeader?
     public var fields: [DescribedField]
-    public var entries: [FieldValue]
     public var summary: String
+    /// The entries of `ipma` and `ftab`, kept as their bytes and decoded when listed.
+    var entryCount = 0
+    var entryBytes: [UInt8] = []
 
     /// The types without version and flags.
     static let plainBoxes: FourCCSet = ["irot", "imir", "ftab"]
@@ -22,7 +24,6 @@ public struct PropertyBox: AtomPayload, Hashable {
         let type = context.atom.type
         let header = Self.plainBoxes.contains(type) ? nil : try FullBoxHeader(from: &reader)
         self.header = header
-        entries = []
         switch type {
         case "elng":
             let language = reader.readCString()
@@ -47,19 +48,9 @@ public struct PropertyBox: AtomPayload, Hashable {
             (fields, summary) = try Self.objectDescriptor(&reader)
         case "ipma":
             let count = Int(try reader.readUInt32())
-            let wideIDs = (header?.version ?? 0) >= 1, wideIndexes = (header?.flags ?? 0) & 1 != 0
-            for _ in 0..<min(count, reader.remaining / 3) {
-                let item = wideIDs ? try reader.readUInt32() : UInt32(try reader.readUInt16())
-                let associations = Int(try reader.readUInt8())
-                var list: [FieldValue] = []
-                for _ in 0..<associations {
-                    let value = wideIndexes ? UInt32(try reader.readUInt16()) : UInt32(try reader.readUInt8())
-                    let bits: UInt32 = wideIndexes ? 15 : 7
-                    list.append(.record([DescribedField("essential", value >> bits != 0), DescribedField("propertyIndex", value & ((1 << bits) - 1))]))
-                }
-                entries.append(.record([DescribedField("itemID", item), DescribedField("associations", .list(list))]))
-            }
-            fields = [DescribedField("entryCount", count)]
+            entryCount = count
+            entryBytes = reader.readRemainingBytes()
+            fields = []
             summary = "\(count) items"
         case "pixi":
             let channels = Int(try reader.readUInt8())
@@ -105,11 +96,8 @@ public struct PropertyBox: AtomPayload, Hashable {
             summary = selfReference ? "the media is in this file" : "alias record, \(reader.remaining) bytes"
         default:  // ftab
             let count = Int(try reader.readUInt16())
-            for _ in 0..<min(count, reader.remaining / 3) {
-                let id = try reader.readUInt16()
-                let name = TextDecoding.macRoman(try reader.readBytes(min(Int(try reader.readUInt8()), reader.remaining)))
-                entries.append(.record([DescribedField("fontID", id), DescribedField("name", name)]))
-            }
+            entryCount = count
+            entryBytes = reader.readRemainingBytes()
             fields = [DescribedField("fontCount", count)]
             summary = "\(count) fonts"
         }
@@ -154,7 +142,26 @@ public struct PropertyBox: AtomPayload, Hashable {
         return (fields, summary)
     }
 
+    /// One `ipma` item with its property associations, or one `ftab` font.
+    func entry(_ reader: inout ByteReader) throws -> FieldValue {
+        if header == nil {  // ftab
+            let id = try reader.readUInt16()
+            let name = TextDecoding.macRoman(try reader.readBytes(Int(try reader.readUInt8())))
+            return .record([DescribedField("fontID", id), DescribedField("name", name)])
+        }
+        let wideIDs = (header?.version ?? 0) >= 1, wideIndexes = (header?.flags ?? 0) & 1 != 0
+        let item = wideIDs ? try reader.readUInt32() : UInt32(try reader.readUInt16())
+        let associations = Int(try reader.readUInt8())
+        var list: [FieldValue] = []
+        for _ in 0..<associations {
+            let value = wideIndexes ? UInt32(try reader.readUInt16()) : UInt32(try reader.readUInt8())
+            let bits: UInt32 = wideIndexes ? 15 : 7
+            list.append(.record([DescribedField("essential", value >> bits != 0), DescribedField("propertyIndex", value & ((1 << bits) - 1))]))
+        }
+        return .record([DescribedField("itemID", item), DescribedField("associations", .list(list))])
+    }
+
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        (header?.fields ?? []) + fields + (entries.isEmpty ? [] : options.tableFields(entries) { $0 })
+        (header?.fields ?? []) + fields + (entryBytes.isEmpty ? [] : options.tableFields(count: entryCount, bytes: entryBytes) { try entry(&$0) })
     }
 }

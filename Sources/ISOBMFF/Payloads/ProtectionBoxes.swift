@@ -8,9 +8,18 @@ import MediaBytes
 public struct ProtectionBox: AtomPayload, Hashable {
     public var header: FullBoxHeader
     public var fields: [DescribedField]
-    /// The per-sample entries (`senc` samples, `saiz` sizes, `saio` offsets, `pssh` key IDs).
-    public var entries: [FieldValue]
     public var summary: String
+    /// The per-sample entries (`senc` samples, `saiz` sizes, `saio` offsets, `pssh` key IDs),
+    /// kept as their bytes and decoded when listed.
+    var entries: Entries
+
+    /// How the entries are laid out in `bytes`.
+    struct Entries: Hashable {
+        enum Layout: Hashable { case none, samples(ivSize: Int, subsamples: Bool), sizes, offsets(width: Int), keyIDs }
+        var layout: Layout = .none
+        var count = 0
+        var bytes: [UInt8] = []
+    }
 
     /// The DRM systems' IDs (from the DASH-IF registry of content protection identifiers).
     static let systems: [String: String] = [
@@ -22,7 +31,7 @@ public struct ProtectionBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        entries = []
+        entries = Entries()
         switch context.atom.type {
         case "schm":
             let scheme = try reader.readFourCC(), version = try reader.readUInt32()
@@ -47,24 +56,19 @@ public struct ProtectionBox: AtomPayload, Hashable {
             let count = Int(try reader.readUInt32())
             let subsamples = header.flags & 2 != 0
             // The IV size is the track's `tenc`'s; without one in the file, the size that makes
-            // the box's length come out exactly (said so).
-            let start = reader
-            var chosen: (Int, [FieldValue])?
+            // the box's length come out exactly (said so). The samples are walked to check, and
+            // decoded only when listed.
             let known = context.perSampleIVSize
-            for ivSize in known.map({ [$0] }) ?? [8, 16, 0] {
-                var attempt = start
-                if let samples = try? Self.samples(&attempt, count: count, ivSize: ivSize, subsamples: subsamples), attempt.isAtEnd {
-                    chosen = (ivSize, samples)
-                    break
-                }
+            let chosen = (known.map { [$0] } ?? [8, 16, 0]).first { ivSize in
+                var attempt = reader
+                return (try? Self.skipSamples(&attempt, count: count, ivSize: ivSize, subsamples: subsamples)) != nil && attempt.isAtEnd
             }
             fields = [DescribedField("sampleCount", count), DescribedField("subsampleEncryption", subsamples)]
-            if let (ivSize, samples) = chosen {
+            if let ivSize = chosen {
                 fields.append(DescribedField("perSampleIVSize", ivSize))
                 if known == nil { fields.append(DescribedField("ivSizeFrom", "the box's length (no tenc found)")) }
-                entries = samples
-                reader = start
-                try reader.skip(reader.remaining)
+                entries = Entries(layout: ivSize == 0 && !subsamples ? .none : .samples(ivSize: ivSize, subsamples: subsamples), count: count,
+                                  bytes: reader.readRemainingBytes())
                 summary = "\(count) samples, IV \(ivSize) bytes" + (subsamples ? ", subsamples" : "")
             } else {
                 fields.append(DescribedField("undecoded", reader.remaining))
@@ -76,22 +80,21 @@ public struct ProtectionBox: AtomPayload, Hashable {
             let defaultSize = try reader.readUInt8()
             let count = Int(try reader.readUInt32())
             fields += [DescribedField("defaultSampleInfoSize", defaultSize), DescribedField("sampleCount", count)]
-            if defaultSize == 0 { entries = try reader.readBytes(min(count, reader.remaining)).map { FieldValue($0) } }
+            if defaultSize == 0 { entries = Entries(layout: .sizes, count: count, bytes: reader.readRemainingBytes()) }
             summary = "\(count) samples, " + (defaultSize == 0 ? "sizes listed" : "\(defaultSize) bytes each")
         case "saio":
             fields = []
             if header.flags & 1 != 0 { fields += [DescribedField("auxInfoType", try reader.readFourCC()), DescribedField("auxInfoTypeParameter", try reader.readUInt32())] }
             let count = Int(try reader.readUInt32())
-            fields.append(DescribedField("entryCount", count))
-            let width = header.version == 0 ? 4 : 8
-            for _ in 0..<min(count, reader.remaining / width) { entries.append(FieldValue(try reader.readUInt(width: width))) }
+            entries = Entries(layout: .offsets(width: header.version == 0 ? 4 : 8), count: count, bytes: reader.readRemainingBytes())
             summary = "\(count) offsets"
         default:  // pssh
             let system = Self.hex(try reader.readBytes(16))
             fields = [DescribedField("systemID", Self.uuid(system)), DescribedField("system", Self.systems[system] ?? "unknown")]
             if header.version > 0 {
                 let count = Int(try reader.readUInt32())
-                for _ in 0..<min(count, reader.remaining / 16) { entries.append(.text(Self.uuid(try reader.readBytes(16)))) }
+                let kids = try reader.readBytes(min(count, reader.remaining / 16) * 16)
+                entries = Entries(layout: .keyIDs, count: count, bytes: kids)
                 fields.append(DescribedField("kidCount", count))
             }
             let size = try reader.readUInt32()
@@ -100,26 +103,31 @@ public struct ProtectionBox: AtomPayload, Hashable {
         }
     }
 
-    static func samples(_ reader: inout ByteReader, count: Int, ivSize: Int, subsamples: Bool) throws -> [FieldValue] {
-        var samples: [FieldValue] = []
+    /// Walks `count` samples of a `senc` box without keeping them; throws where they do not fit.
+    static func skipSamples(_ reader: inout ByteReader, count: Int, ivSize: Int, subsamples: Bool) throws {
         // Each sample takes at least this many bytes: a count the box cannot hold is refused
-        // before anything is made of it.
+        // before the walk.
         let perSample = ivSize + (subsamples ? 2 : 0)
-        guard perSample > 0 else { return [] }
+        guard perSample > 0 else { return }
         guard count <= reader.remaining / perSample else { throw ByteReaderError(offset: reader.offset, needed: count * perSample, available: reader.remaining) }
         for _ in 0..<count {
-            var record = [DescribedField("iv", .bytes(try reader.readBytes(ivSize)))]
-            if subsamples {
-                let pieces = Int(try reader.readUInt16())
-                var map: [FieldValue] = []
-                for _ in 0..<pieces {
-                    map.append(.record([DescribedField("clear", try reader.readUInt16()), DescribedField("protected", try reader.readUInt32())]))
-                }
-                record.append(DescribedField("subsamples", .list(map)))
-            }
-            samples.append(.record(record))
+            try reader.skip(ivSize)
+            if subsamples { try reader.skip(6 * Int(try reader.readUInt16())) }
         }
-        return samples
+    }
+
+    /// One `senc` sample: its IV and subsample map.
+    static func sample(_ reader: inout ByteReader, ivSize: Int, subsamples: Bool) throws -> FieldValue {
+        var record = [DescribedField("iv", .bytes(try reader.readBytes(ivSize)))]
+        if subsamples {
+            let pieces = Int(try reader.readUInt16())
+            var map: [FieldValue] = []
+            for _ in 0..<pieces {
+                map.append(.record([DescribedField("clear", try reader.readUInt16()), DescribedField("protected", try reader.readUInt32())]))
+            }
+            record.append(DescribedField("subsamples", .list(map)))
+        }
+        return .record(record)
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.hexString }
@@ -134,6 +142,15 @@ public struct ProtectionBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + fields + (entries.isEmpty ? [] : options.tableFields(entries) { $0 })
+        let table: [DescribedField]
+        switch entries.layout {
+        case .none: table = []
+        case .samples(let ivSize, let subsamples):
+            table = options.tableFields(count: entries.count, bytes: entries.bytes) { try Self.sample(&$0, ivSize: ivSize, subsamples: subsamples) }
+        case .sizes: table = options.tableFields(count: entries.count, bytes: entries.bytes) { FieldValue(try $0.readUInt8()) }
+        case .offsets(let width): table = options.tableFields(count: entries.count, bytes: entries.bytes) { FieldValue(try $0.readUInt(width: width)) }
+        case .keyIDs: table = options.tableFields(count: entries.count, bytes: entries.bytes) { .text(Self.uuid(try $0.readBytes(16))) }
+        }
+        return header.fields + fields + table
     }
 }

@@ -8,13 +8,18 @@ import MediaBytes
 public struct SampleGroupBox: AtomPayload, Hashable {
     public var header: FullBoxHeader
     public var fields: [DescribedField]
-    public var entries: [FieldValue]
     public var entryCount: Int
     public var summary: String
+    /// The entries' bytes, decoded when listed (a table of a million samples costs its bytes).
+    var entryBytes: [UInt8] = []
+    /// What the entries are: the box type (and for `sgpd` the grouping type and the length of
+    /// each description).
+    var layout: Layout = .none
+
+    enum Layout: Hashable { case none, descriptions(FourCC, defaultLength: UInt32), runs, sampleFlags, subsamples }
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        entries = []
         switch context.atom.type {
         case "sgpd":
             let grouping = try reader.readFourCC()
@@ -26,15 +31,8 @@ public struct SampleGroupBox: AtomPayload, Hashable {
             }
             if header.version >= 2 { fields.append(DescribedField("defaultDescriptionIndex", try reader.readUInt32())) }
             entryCount = Int(try reader.readUInt32())
-            for _ in 0..<min(entryCount, reader.remaining) {
-                // Version 1 gives each description's length; otherwise it is the grouping
-                // type's (the rest of the box for a type this reader does not know).
-                let length = header.version == 1 ? (defaultLength != 0 ? Int(defaultLength) : Int(try reader.readUInt32()))
-                    : Self.entryLength(grouping, &reader) ?? reader.remaining
-                var entry = try reader.readSubReader(min(length, reader.remaining))
-                entries.append(Self.entry(grouping, &entry))
-                if reader.isAtEnd { break }
-            }
+            layout = .descriptions(grouping, defaultLength: defaultLength)
+            entryBytes = reader.readRemainingBytes()
             summary = "\(grouping), \(entryCount) descriptions"
         case "sbgp":
             let grouping = try reader.readFourCC()
@@ -42,19 +40,19 @@ public struct SampleGroupBox: AtomPayload, Hashable {
             if header.version == 1 { fields.append(DescribedField("groupingTypeParameter", try reader.readUInt32())) }
             entryCount = Int(try reader.readUInt32())
             var samples = 0
-            for _ in 0..<min(entryCount, reader.remaining / 8) {
-                let count = try reader.readUInt32(), index = try reader.readUInt32()
-                samples += Int(count)
-                entries.append(.record([DescribedField("sampleCount", count), DescribedField("groupDescriptionIndex", index)]))
+            layout = .runs
+            entryBytes = try reader.readBytes(min(entryCount, reader.remaining / 8) * 8)
+            var runs = ByteReader(entryBytes)
+            while !runs.isAtEnd {
+                samples += Int(try runs.readUInt32())
+                try runs.skip(4)
             }
             summary = "\(grouping), \(entryCount) runs, \(samples) samples"
         case "sdtp":
             let bytes = reader.readRemainingBytes()
             entryCount = bytes.count
-            entries = bytes.map { byte in
-                .record([DescribedField("isLeading", byte >> 6), DescribedField("dependsOn", byte >> 4 & 3),
-                         DescribedField("isDependedOn", byte >> 2 & 3), DescribedField("hasRedundancy", byte & 3)])
-            }
+            entryBytes = bytes
+            layout = .sampleFlags
             let independent = bytes.filter { $0 >> 4 & 3 == 2 }.count
             let disposable = bytes.filter { $0 >> 2 & 3 == 2 }.count
             fields = [DescribedField("independentSamples", independent), DescribedField("disposableSamples", disposable)]
@@ -69,21 +67,48 @@ public struct SampleGroupBox: AtomPayload, Hashable {
         default:  // subs
             entryCount = Int(try reader.readUInt32())
             var subsamples = 0
-            for _ in 0..<min(entryCount, reader.remaining / 6) {
-                let delta = try reader.readUInt32()
-                let count = Int(try reader.readUInt16())
-                var sizes: [FieldValue] = []
-                for _ in 0..<count {
-                    let size = header.version == 1 ? UInt64(try reader.readUInt32()) : UInt64(try reader.readUInt16())
-                    let priority = try reader.readUInt8(), discardable = try reader.readUInt8(), parameters = try reader.readUInt32()
-                    sizes.append(.record([DescribedField("size", size), DescribedField("priority", priority), DescribedField("discardable", discardable != 0),
-                                          DescribedField("codecParameters", parameters)]))
-                }
+            var walk = reader
+            for _ in 0..<min(entryCount, walk.remaining / 6) {
+                try walk.skip(4)
+                let count = Int(try walk.readUInt16())
+                try walk.skip(count * (header.version == 1 ? 10 : 8))
                 subsamples += count
-                entries.append(.record([DescribedField("sampleDelta", delta), DescribedField("subsamples", .list(sizes))]))
             }
+            layout = .subsamples
+            entryBytes = reader.readRemainingBytes()
             fields = []
             summary = "\(entryCount) samples, \(subsamples) sub-samples"
+        }
+    }
+
+    /// One entry of the table, read from its bytes.
+    func entry(_ reader: inout ByteReader) throws -> FieldValue {
+        switch layout {
+        case .none: return .absent
+        case .descriptions(let grouping, let defaultLength):
+            // Version 1 gives each description's length; otherwise it is the grouping type's
+            // (the rest of the box for a type this reader does not know).
+            let length = header.version == 1 ? (defaultLength != 0 ? Int(defaultLength) : Int(try reader.readUInt32()))
+                : Self.entryLength(grouping, &reader) ?? reader.remaining
+            var entry = try reader.readSubReader(min(length, reader.remaining))
+            return Self.entry(grouping, &entry)
+        case .runs:
+            return .record([DescribedField("sampleCount", try reader.readUInt32()), DescribedField("groupDescriptionIndex", try reader.readUInt32())])
+        case .sampleFlags:
+            let byte = try reader.readUInt8()
+            return .record([DescribedField("isLeading", byte >> 6), DescribedField("dependsOn", byte >> 4 & 3),
+                            DescribedField("isDependedOn", byte >> 2 & 3), DescribedField("hasRedundancy", byte & 3)])
+        case .subsamples:
+            let delta = try reader.readUInt32()
+            let count = Int(try reader.readUInt16())
+            var sizes: [FieldValue] = []
+            for _ in 0..<count {
+                let size = header.version == 1 ? UInt64(try reader.readUInt32()) : UInt64(try reader.readUInt16())
+                let priority = try reader.readUInt8(), discardable = try reader.readUInt8(), parameters = try reader.readUInt32()
+                sizes.append(.record([DescribedField("size", size), DescribedField("priority", priority), DescribedField("discardable", discardable != 0),
+                                      DescribedField("codecParameters", parameters)]))
+            }
+            return .record([DescribedField("sampleDelta", delta), DescribedField("subsamples", .list(sizes))])
         }
     }
 
@@ -130,6 +155,6 @@ public struct SampleGroupBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + fields + (entries.isEmpty && entryCount == 0 ? [] : options.tableFields(entries, count: entryCount) { $0 })
+        header.fields + fields + (layout == .none ? [] : options.tableFields(count: entryCount, bytes: entryBytes) { try entry(&$0) })
     }
 }
