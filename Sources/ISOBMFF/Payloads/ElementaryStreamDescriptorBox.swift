@@ -20,12 +20,7 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
     private mutating func parseDescriptors(_ reader: inout ByteReader, depth: Int) throws {
         while reader.remaining >= 2, depth < 4 {
             let tag = try reader.readUInt8()
-            var length = 0
-            for _ in 0..<4 {
-                let byte = try reader.readUInt8()
-                length = length << 7 | Int(byte & 0x7F)
-                if byte & 0x80 == 0 { break }
-            }
+            let length = try reader.readDescriptorLength()
             var body = try reader.readSubReader(min(length, reader.remaining))
             switch tag {
             case 0x03:  // ES_Descriptor
@@ -187,5 +182,19 @@ public struct AudioSpecificConfig: Sendable, Hashable {
         if let outputSamplingFrequency { text += " \(outputSamplingFrequency) Hz" }
         if channelConfiguration > 0 { text += " \(channelConfiguration) ch" }
         return text
+    }
+}
+
+extension ByteReader {
+    /// The length of an MPEG-4 descriptor (ISO/IEC 14496-1 section 8.3.3, `expandable`): up to
+    /// four bytes of seven bits, each but the last with its top bit set.
+    mutating func readDescriptorLength() throws(ByteReaderError) -> Int {
+        var length = 0
+        for _ in 0..<4 {
+            let byte = try readUInt8()
+            length = length << 7 | Int(byte & 0x7F)
+            if byte & 0x80 == 0 { break }
+        }
+        return length
     }
 }

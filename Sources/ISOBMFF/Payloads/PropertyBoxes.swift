@@ -107,12 +107,7 @@ public struct PropertyBox: AtomPayload, Hashable {
     /// track IDs of its ES_ID_Inc descriptors.
     static func objectDescriptor(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
         let tag = try reader.readUInt8()
-        var size = 0
-        for _ in 0..<4 {
-            let byte = try reader.readUInt8()
-            size = size << 7 | Int(byte & 0x7F)
-            if byte & 0x80 == 0 { break }
-        }
+        let size = try reader.readDescriptorLength()
         var body = try reader.readSubReader(min(size, reader.remaining))
         let idAndFlags = try body.readUInt16()
         var fields = [DescribedField("descriptorTag", tag), DescribedField("objectDescriptorID", idAndFlags >> 6)]
@@ -129,12 +124,7 @@ public struct PropertyBox: AtomPayload, Hashable {
         var tracks: [FieldValue] = []
         while body.remaining >= 6 {
             let inner = try body.readUInt8()
-            var length = 0
-            for _ in 0..<4 {
-                let byte = try body.readUInt8()
-                length = length << 7 | Int(byte & 0x7F)
-                if byte & 0x80 == 0 { break }
-            }
+            let length = try body.readDescriptorLength()
             var descriptor = try body.readSubReader(min(length, body.remaining))
             if inner == 0x0E, descriptor.remaining >= 4 { tracks.append(FieldValue(try descriptor.readUInt32())) }
         }
