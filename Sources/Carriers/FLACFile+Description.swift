@@ -2,7 +2,7 @@ import ID3
 import MediaBytes
 import VorbisComment
 
-extension FLACFile {
+extension FLACFile: StructureDescribing {
     /// The file as the inspector shows it: ID3v2 tags before the stream, the `fLaC` marker,
     /// each metadata block with its fields (the comment's fields and a picture's header as
     /// children and fields), and the audio frames.

@@ -1,7 +1,7 @@
 import ID3
 import MediaBytes
 
-extension IFFChunkFile {
+extension IFFChunkFile: StructureDescribing {
     /// The chunk tree as the inspector shows it, with the ID3 tag inside its chunk.
     public var structure: DescribedParts { DescribedParts([structure(of: root, inList: false)]) }
 

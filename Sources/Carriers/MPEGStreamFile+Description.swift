@@ -2,7 +2,7 @@ import APEv2
 import ID3
 import MediaBytes
 
-extension MPEGStreamFile {
+extension MPEGStreamFile: StructureDescribing {
     /// The file as the inspector shows it, in file order: its ID3v2 tags, junk before the
     /// audio, the stream header, the APE tag, the Lyrics3v2 block and the ID3v1 tag.
     public var structure: DescribedParts {

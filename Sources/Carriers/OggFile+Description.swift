@@ -1,7 +1,7 @@
 import MediaBytes
 import VorbisComment
 
-extension OggFile {
+extension OggFile: StructureDescribing {
     /// The file as the inspector shows it: each page up to the end of the header packets, with
     /// the packet pieces it carries (the identification header's fields, the comment header's
     /// fields as children), then the audio pages as one part whose table lists every page, read

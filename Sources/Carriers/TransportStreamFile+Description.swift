@@ -1,7 +1,7 @@
 import ID3
 import MediaBytes
 
-extension TransportStreamFile {
+extension TransportStreamFile: StructureDescribing {
     /// The stream as the inspector shows it, in file order: each program with its streams, and
     /// each timed ID3 event with its frames, described one at a time when asked for (a stream
     /// of 200,000 timed events is not described at once).

@@ -100,6 +100,15 @@ public struct DescribedTable: Sendable {
     }
 }
 
+/// A file layout that describes its parts to the inspector (each carrier: MPEG stream, IFF
+/// chunks, FLAC blocks, Ogg pages, transport stream).
+public protocol StructureDescribing: Sendable {
+    /// The file's top-level parts, in file order.
+    var structure: DescribedParts { get }
+    /// The problems met reading the layout.
+    var diagnostics: [Diagnostic] { get }
+}
+
 /// The top-level parts of a file, described one at a time when asked for (a transport stream
 /// of 200,000 timed events is not described at once): how many there are, the name and bytes
 /// of each (for paths and offset look-ups), and each part's description.

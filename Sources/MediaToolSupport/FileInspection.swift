@@ -87,24 +87,20 @@ public struct FileInspection: Sendable {
     /// The reader and node builder of each structure other than atoms: a new structure is a row.
     static let carrierOpeners: [MediaFormat.Structure: Opener] = [
         .mpegStream: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: { InspectionNode.nodes(of: $0.structure) })
+            try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:))
         },
         .iffChunks: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: IFFChunkFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: { InspectionNode.nodes(of: $0.structure) })
+            try openCarrier(path, source: source, format: format, strict: strict, read: IFFChunkFile.init(source:))
         },
         .flacBlocks: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: FLACFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: { InspectionNode.nodes(of: $0.structure) })
+            try openCarrier(path, source: source, format: format, strict: strict, read: FLACFile.init(source:))
         },
         .oggPages: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: OggFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: { InspectionNode.nodes(of: $0.structure) }, deepCheck: { file in file.walkPages(from: file.headerEnd).diagnostics })
+            try openCarrier(path, source: source, format: format, strict: strict, read: OggFile.init(source:),
+                            deepCheck: { file in file.walkPages(from: file.headerEnd).diagnostics })
         },
         .transportStream: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: TransportStreamFile.init(source:), diagnostics: \.diagnostics,
-                            nodes: { InspectionNode.nodes(of: $0.structure) })
+            try openCarrier(path, source: source, format: format, strict: strict, read: TransportStreamFile.init(source:))
         },
     ]
 
@@ -123,12 +119,13 @@ public struct FileInspection: Sendable {
                               diagnostics: tree.diagnostics, atomTree: tree, deepCheck: nil)
     }
 
-    /// A file of a carrier layout: read with `read`, its diagnostics, its nodes.
+    /// A file of a carrier layout, read with `read`: its diagnostics and the nodes of the parts
+    /// it describes.
     private static func openCarrier<File>(
         _ path: String, source: FileByteSource, format: MediaFormat?, strict: Bool,
-        read: (any ByteSource) throws(CarrierError) -> File, diagnostics: (File) -> [Diagnostic], nodes: (File) -> [InspectionNode],
+        read: (any ByteSource) throws(CarrierError) -> File,
         deepCheck: (@Sendable (File) -> [Diagnostic])? = nil
-    ) throws(InspectionFailure) -> FileInspection where File: Sendable {
+    ) throws(InspectionFailure) -> FileInspection where File: StructureDescribing {
         let file: File
         do {
             file = try read(source)
@@ -140,11 +137,11 @@ public struct FileInspection: Sendable {
             }
             throw InspectionFailure(kind: kind, message: "\(path): \(error.description)")
         }
-        let found = diagnostics(file)
+        let found = file.diagnostics
         // `--strict` refuses any anomaly, those of a deeper walk too.
         try checkStrict(path, found + (strict ? deepCheck.map { $0(file) } ?? [] : []), strict)
         let deep = deepCheck.map { check in { @Sendable in check(file) } }
-        return FileInspection(path: path, source: source, format: format, nodes: nodes(file), diagnostics: found,
+        return FileInspection(path: path, source: source, format: format, nodes: InspectionNode.nodes(of: file.structure), diagnostics: found,
                               atomTree: nil, deepCheck: deep)
     }
 
