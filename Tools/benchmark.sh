@@ -195,6 +195,7 @@ swift build "${static[@]}" --product atominspect >/dev/null
 static_tagedit=$(swift build "${static[@]}" --show-bin-path)/tagedit
 if command -v g++ >/dev/null && [ -f /usr/include/taglib/fileref.h ] && command -v ffmpeg >/dev/null && [ -d /usr/lib/python3/dist-packages/mutagen ]; then
     g++ -O2 -o "$scratch/taglib_show" Tools/bench/taglib_show.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
+    g++ -O2 -o "$scratch/taglib_export" Tools/bench/taglib_export.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
     g++ -O2 -o "$scratch/taglib_set" Tools/bench/taglib_set.cpp $(pkg-config --cflags --libs taglib 2>/dev/null || echo -ltag)
     cc -O2 -o "$scratch/io_floor" Tools/bench/io_floor.c
     /usr/bin/python3 Tools/bench/tools_bench.py "$scratch/tools" "$static_tagedit" "$scratch" --markdown Tools/bench/RESULTS.md

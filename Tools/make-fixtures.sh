@@ -785,6 +785,14 @@ cat <<'EOF'
 - ffmpeg puts the `mdta` metadata in `moov/udta/meta` as an ISO full box;
   `quicktime-mdta-keys-moov-meta.mov` is the same file patched into Apple's
   `moov/meta` layout (no version/flags).
+- `export-v1/` holds the version 1 export documents of six fixtures, as
+  `tagedit export Fixtures/NAME --output Fixtures/export-v1/NAME.json` wrote
+  them at commit 767bec6 (2026-11-29), the last code that wrote version 1 (each
+  picture also in its native item, every picture with its SHA-256). They are
+  kept as written, not made by this script: `import` must go on restoring
+  them (`ExportDocumentTests`). Re-running this script leaves them alone; if
+  it changes one of the six fixtures, check the test still restores it (a
+  version 1 document restores the fixture it was written from).
 - The checks at the end of `make-fixtures.sh` fail the run unless every file
   passes `ffprobe -v error` and a full `ffmpeg -v error … -f null -` decode,
   all chunk offsets land in an mdat, the expected box paths exist, and every

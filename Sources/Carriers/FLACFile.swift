@@ -154,7 +154,8 @@ public struct FLACFile: Sendable {
             let type = BlockType(rawValue: header[0] & 0x7F)
             let length = UInt32(header[1]) << 16 | UInt32(header[2]) << 8 | UInt32(header[3])
             let block = Block(type: type, isLast: header[0] & 0x80 != 0, offset: at, length: length)
-            let place = "\(type)[\(blocks.count)]"
+            let index = blocks.count
+            var place: String { "\(type)[\(index)]" }  // made only for a diagnostic
             if type.rawValue == 127 {
                 diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: at, element: place, message: "block type 127 is forbidden; the metadata ends here"))
                 break

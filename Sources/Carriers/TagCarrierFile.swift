@@ -49,10 +49,14 @@ public protocol TagCarrierFile: Sendable {
     /// Whether files of this layout can end with an ID3v1 tag (an MPEG audio or ADTS stream),
     /// which `CarrierSaveOptions.writeID3v1` and `.removeID3v1` add and strip.
     static var holdsID3v1: Bool { get }
+    /// Whether files of this layout can hold an APE tag (an MPEG audio or ADTS stream, before
+    /// its ID3v1 tag): `save` writes `CarriedTags.ape`, a new one too.
+    static var holdsAPE: Bool { get }
 }
 
 extension TagCarrierFile {
     public static var holdsID3v1: Bool { false }
+    public static var holdsAPE: Bool { false }
 
     /// Writes `tag` as the file's ID3v2 tag and keeps its APE tag and INFO list as they are.
     /// A file's other ID3v2 tags (an MP3's further leading or appended tags, a second ID3
@@ -66,6 +70,7 @@ extension TagCarrierFile {
 
 extension MPEGStreamFile: TagCarrierFile {
     public static var holdsID3v1: Bool { true }
+    public static var holdsAPE: Bool { true }
     public var carriedTags: CarriedTags { CarriedTags(id3v2: mergedTag, id3v1: id3v1, ape: apeTag) }
 }
 

@@ -25,11 +25,24 @@ public protocol ByteSource: Sendable {
     /// already holds (a file's first bytes, read when it was opened): the bytes of a tag or a
     /// `moov` read from there are not copied. Throws as `read(at:count:)`.
     func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8>
+
+    /// How many bytes from the start the source holds in memory already (a file's head, read
+    /// when it was opened), so that `slice` of them costs no read; 0 when it holds none.
+    var headCount: Int { get }
+
+    /// The object whose bytes this source reads, at the same offsets (a file opened once):
+    /// two sources of the same identity give the same bytes for the same range, without a
+    /// read to compare them. Nil for a source that has no such object (bytes in memory).
+    var identity: ObjectIdentifier? { get }
 }
 
 extension ByteSource {
     /// Memory does not change under a reader.
     public func checkUnchanged() throws(ByteSourceError) {}
+
+    public var headCount: Int { 0 }
+
+    public var identity: ObjectIdentifier? { nil }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer, at offset: UInt64) throws(ByteSourceError) {
         let bytes = try read(at: offset, count: buffer.count)

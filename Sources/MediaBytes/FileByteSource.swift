@@ -8,7 +8,8 @@ import Darwin
 
 /// A read-only byte source over a regular file, read with positional reads (`pread`).
 ///
-/// Opening reads the file's first 64 KiB (or the whole file when it is smaller) in one call, so
+/// Opening reads the file's first 64 KiB (or the whole file when it is smaller, or fewer bytes
+/// when the caller knows the format needs fewer: `init(path:headLength:)`) in one call, so
 /// the many small reads of a header walk cost no system call; every read beyond that is one
 /// positional read of the bytes requested, so the cost of looking at a file is proportional to
 /// the bytes looked at, not to the file's size.
@@ -25,14 +26,14 @@ public final class FileByteSource: ByteSource {
     /// music file, and every atom header before it, in one system call.
     public static let headLength = 64 * 1024
 
-    /// Opens `path` for reading.
+    /// Opens `path` for reading, its first `headLength` bytes read at once.
     ///
     /// A save in place that was cut short (its journal is still beside the file) is settled
     /// first, so the file read is the original or the whole result, never a mix (`SaveJournal`).
     ///
     /// - Throws: `ByteSourceError` with code `.notFound`, `.isDirectory`, `.permissionDenied`,
     ///   `.notRegularFile` or `.io`, naming the path.
-    public init(path: String) throws(ByteSourceError) {
+    public init(path: String, headLength: Int = FileByteSource.headLength) throws(ByteSourceError) {
         self.path = path
         try SaveJournal.recover(path)
         let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
@@ -55,7 +56,7 @@ public final class FileByteSource: ByteSource {
         size = UInt64(info.st_size)
         modified = Self.modificationTime(info)
         var failure: ByteSourceError?
-        head = [UInt8](unsafeUninitializedCapacity: Int(min(size, UInt64(Self.headLength)))) { buffer, initialized in
+        head = [UInt8](unsafeUninitializedCapacity: Int(min(size, UInt64(max(headLength, 0))))) { buffer, initialized in
             // A file that shrank since fstat keeps what it still has; reads past that fail later.
             while initialized < buffer.count {
                 let result = pread(fd, buffer.baseAddress! + initialized, buffer.count - initialized, off_t(initialized))
@@ -76,6 +77,10 @@ public final class FileByteSource: ByteSource {
     }
 
     deinit { close(descriptor) }
+
+    public var headCount: Int { head.count }
+
+    public var identity: ObjectIdentifier? { ObjectIdentifier(self) }
 
     private static func modificationTime(_ info: stat) -> (seconds: Int, nanoseconds: Int) {
         #if canImport(Darwin)

@@ -23,7 +23,28 @@ public enum PathBytes {
 
     /// The path whose bytes are `bytes`.
     public static func string<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
+        if let valid = bytes.withContiguousStorageIfAvailable(validString) { return valid ?? decoding(bytes) }
         if !bytes.contains(0xF4), let valid = String(validating: bytes, as: UTF8.self) { return valid }
+        return decoding(bytes)
+    }
+
+    /// The path whose bytes are `bytes` (a directory entry's name, an argument): the common
+    /// case, valid UTF-8 without the byte 0xF4, found with one `memchr` and one validation.
+    public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        validString(bytes) ?? decoding(bytes)
+    }
+
+    /// `bytes` as a string when they are valid UTF-8 without 0xF4 (so no byte is kept as a
+    /// private-use scalar); nil otherwise.
+    private static func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let start = bytes.baseAddress else { return "" }
+        guard memchr(start, 0xF4, bytes.count) == nil else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// `bytes` decoded scalar by scalar, each byte that is not part of a valid sequence (or is
+    /// part of one for a code point this mapping uses) kept as its private-use scalar.
+    private static func decoding<Bytes: Collection<UInt8>>(_ bytes: Bytes) -> String {
         var scalars = String.UnicodeScalarView()
         let array = Array(bytes)
         var index = 0

@@ -10,15 +10,22 @@ public struct PrefetchedByteSource: ByteSource {
     private let tailStart: UInt64
 
     /// Reads the first `head` and the last `tail` bytes of `base` (fewer when it is shorter).
+    /// When `base` holds a head of its own (a file's, read as it was opened for a format that
+    /// needs less: `FileByteSource.init(path:headLength:)`), that head is taken as it is, not
+    /// read again.
     public init(_ base: any ByteSource, head: Int, tail: Int) throws(ByteSourceError) {
         self.base = base
-        self.head = try base.slice(at: 0, count: Int(min(UInt64(max(head, 0)), base.size)))
+        let held = base.headCount
+        self.head = try base.slice(at: 0, count: Int(min(UInt64(max(held > 0 ? held : head, 0)), base.size)))
         let tailCount = min(UInt64(tail), base.size - UInt64(self.head.count))
         tailStart = base.size - tailCount
         self.tail = try base.read(at: tailStart, count: Int(tailCount))
     }
 
     public var size: UInt64 { base.size }
+
+    /// Its base's: the bytes it holds are the base's, at the same offsets.
+    public var identity: ObjectIdentifier? { base.identity }
 
     public func checkUnchanged() throws(ByteSourceError) { try base.checkUnchanged() }
 

@@ -111,6 +111,53 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
         return result
     }
 
+    /// True when the last `suffix.count` bytes are `suffix`'s. The two are compared piece
+    /// against piece from their ends: where both are ranges of sources of the same `identity`
+    /// at the same place (a picture left in its file, in the frame that holds it and in the
+    /// picture read from that frame), they are equal without a read; other bytes are compared
+    /// a MiB at a time.
+    public func hasSuffix(_ suffix: SplicedBytes) throws(ByteSourceError) -> Bool {
+        guard suffix.count <= count else { return false }
+        // The current piece of each (counting from the end), and its bytes not yet compared
+        // (the first `left` of it).
+        var mine = pieces.count, theirs = suffix.pieces.count
+        var mineLeft = 0, theirsLeft = 0
+        var remaining = suffix.count
+        while remaining > 0 {
+            if mineLeft == 0 { mine -= 1; mineLeft = pieces[mine].count }
+            if theirsLeft == 0 { theirs -= 1; theirsLeft = suffix.pieces[theirs].count }
+            let length = min(mineLeft, theirsLeft)
+            guard try Self.equal(pieces[mine], at: mineLeft - length, suffix.pieces[theirs], at: theirsLeft - length, count: length) else { return false }
+            mineLeft -= length
+            theirsLeft -= length
+            remaining -= length
+        }
+        return true
+    }
+
+    /// True when `count` bytes of piece `a` from its position `aStart` are those of `b` from
+    /// `bStart`.
+    private static func equal(_ a: Piece, at aStart: Int, _ b: Piece, at bStart: Int, count: Int) throws(ByteSourceError) -> Bool {
+        if case .range(let first, let x, _) = a, case .range(let second, let y, _) = b, let identity = first.identity,
+           identity == second.identity, x + UInt64(aStart) == y + UInt64(bStart) {
+            return true
+        }
+        var done = 0
+        while done < count {
+            let length = min(count - done, 1 << 20)
+            guard try bytes(of: a, at: aStart + done, count: length) == bytes(of: b, at: bStart + done, count: length) else { return false }
+            done += length
+        }
+        return true
+    }
+
+    private static func bytes(of piece: Piece, at start: Int, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
+        switch piece {
+        case .bytes(let bytes): bytes[bytes.startIndex + start..<bytes.startIndex + start + count]
+        case .range(let source, let offset, _): try read(source, at: offset + UInt64(start), count: count)[...]
+        }
+    }
+
     // MARK: - Reading
 
     public func read(at offset: UInt64, count wanted: Int) throws(ByteSourceError) -> [UInt8] {

@@ -23,8 +23,12 @@ struct ID3MetadataStore: MetadataStore {
     /// The APE tag of an MP3/ADTS file as edited; nil when the file has none.
     private(set) var ape: APETag?
     let originalAPE: APETag?
+    /// True when the file can hold an APE tag (MP3, AAC): restoring APE items into one without
+    /// makes the tag.
+    let holdsAPE: Bool
 
-    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, ape: APETag? = nil, info: RIFFInfoList?) {
+    init(tag: ID3v2Tag?, id3v1: ID3v1Tag?, ape: APETag? = nil, info: RIFFInfoList?, holdsAPE: Bool = false) {
+        self.holdsAPE = holdsAPE
         self.id3v1 = id3v1
         self.info = info
         originalInfo = info
@@ -726,14 +730,20 @@ struct ID3MetadataStore: MetadataStore {
     mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
         if identifier.keySpace == .ape, case .userData(let bytes) = data {
             guard let item = APEItem(encoded: bytes) else { throw MetadataError(.badValue, message: "\(identifier): not an APE item") }
-            // Restored into the APE tag of a file that has one (a new one is not made).
-            if ape != nil { ape?.items.append(item) }
+            // Restored into the file's APE tag, a new one when it has none (after `clear`);
+            // a file that cannot hold one (AIFF, WAV) says so.
+            guard holdsAPE || ape != nil else { throw MetadataError(.notRepresentable, message: "\(identifier): this file cannot hold an APE tag") }
+            if ape == nil { ape = APETag() }
+            ape?.items.append(item)
             return
         }
         if identifier.keySpace == .riffInfo, case .text(let text) = data, let id = identifier.fourCC {
             // Restored into a WAV file's INFO list or an AIFF file's text chunks (an MP3 file
             // holds neither).
-            if let list = info, list.form == .riffInfo || RIFFInfoList.aiffTextIDs[id] != nil { info = list.with(list.entries + [RIFFInfoList.Entry(id, text)]) }
+            guard let list = info, list.form == .riffInfo || RIFFInfoList.aiffTextIDs[id] != nil else {
+                throw MetadataError(.notRepresentable, message: "\(identifier): " + (info == nil ? "an MP3 or AAC file holds no INFO list" : "AIFF has no text chunk of this kind"))
+            }
+            info = list.with(list.entries + [RIFFInfoList.Entry(id, text)])
             return
         }
         guard case .id3Frame(let frameVersion, let bytes) = data, frameVersion == 3 || frameVersion == 4 else {

@@ -74,7 +74,7 @@ public struct MediaFile: Sendable {
     public init(path: String) throws(MetadataError) {
         self.path = path
         do {
-            let source = try FileByteSource(path: path)
+            let source = try FileByteSource(path: path, headLength: MediaFormat.definition(named: path)?.headLength ?? FileByteSource.headLength)
             guard let format = MediaFormat.detect(source) else {
                 throw MetadataError(.unsupportedFormat, path: path, message: "not a format this package reads (\(MediaFormat.names(where: \.hasMetadata)))")
             }
@@ -361,13 +361,22 @@ public struct MediaFile: Sendable {
     /// Replaces all metadata with `items` exported by `nativeItems` from a file of the same
     /// family (`tagedit import`). A mirror of the items (an MP3's ID3v1 tag) stays, refreshed by
     /// the save from the restored tag.
-    public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) {
+    ///
+    /// An item this file cannot hold (an APE item for a WAV file, a frame of a version with no
+    /// ID3v2.3/2.4 form) is left out and listed in the report as `.notRepresentable`; an item
+    /// that does not read throws.
+    @discardableResult
+    public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) -> MigrationReport {
         container.removeAllForRestore()
-        do {
-            for item in items { try container.addNative(item.identifier, item.data) }
-        } catch {
-            throw MetadataError.wrapping(error, path: path)
+        var report = MigrationReport()
+        for item in items {
+            do { try container.addNative(item.identifier, item.data) } catch where error.code == .notRepresentable {
+                report.entries.append(MigrationReport.Entry(key: item.identifier.description, outcome: .notRepresentable, detail: error.message))
+            } catch {
+                throw MetadataError.wrapping(error, path: path)
+            }
         }
+        return report
     }
 
     mutating func appendNotes(_ more: [String]) { notes += more }

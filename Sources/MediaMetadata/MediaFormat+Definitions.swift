@@ -62,9 +62,15 @@ extension MediaFormat {
         let mayFollowID3: Bool
         /// How strong its signature is: detection tries the strongest first.
         let signature: Signature
+        /// How many bytes from the start `MediaFile` reads at once when a file's name gives
+        /// this format: what a typical file's metadata needs (64 KiB: a tag, a `moov`, an
+        /// Ogg comment packet with its cover), fewer where the metadata says where the rest
+        /// lies (FLAC's block headers: a cover is read only when asked for).
+        public let headLength: Int
 
         init(format: MediaFormat, names: [String], extensions: [String], structure: Structure, container: (any MetadataContainer.Type)?,
-             recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, mayFollowID3: Bool = false, signature: Signature = .magic) {
+             recognizes: @escaping @Sendable (ArraySlice<UInt8>) -> Bool, mayFollowID3: Bool = false, signature: Signature = .magic,
+             headLength: Int = FileByteSource.headLength) {
             self.format = format
             self.names = names
             self.extensions = extensions
@@ -73,6 +79,7 @@ extension MediaFormat {
             self.recognizes = recognizes
             self.mayFollowID3 = mayFollowID3
             self.signature = signature
+            self.headLength = headLength
         }
 
         /// The family of its native items; nil for a format without metadata to edit.
@@ -110,7 +117,7 @@ extension MediaFormat {
         Definition(format: .wav, names: ["WAV"], extensions: ["wav"], structure: .iffChunks, container: TagCarrierContainer<IFFChunkFile>.self,
                    recognizes: iff(["RIFF", "RF64", "BW64"], ["WAVE"])),
         Definition(format: .flac, names: ["FLAC"], extensions: ["flac"], structure: .flacBlocks, container: FLACContainer.self,
-                   recognizes: FLACFile.isFLAC, mayFollowID3: true),
+                   recognizes: FLACFile.isFLAC, mayFollowID3: true, headLength: 8 << 10),
         Definition(format: .ogg, names: ["Ogg Vorbis", "Opus", "Ogg FLAC", "Speex"], extensions: ["ogg", "oga", "opus", "spx"], structure: .oggPages,
                    container: OggContainer.self, recognizes: OggFile.isOgg),
         Definition(format: .ts, names: ["MPEG-TS"], extensions: ["ts", "m2ts", "mts"], structure: .transportStream, container: nil,
@@ -119,6 +126,16 @@ extension MediaFormat {
 
     /// This format's row; nil for a format the table does not list.
     public var definition: Definition? { Self.definitions.first { $0.format == self } }
+
+    /// The row of the format whose extension ends the name in `path` (compared without regard
+    /// to case); nil when the name has no extension or one no format lists. A name says what
+    /// a file should be, not what it is: detection reads the bytes.
+    public static func definition(named path: String) -> Definition? {
+        let name = PathBytes.split(path).name.utf8
+        guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+        let suffix = String(Substring(name[name.index(after: dot)...])).lowercased()
+        return definitions.first { $0.extensions.contains(suffix) }
+    }
 
     /// The names of the formats `include` selects, as a list for people (`MP4, M4A and MOV`).
     public static func names(where include: (Definition) -> Bool = { _ in true }) -> String {

@@ -38,6 +38,8 @@ public struct MigrationReport: Sendable {
 
     public var entries: [Entry] = []
 
+    public init() {}
+
     public func count(_ outcome: Outcome) -> Int { entries.filter { $0.outcome == outcome }.count }
 }
 

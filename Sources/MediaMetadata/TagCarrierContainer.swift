@@ -29,7 +29,7 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
         self.source = source
         self.path = path
         let tags = file.carriedTags
-        store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info)
+        store = ID3MetadataStore(tag: tags.id3v2, id3v1: tags.id3v1, ape: tags.ape, info: tags.info, holdsAPE: Carrier.holdsAPE)
         properties = file.mediaProperties
         duration = file.duration.flatMap { $0.isFinite && $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
         diagnostics = file.diagnostics

@@ -73,9 +73,7 @@ public struct FileInspection: Sendable {
     /// returns for the atom reader to say what the rest look like.
     private static func refuseUnrecognized(_ path: String, _ source: FileByteSource) throws(InspectionFailure) {
         if source.size == 0 { throw InspectionFailure(kind: .unsupported, message: "\(path): the file is empty") }
-        let name = PathBytes.split(path).name
-        guard let dot = name.lastIndex(of: "."), let named = MediaFormat.definitions.first(where: { $0.extensions.contains(name[name.index(after: dot)...].lowercased()) }),
-              named.structure != .atoms else { return }
+        guard let named = MediaFormat.definition(named: path), named.structure != .atoms else { return }
         let head = (try? source.readAvailable(at: 0, upTo: 8)) ?? []
         throw InspectionFailure(kind: .unsupported, message: "\(path): not a file atominspect reads: its name says \(named.names[0]), but no \(named.names[0]) file "
                                     + "begins as it does (its first bytes: \(head.map { [$0].hexString }.joined(separator: " ")); "

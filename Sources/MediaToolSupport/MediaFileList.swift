@@ -99,7 +99,9 @@ public enum MediaFileList {
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                PathBytes.string(raw.prefix(while: { $0 != 0 }))
+                let start = raw.baseAddress!
+                let length = strnlen(start.assumingMemoryBound(to: CChar.self), raw.count)
+                return PathBytes.string(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length))
             }
             if name == "." || name == ".." { continue }
             let path = prefix + name

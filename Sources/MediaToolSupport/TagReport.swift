@@ -22,8 +22,8 @@ public enum TagReport {
         case summary
         /// The summary and the SHA-256 of the bytes.
         case digest
-        /// The summary, the SHA-256 and the bytes in Base64 (`export`).
-        case data
+        /// The summary and the bytes in Base64 (`export`), and the SHA-256 when `digests`.
+        case data([PictureContent], digests: Bool)
     }
 
     /// `show --json` for a file that could not be read.
@@ -80,21 +80,29 @@ public enum TagReport {
         writer.endArray()
         writer.key("pictures")
         writer.beginArray()
-        if pictures == .summary {
+        // A picture still in the file is read a MiB at a time for its digest, and its Base64 is
+        // read again as the document goes out (never held whole).
+        func digest(_ picture: PictureContent) throws(MetadataError) -> String {
+            do { return try PictureDigest.sha256Hex(picture.contents) } catch {
+                throw MetadataError(.io, path: file.path, message: "cannot read a picture: \(error)")
+            }
+        }
+        switch pictures {
+        case .summary:
             for picture in try file.pictureSummaries {
                 writePicture(picture.type, mimeType: picture.mimeType, description: picture.description, size: picture.size, to: &writer)
             }
-        } else {
-            // A picture still in the file is read a MiB at a time for its digest, and its
-            // Base64 is read again as the document goes out (never held whole).
+        case .digest:
             for picture in try file.pictureContents {
                 let summary = picture.summary
-                let sha256: String
-                do { sha256 = try PictureDigest.sha256Hex(picture.contents) } catch {
-                    throw MetadataError(.io, path: file.path, message: "cannot read a picture: \(error)")
-                }
                 writePicture(summary.type, mimeType: summary.mimeType, description: summary.description, size: summary.size,
-                             sha256: sha256, data: pictures == .data ? picture.contents : nil, to: &writer)
+                             sha256: try digest(picture), to: &writer)
+            }
+        case .data(let contents, let digests):
+            for picture in contents {
+                let summary = picture.summary
+                writePicture(summary.type, mimeType: summary.mimeType, description: summary.description, size: summary.size,
+                             sha256: digests ? try digest(picture) : nil, data: picture.contents, to: &writer)
             }
         }
         writer.endArray()
@@ -311,14 +319,45 @@ public enum TagReport {
 
     // MARK: - Export and import
 
-    /// The lossless document of `tagedit export`: the `show --json` members, the pictures with
-    /// their data, and `native`: every writable item in a form that restores it exactly. As
-    /// with `writeJSON`, a file that fails part way throws with part of it written.
-    /// Writes the export document of `file`; `path` is the path it names instead of the one
-    /// the file was opened by (a backup names the absolute path).
-    public static func writeExportDocument(_ file: MediaFile, path: String? = nil, to writer: inout JSONWriter) throws(MetadataError) {
+    /// The version of the export document this code writes. Version 2 (2026-11-29) carries
+    /// each picture's bytes once, in `pictures`, where a native item holding it refers to it;
+    /// digests only when asked for. Version 1 documents (no `version` member) repeated every
+    /// picture in its native item and always had digests; `importDocument` reads both.
+    public static let exportVersion = 2
+
+    /// The lossless document of `tagedit export` (version `exportVersion`): its `version`, the
+    /// `show --json` members, the pictures with their bytes (and their SHA-256 with
+    /// `digests`), and `native`: every writable item in a form that restores it exactly. A
+    /// native item's bytes that end with a picture's bytes are written as
+    /// `{"prefix": Base64 of the bytes before them, "picture": the picture's index}`, so every
+    /// picture is in the document once. As with `writeJSON`, a file that fails part way throws
+    /// with part of it written. `path` is the path the document names instead of the one the
+    /// file was opened by (a backup names the absolute path).
+    public static func writeExportDocument(_ file: MediaFile, path: String? = nil, digests: Bool = false, to writer: inout JSONWriter) throws(MetadataError) {
         writer.beginObject()
-        try writeMembers(file, path: path, pictures: .data, to: &writer)
+        writer.key("version")
+        writer.int(exportVersion)
+        let pictures = try file.pictureContents
+        try writeMembers(file, path: path, pictures: .data(pictures, digests: digests), to: &writer)
+        // The bytes of a native item: Base64, or the part before a picture and the picture's index.
+        func bytes(_ bytes: SplicedBytes) throws(MetadataError) {
+            for index in pictures.indices where !pictures[index].contents.isEmpty {
+                let picture = pictures[index].contents
+                let holds: Bool
+                do { holds = try bytes.hasSuffix(picture) } catch {
+                    throw MetadataError(.io, path: file.path, message: "cannot read a picture: \(error)")
+                }
+                guard holds else { continue }
+                writer.beginObject()
+                writer.key("prefix")
+                writer.base64(bytes.subrange(0..<bytes.count - picture.count))
+                writer.key("picture")
+                writer.int(index)
+                writer.endObject()
+                return
+            }
+            writer.base64(bytes)
+        }
         writer.key("native")
         writer.beginArray()
         for item in try file.nativeItems() {
@@ -340,7 +379,7 @@ public enum TagReport {
                     writer.key("language")
                     writer.int(Int(value.language))
                     writer.key("data")
-                    writer.base64(value.data)
+                    try bytes(SplicedBytes(value.data))
                     writer.endObject()
                 }
                 writer.endArray()
@@ -352,12 +391,12 @@ public enum TagReport {
                 }
             case .userData(let payload):
                 writer.key("payload")
-                writer.base64(payload)
-            case .id3Frame(let version, let bytes):
+                try bytes(SplicedBytes(payload))
+            case .id3Frame(let version, let frame):
                 writer.key("id3Version")
                 writer.int(Int(version))
                 writer.key("frame")
-                writer.base64(bytes)
+                try bytes(frame)
             case .text(let text):
                 writer.key("text")
                 writer.string(text)
@@ -520,6 +559,12 @@ public enum TagReport {
 
     public static func importDocument(_ json: JSONValue) throws(ImportError) -> ImportDocument {
         guard case .object = json else { throw ImportError(message: "the document is not a JSON object") }
+        if let version = json["version"] {
+            // Version 1 has no member; a later one may mean what this code cannot read.
+            guard let number = version.intValue, (1...Int64(exportVersion)).contains(number) else {
+                throw ImportError(message: "version: this tagedit reads export documents of versions 1 to \(exportVersion), not \(version.intValue.map(String.init) ?? "that")")
+            }
+        }
         var document = ImportDocument(path: json["path"]?.stringValue, format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
         if let tags = json["tags"], tags.objectMembers == nil { throw ImportError(message: "tags: expected an object of KEY: [values]") }
         for (key, value) in json["tags"]?.objectMembers ?? [] {
@@ -554,13 +599,43 @@ public enum TagReport {
         }
         if let native = json["native"], native.arrayValue == nil { throw ImportError(message: "native: expected a list") }
         if let pictures = json["pictures"], pictures.arrayValue == nil { throw ImportError(message: "pictures: expected a list") }
+        for (index, entry) in (json["pictures"]?.arrayValue ?? []).enumerated() {
+            guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else {
+                throw ImportError(message: "pictures[\(index)].data: expected the picture as Base64")
+            }
+            var type = PictureType.frontCover
+            if let name = entry["type"] {
+                guard let parsed = name.stringValue.flatMap(PictureType.init(named:)) ?? name.intValue.flatMap(UInt8.init(exactly:)).map(PictureType.init(rawValue:)) else {
+                    throw ImportError(message: "pictures[\(index)].type: expected a picture type (front-cover, ...) or 0-255")
+                }
+                type = parsed
+            }
+            guard let mime = entry["mimeType"]?.stringValue ?? MediaPicture.mimeType(sniffing: data) else {
+                throw ImportError(message: "pictures[\(index)]: no mimeType")
+            }
+            document.pictures.append(MediaPicture(type: type, mimeType: mime, description: entry["description"]?.stringValue ?? "", data: data))
+        }
         if let native = json["native"]?.arrayValue {
             var items: [(MetadataIdentifier, NativeItemData)] = []
             for (index, entry) in native.enumerated() {
                 guard let text = entry["identifier"]?.stringValue, let identifier = MetadataIdentifier(parsing: text) else {
                     throw ImportError(message: "native[\(index)]: missing or bad identifier")
                 }
+                // Base64, or (version 2) the bytes before a picture and the picture's index.
                 func bytes(_ value: JSONValue?, _ what: String) throws(ImportError) -> [UInt8] {
+                    if let value, value.objectMembers != nil {
+                        guard let picture = value["picture"]?.intValue.flatMap(Int.init(exactly:)), document.pictures.indices.contains(picture) else {
+                            throw ImportError(message: "native[\(index)].\(what).picture: expected the index of one of the \(document.pictures.count) pictures")
+                        }
+                        var prefix: [UInt8] = []
+                        if let member = value["prefix"] {
+                            guard let text = member.stringValue, let decoded = Base64.decode(text) else {
+                                throw ImportError(message: "native[\(index)].\(what).prefix: expected Base64")
+                            }
+                            prefix = decoded
+                        }
+                        return prefix + document.pictures[picture].data
+                    }
                     guard let text = value?.stringValue, let data = Base64.decode(text) else { throw ImportError(message: "native[\(index)].\(what): expected Base64") }
                     return data
                 }
@@ -587,22 +662,6 @@ public enum TagReport {
                 }
             }
             document.native = items.map { ($0.0, $0.1) }
-        }
-        for (index, entry) in (json["pictures"]?.arrayValue ?? []).enumerated() {
-            guard let text = entry["data"]?.stringValue, let data = Base64.decode(text) else {
-                throw ImportError(message: "pictures[\(index)].data: expected the picture as Base64")
-            }
-            var type = PictureType.frontCover
-            if let name = entry["type"] {
-                guard let parsed = name.stringValue.flatMap(PictureType.init(named:)) ?? name.intValue.flatMap(UInt8.init(exactly:)).map(PictureType.init(rawValue:)) else {
-                    throw ImportError(message: "pictures[\(index)].type: expected a picture type (front-cover, ...) or 0-255")
-                }
-                type = parsed
-            }
-            guard let mime = entry["mimeType"]?.stringValue ?? MediaPicture.mimeType(sniffing: data) else {
-                throw ImportError(message: "pictures[\(index)]: no mimeType")
-            }
-            document.pictures.append(MediaPicture(type: type, mimeType: mime, description: entry["description"]?.stringValue ?? "", data: data))
         }
         return document
     }

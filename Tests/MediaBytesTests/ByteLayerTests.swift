@@ -253,6 +253,26 @@ import Testing
         #expect(throws: ByteSourceError.self) { try small.read(at: 2, count: 2) }
     }
 
+    /// A file opened with a shorter head (a format whose metadata needs less, FLAC) reads the
+    /// same bytes, and a prefetching reader over it takes that head as it is instead of
+    /// reading 64 KiB again.
+    @Test func aShorterHeadReadsTheSameBytesAndIsTakenAsTheHead() throws {
+        let bytes = (0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
+        let path = try TemporaryFile.write(bytes)
+        let source = try FileByteSource(path: path, headLength: 8192)
+        #expect(source.headCount == 8192)
+        #expect(try FileByteSource(path: path).headCount == FileByteSource.headLength)
+        #expect(try FileByteSource(path: try TemporaryFile.write([1, 2, 3]), headLength: 8192).headCount == 3)
+        let prefetched = try PrefetchedByteSource(source, head: 64 << 10, tail: 100)
+        #expect(prefetched.headCount == 8192, "the file's own head, not a second read")
+        for (offset, count) in [(0, 8), (8180, 20), (8192, 4), (30_000, 40_000), (99_950, 50)] {
+            #expect(try prefetched.read(at: UInt64(offset), count: count) == Array(bytes[offset..<offset + count]), "read of \(count) at \(offset)")
+            #expect(Array(try prefetched.slice(at: UInt64(offset), count: count)) == Array(bytes[offset..<offset + count]), "slice of \(count) at \(offset)")
+        }
+        // Over a source that holds nothing of its own, the head asked for is read.
+        #expect(try PrefetchedByteSource(MemoryByteSource(bytes), head: 64 << 10, tail: 0).headCount == 64 << 10)
+    }
+
     /// File to file, a sink copies in the kernel (copy_file_range on Linux); the result is the
     /// same as through a buffer, at the sink's position between ordinary writes, for pieces
     /// that start anywhere (not on a page boundary) and are larger than one call copies.

@@ -275,6 +275,9 @@ import Testing
             let bytes: [UInt8] = (0..<count).map { _ in round % 2 == 0 ? UInt8.random(in: 0...255, using: &generator) : awkward.randomElement(using: &generator)! }
             let path = PathBytes.string(bytes)
             #expect(PathBytes.bytes(path) == bytes, "\(bytes)")
+            // A directory entry's or an argument's bytes, taken where they lie, decode the same.
+            #expect(bytes.withUnsafeBufferPointer { PathBytes.string($0) } == path, "\(bytes)")
+            #expect(PathBytes.string(bytes[...].lazy.map { $0 }) == path, "\(bytes) without contiguous storage")
             PathBytes.withCString(path) { #expect(Array(UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: strlen($0))) == bytes.prefix { $0 != 0 }) }
         }
         // The escapes' own code point, written as UTF-8 in a name, is kept as its bytes too.

@@ -121,4 +121,36 @@ import Testing
         #expect(throws: (any Error).self) { try spliced.write(to: &sink) }
         try sink.close()
     }
+
+    /// A suffix is found in memory byte for byte, and across a file's ranges without reading
+    /// when both are the same range of one opened file (through a prefetching reader too): an
+    /// export finds the picture an APIC frame ends with without reading either again.
+    @Test func aSuffixIsFoundByContentOrBySameRangeWithoutARead() throws {
+        let memory = SplicedBytes([1, 2, 3, 4, 5])
+        #expect(try memory.hasSuffix(SplicedBytes([4, 5])))
+        #expect(try memory.hasSuffix(SplicedBytes()))
+        #expect(try !memory.hasSuffix(SplicedBytes([3, 5])))
+        #expect(try !memory.hasSuffix(SplicedBytes([0, 1, 2, 3, 4, 5])))
+        let bytes = (0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 13) }
+        let path = try TemporaryFile.write(bytes)
+        let file = try FileByteSource(path: path)
+        let reader = try PrefetchedByteSource(file, head: 64 << 10, tail: 0)
+        var frame = SplicedBytes([9, 9, 9])
+        frame.append(from: reader, at: 100_000, count: 2_500_000)
+        let picture = SplicedBytes(from: reader, at: 100_000, count: 2_500_000)
+        let sameBytesElsewhere = SplicedBytes(bytes[100_000..<2_600_000])
+        // A frame read as one range, its header and fields before the picture in the same piece.
+        let wholeFrame = SplicedBytes(from: reader, at: 90_000, count: 2_510_000)
+        #expect(try frame.hasSuffix(picture))
+        #expect(try wholeFrame.hasSuffix(picture))
+        #expect(try frame.hasSuffix(sameBytesElsewhere), "compared by reading, a MiB at a time")
+        #expect(try !frame.hasSuffix(SplicedBytes(from: reader, at: 100_001, count: 2_500_000)))
+        // The file changes: a read of it now fails, the same range still matches unread.
+        var changed = bytes
+        changed[2_000_000] ^= 0xFF
+        try Data(changed).write(to: URL(fileURLWithPath: path))
+        #expect(try frame.hasSuffix(picture))
+        #expect(try wholeFrame.hasSuffix(picture))
+        #expect(throws: ByteSourceError.self) { try frame.hasSuffix(SplicedBytes(from: try FileByteSource(path: path), at: 100_000, count: 2_500_000)) }
+    }
 }

@@ -154,6 +154,30 @@ import VorbisComment
         #expect(try MediaFile(path: path).pictures.map(\.description) == ["Back"])
     }
 
+    /// `MediaFile` reads a FLAC's first 8 KiB at once (its row's head length), not 64 KiB:
+    /// blocks that lie past that, a comment longer than the head, a picture and the blocks
+    /// after it, are read where they are and give what a reader of the whole file gives.
+    @Test func blocksPastTheFirstReadAreReadWhereTheyAre() throws {
+        #expect(MediaFormat.definition(named: "/music/a.b/Song.FLAC")?.headLength == 8 << 10)
+        #expect(MediaFormat.definition(named: "/music/a.flac/song")?.format == nil, "a folder's extension is not the file's")
+        let path = try copy("flac-tags-picture.flac")
+        var file = try MediaFile(path: path)
+        let lyrics = String(repeating: "a line of lyrics\n", count: 1500)
+        try file.set("LYRICS", [lyrics])
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 9, count: 40_000) + [0xFF, 0xD9]
+        try file.addPicture(MediaPicture(type: .backCover, mimeType: "image/jpeg", description: "Back", data: jpeg))
+        try file.save()
+        let whole = try FLACFile(source: MemoryByteSource(try TemporaryFile.read(path)))
+        #expect(whole.blocks.last!.offset > 8 << 10 && whole.comment!.fields.count > 10)
+        let read = try MediaFile(path: path)
+        #expect(read.tags["LYRICS"] == [lyrics])
+        #expect(read.tags["TITLE"] == ["FLAC Title"])
+        #expect(try read.pictureSummaries.map(\.size) == [whole.pictures[0].header.dataLength, 40_006].map(Int.init))
+        #expect(try read.pictures[1].data == jpeg)
+        #expect(read.chapters.map(\.title) == ["Opening", "Second half"])
+        #expect(try flac(path).blocks.map(\.offset) == whole.blocks.map(\.offset))
+    }
+
     @Test func chaptersAreWrittenAsNumberedCommentFields() throws {
         let path = try copy("flac-tags-picture.flac")
         var file = try MediaFile(path: path)

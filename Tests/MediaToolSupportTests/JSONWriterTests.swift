@@ -218,13 +218,17 @@ import Testing
             var digested = JSONWriter(indentLevel: 1)
             try TagReport.writeJSON(file, digests: true, to: &digested)
             #expect(digested.bytes == Array(JSONValue.object(try Self.members(file, pictures: .digest)).serialized(indentLevel: 1).utf8), "\(name)")
-            var exported = JSONWriter(indentLevel: 0)
-            try TagReport.writeExportDocument(file, to: &exported)
-            // Through `encoded()`, as export writes it (a picture still in the file is encoded
-            // as the document goes out).
-            var exportedBytes: [UInt8] = []
-            try exported.encoded().write { exportedBytes += $0 }
-            #expect(exportedBytes == Array(JSONValue.object(try Self.members(file, pictures: .data) + [("native", Self.native(file))]).serialized().utf8), "\(name)")
+            for digests in [false, true] {
+                var exported = JSONWriter(indentLevel: 0)
+                try TagReport.writeExportDocument(file, digests: digests, to: &exported)
+                // Through `encoded()`, as export writes it (a picture still in the file is encoded
+                // as the document goes out).
+                var exportedBytes: [UInt8] = []
+                try exported.encoded().write { exportedBytes += $0 }
+                let expected: [(String, JSONValue)] = [("version", .int(2))] + (try Self.members(file, pictures: digests ? .dataAndDigest : .data))
+                    + [("native", try Self.native(file))]
+                #expect(exportedBytes == Array(JSONValue.object(expected).serialized().utf8), "\(name)")
+            }
             compared += 1
         }
         #expect(compared > 25)
@@ -232,8 +236,9 @@ import Testing
 
     // The documented layout of `show --json` and `export` (README, "JSON output").
 
-    /// What a document says of each picture: `show --json`, `show --json --digests`, `export`.
-    enum PictureDetail { case summary, digest, data }
+    /// What a document says of each picture: `show --json`, `show --json --digests`, `export`,
+    /// `export --digests`.
+    enum PictureDetail { case summary, digest, data, dataAndDigest }
 
     static func members(_ file: MediaFile, pictures detail: PictureDetail) throws -> [(String, JSONValue)] {
         func number(_ value: Double?) -> JSONValue { value.flatMap { $0.isFinite ? .double(($0 * 1000).rounded() / 1000) : nil } ?? .null }
@@ -265,8 +270,9 @@ import Testing
             : try file.pictures.map { picture in
                 JSONValue.object([
                     ("type", .string(picture.typeName)), ("mimeType", .string(picture.mimeType)), ("description", .string(picture.description)),
-                    ("size", .int(Int64(picture.data.count))), ("sha256", .string(PictureDigest.sha256Hex(picture.data))),
-                ] + (detail == .data ? [("data", .base64(picture.data))] : []))
+                    ("size", .int(Int64(picture.data.count))),
+                ] + (detail == .data ? [] : [("sha256", .string(PictureDigest.sha256Hex(picture.data)))])
+                  + (detail == .data || detail == .dataAndDigest ? [("data", .base64(picture.data))] : []))
             }
         return [
             ("path", .string(file.path)), ("format", .string(file.format.rawValue)), ("audio", audio), ("video", .array(video)),
@@ -275,18 +281,25 @@ import Testing
         ]
     }
 
+    /// `native`: each item's bytes in Base64, or, when they end with a picture's bytes (the
+    /// first in `pictures` that they end with), the bytes before it and the picture's index.
     static func native(_ file: MediaFile) throws -> JSONValue {
-        .array(try file.nativeItems().map { item in
+        let pictures = try file.pictures.map(\.data)
+        func bytes(_ data: [UInt8]) -> JSONValue {
+            guard let index = pictures.firstIndex(where: { !$0.isEmpty && data.count >= $0.count && Array(data.suffix($0.count)) == $0 }) else { return .base64(data) }
+            return .object([("prefix", .base64(Array(data.dropLast(pictures[index].count)))), ("picture", .int(Int64(index)))])
+        }
+        return .array(try file.nativeItems().map { item in
             var object: [(String, JSONValue)] = [("identifier", .string(item.identifier.description))]
             switch item.data {
             case .itemValues(let values, let children):
                 object.append(("values", .array(values.map { value in
                     .object([("typeSet", .int(Int64(value.typeSet))), ("dataType", .int(Int64(value.typeIndicator))),
-                             ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", .base64(value.data))])
+                             ("country", .int(Int64(value.country))), ("language", .int(Int64(value.language))), ("data", bytes(value.data))])
                 })))
                 if !children.isEmpty { object.append(("otherChildren", .array(children.map { .base64($0) }))) }
-            case .userData(let payload): object.append(("payload", .base64(payload)))
-            case .id3Frame(let version, let bytes): object += [("id3Version", .int(Int64(version))), ("frame", .base64(try bytes.materialized()))]
+            case .userData(let payload): object.append(("payload", bytes(payload)))
+            case .id3Frame(let version, let frame): object += [("id3Version", .int(Int64(version))), ("frame", bytes(try frame.materialized()))]
             case .text(let text): object.append(("text", .string(text)))
             }
             return .object(object)

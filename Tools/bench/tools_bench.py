@@ -4,7 +4,7 @@
     tools_bench.py SCRATCH TAGEDIT BENCH_BIN_DIR [--files N] [--big-mib M] [--markdown OUT]
 
 Run by Tools/benchmark.sh, which builds `tagedit` (statically linked, as Tools/install.sh installs
-it) and the C/C++ references into BENCH_BIN_DIR (taglib_show, taglib_set, io_floor). Needs ffmpeg
+it) and the C/C++ references into BENCH_BIN_DIR (taglib_show, taglib_export, taglib_set, io_floor). Needs ffmpeg
 and mutagen (Debian's python3-mutagen, hence /usr/bin/python3); exiftool and AtomicParsley are
 measured when installed.
 
@@ -168,13 +168,17 @@ for kind in [k for k in args.kinds.split(",") if k]:
                 ("mutagen (Python, pprint)", mutagen_list + files)]
     for label, extra in [("tagedit show -r --jobs 1", ["show", "-r", "--jobs", "1"]), ("tagedit show -r", ["show", "-r"]),
                          ("tagedit show --json -r --jobs 1", ["show", "--json", "-r", "--jobs", "1"]), ("tagedit show --json -r", ["show", "--json", "-r"]),
-                         ("tagedit show --json --digests -r --jobs 1 (with each picture's SHA-256)", ["show", "--json", "--digests", "-r", "--jobs", "1"]),
-                         ("tagedit export -r --jobs 1 (lossless: pictures and native items in Base64)", ["export", "-r", "--jobs", "1"]),
-                         ("tagedit export -r", ["export", "-r"])]:
+                         ("tagedit show --json --digests -r --jobs 1 (with each picture's SHA-256)", ["show", "--json", "--digests", "-r", "--jobs", "1"])]:
         listings.append((label, [TAGEDIT] + extra + [folder]))
+    # The export: against a TagLib program writing the same content (every property, every
+    # picture's bytes in Base64, as JSON), and against TagLib's plain listing.
+    taglib_export = "TagLib export (C++: every property and every picture in Base64, as JSON)"
+    exports = [(taglib_export, [BIN("taglib_export")] + files),
+               ("tagedit export -r --jobs 1 (lossless: pictures once, native items, in Base64)", [TAGEDIT, "export", "-r", "--jobs", "1", folder]),
+               ("tagedit export -r", [TAGEDIT, "export", "-r", folder])]
     fastest = {}
     for _ in range(7):
-        for label, cmd in listings:
+        for label, cmd in listings + exports:
             fastest[label] = min(timed(cmd), fastest.get(label, float("inf")))
     taglib = fastest[listings[0][0]]
     for label, _ in listings[:3]:
@@ -183,6 +187,10 @@ for kind in [k for k in args.kinds.split(",") if k]:
         rows.append(("list", what, "exiftool -j", best(["exiftool", "-j", "-q", folder], 1), taglib))
     for label, _ in listings[3:]:
         rows.append(("list", what, label, fastest[label], taglib))
+    export_what = f"export {len(files)} tagged {kind} (reference: TagLib writing the same content)"
+    for label, _ in exports:
+        rows.append(("export", export_what, label, fastest[label], fastest[taglib_export]))
+    rows.append(("export", export_what, "(the same export against TagLib's plain listing)", fastest[exports[1][0]], taglib))
 
     if kind == "m4a" and os.path.exists(ATOMINSPECT):
         # Inspecting one tagged file: the whole structure as JSON, against reading its head.
@@ -315,7 +323,8 @@ for kind in [k for k in args.big_kinds.split(",") if k]:
 
 # The table.
 lines = [f"Measured {time.strftime('%Y-%m-%d')} by `Tools/benchmark.sh` on {machine}; whole processes, warm cache, best of several runs; tagedit start-up (an empty folder) {startup:.1f} ms.", ""]
-for section, title in [("list", "Listing tags (reference: TagLib)"), ("inspect", "Inspecting structure (reference: the I/O floor)"),
+for section, title in [("list", "Listing tags (reference: TagLib)"), ("export", "Exporting every tag and picture (reference: TagLib writing the same content)"),
+                       ("inspect", "Inspecting structure (reference: the I/O floor)"),
                        ("set", "Setting a title on every file (reference: TagLib + fsync)"), ("big", "Editing one large file")]:
     lines += [f"#### {title}", "", "| task | tool | wall time | ratio |", "|---|---|---:|---:|"]
     for s, what, tool, ms, reference in rows:

@@ -318,9 +318,10 @@ extension TagEdit {
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "export", abstract: "Write a lossless JSON document of all metadata (native items and pictures included).",
-            discussion: "One file gives one document (the object `import` reads); several files, or a folder with -r, give a JSON array of them in path order, a file that cannot be read being {\"path\", \"error\"} there, as with show --json.")
+            discussion: "One file gives one document (the object `import` reads); several files, or a folder with -r, give a JSON array of them in path order, a file that cannot be read being {\"path\", \"error\"} there, as with show --json. Each picture's bytes are in the document once, in \"pictures\"; a native item that holds a picture refers to it by index (document version 2; import reads versions 1 and 2).")
         @Argument(help: "The media files (directories with --recursive).") var files: [String]
         @Option(help: "Write the document here instead of standard output.") var output: String?
+        @Flag(help: "Add each picture's SHA-256 (\"sha256\").") var digests = false
         @OptionGroup var walking: Walking
         var recursive: Bool { walking.recursive }
         @OptionGroup var reading: ReadingJobs
@@ -329,6 +330,7 @@ extension TagEdit {
 
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive)
+            let digests = self.digests
             guard paths.count == 1 && !recursive else {
                 // Several documents: an array, streamed; with --output naming a file, into a
                 // temporary file beside it, renamed over it at the end, so a reader never sees
@@ -362,7 +364,7 @@ extension TagEdit {
                 var cutShort = false
                 let result = Result {
                     try FileRun.readEach(paths, json: true, jobs: jobs, whenCutShort: { cutShort = true }) { file throws(MetadataError) in
-                        try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, to: &writer) }
+                        try .json { writer throws(MetadataError) in try TagReport.writeExportDocument(file, digests: digests, to: &writer) }
                     }
                 }
                 if let output {
@@ -385,7 +387,7 @@ extension TagEdit {
             }
             do throws(MetadataError) {
                 var writer = JSONWriter(indentLevel: 0, capacity: 4096)
-                try TagReport.writeExportDocument(try MediaFile(path: paths[0]), to: &writer)
+                try TagReport.writeExportDocument(try MediaFile(path: paths[0]), digests: digests, to: &writer)
                 try FileRun.emit(writer.encoded(), to: output, what: "document")
             } catch {
                 FileRun.standardError("tagedit: \(error.description)")
@@ -474,14 +476,15 @@ extension TagEdit {
             }
             let sameFamily = parsed.format.map { MediaFile.family(of: MediaFormat(rawValue: $0)) == media.family } ?? false
             var tags = parsed.tags
+            var report = MigrationReport()
             if sameFamily, let native = parsed.native {
                 // The native items include the pictures; tags edited by hand in the document
                 // win over them.
-                try media.replaceAll(with: native)
+                report = try media.replaceAll(with: native)
                 let current = media.tags
                 tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
             }
-            var report = try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys)
+            report.entries += try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys).entries
             if let chapters = parsed.chapters {
                 report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil)
             }
