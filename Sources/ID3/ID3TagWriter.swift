@@ -55,6 +55,19 @@ extension ID3v2Tag {
     }
 }
 
+extension ID3v2Tag {
+    /// The bytes (header and body) `serialized(version:)` writes for `frame` in a tag of
+    /// `version` (3 or 4) when no conversion is needed (the tag is of that version); nil when
+    /// it cannot be written in it. A frame left in its file stays a range of it.
+    public static func frameBytes(_ frame: ID3Frame, version: UInt8) throws(ID3Error) -> SplicedBytes? {
+        guard version == 3 || version == 4 else {
+            throw ID3Error(.notWritable, message: "ID3v2 frames are written as v2.3 or v2.4, not v2.\(version)")
+        }
+        var bytes = SplicedBytes()
+        return try ID3FrameEncoder.encode(frame, version: version, into: &bytes) ? bytes : nil
+    }
+}
+
 /// Encodes frames for a tag of one version.
 enum ID3FrameEncoder {
     /// A run of frames, or nil when one of them cannot be written.

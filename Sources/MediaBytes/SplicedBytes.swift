@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Bytes made of pieces, some in memory and some still in a source (a file), read only when
 /// asked for: a tag of a few KiB around a 200 MB picture is a few KiB in memory and one range
 /// of the file. Writing it to a file sink copies the ranges in the kernel; reading it chunk by
@@ -145,7 +153,13 @@ public struct SplicedBytes: ByteSource, Hashable, ExpressibleByArrayLiteral, Cus
         var done = 0
         while done < count {
             let length = min(count - done, 1 << 20)
-            guard try bytes(of: a, at: aStart + done, count: length) == bytes(of: b, at: bStart + done, count: length) else { return false }
+            let first = try bytes(of: a, at: aStart + done, count: length), second = try bytes(of: b, at: bStart + done, count: length)
+            // Bytes in memory of one storage (a cover's data, in its item and in the picture
+            // list) are equal where they lie; others are compared by memcmp.
+            let equal = first.withUnsafeBufferPointer { x in
+                second.withUnsafeBufferPointer { y in x.baseAddress == y.baseAddress || memcmp(x.baseAddress!, y.baseAddress!, length) == 0 }
+            }
+            guard equal else { return false }
             done += length
         }
         return true

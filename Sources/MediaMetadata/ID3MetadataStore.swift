@@ -713,10 +713,16 @@ struct ID3MetadataStore: MetadataStore {
         var result: [(MetadataIdentifier, NativeItemData)] = []
         for frame in tag.frames {
             do {
-                // The frame alone in a tag of the same version, without the tag header.
-                // (A large picture stays in the file: the export streams it.)
-                let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).contents
-                result.append((view(frame).identifier, .id3Frame(version: written, bytes: contents.subrange(10..<contents.count))))
+                // The frame as a tag of `written` holds it (a large picture stays in the file:
+                // the export streams it); a v2.2 frame converted, alone in a tag of its own.
+                let bytes: SplicedBytes
+                if tag.majorVersion == written {
+                    bytes = try ID3v2Tag.frameBytes(frame, version: written) ?? SplicedBytes()
+                } else {
+                    let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).contents
+                    bytes = contents.subrange(10..<contents.count)
+                }
+                result.append((view(frame).identifier, .id3Frame(version: written, bytes: bytes)))
             } catch {
                 throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
             }
