@@ -177,12 +177,8 @@ public enum FileReplacement {
             SystemPath.unlink(temporary)
             throw error
         }
-        // Make the rename itself durable.
-        let directoryFD = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
-        if directoryFD >= 0 {
-            _ = fsync(directoryFD)
-            _ = systemClose(directoryFD)
-        }
+        // Make the rename itself durable (at the end of a batch: `FolderFlush`).
+        FolderFlush.renamed(in: folder)
         return notLost.isEmpty ? [] : ["the rewrite could not keep " + notLost.joined(separator: "; ")]
     }
 

@@ -34,6 +34,15 @@ public enum PathBytes {
         validString(bytes) ?? decoding(bytes)
     }
 
+    /// The name of a directory entry `readdir` returned, decoded as a path is.
+    public static func name(of entry: UnsafePointer<dirent>) -> String {
+        withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            let start = raw.baseAddress!
+            let length = strnlen(start.assumingMemoryBound(to: CChar.self), raw.count)
+            return string(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length))
+        }
+    }
+
     /// `bytes` as a string when they are valid UTF-8 without 0xF4 (so no byte is kept as a
     /// private-use scalar); nil otherwise.
     private static func validString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {

@@ -98,11 +98,7 @@ public enum MediaFileList {
         defer { closedir(directory) }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
         while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                let start = raw.baseAddress!
-                let length = strnlen(start.assumingMemoryBound(to: CChar.self), raw.count)
-                return PathBytes.string(UnsafeBufferPointer(start: start.assumingMemoryBound(to: UInt8.self), count: length))
-            }
+            let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
             let path = prefix + name
             // The entry's type from the directory itself where the file system gives it (no

@@ -61,7 +61,7 @@ public enum PathNames {
         guard let directory = SystemPath.opendir(folder) else { return false }
         defer { closedir(directory) }
         while let entry = readdir(directory) {
-            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in PathBytes.string(raw.prefix(while: { $0 != 0 })) }
+            let entryName = PathBytes.name(of: entry)
             if let other = swapped(entryName) { return same(appending(entryName, to: folder), appending(other, to: folder)) }
         }
         return false
@@ -69,11 +69,7 @@ public enum PathNames {
 
     /// Flushes the folder holding `path` to disk, so that a rename into it survives a crash.
     public static func syncFolder(of path: String) {
-        let folder = deletingLastComponent(path)
-        let descriptor = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return }
-        _ = fsync(descriptor)
-        _ = close(descriptor)
+        FolderFlush.renamed(in: deletingLastComponent(path))
     }
 
     /// Creates the folder `path` and any missing folders above it; nil on success, else why not.

@@ -322,48 +322,52 @@ struct FileRun {
         var documents = JSONArrayOutput()
         // No backup for a dry run, nor for --output (the source is not changed).
         let backup = options.dryRun || options.output != nil ? nil : options.backup
-        OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<(SavePlan, EditPreview?), MetadataError> in
-            do throws(MetadataError) {
-                return .success(try locked(files[index], taking: saveOptions.output == nil) { () throws(MetadataError) -> (SavePlan, EditPreview?) in
-                    var file = try MediaFile(path: files[index])
-                    file.id3Version = version
-                    // The backup of the file as read, on disk before anything changes (the
-                    // file is locked from here to the end of the save).
-                    let backupNote = try backup.flatMap { folder throws(MetadataError) in try EditBackup.write(file, into: folder) }
-                    let before = previews ? try EditPreview.Snapshot(file) : nil
-                    try edit(&file)
-                    let preview = try before.map { before throws(MetadataError) in EditPreview(before: before, after: try EditPreview.Snapshot(file)) }
-                    var plan = try file.save(saveOptions)
-                    if let backupNote { plan.notes.insert(backupNote, at: 0) }
-                    return (plan, preview)
-                })
-            } catch {
-                return .failure(error)
-            }
-        }, progress: { run.progress($0) }, emit: { index, result in
-            let path = files[index]
-            switch result {
-            case .success(let (plan, preview)):
-                if plan.changed { run.changed += 1 } else { run.unchanged += 1 }
-                if options.json {
-                    var members: [(String, JSONValue)] = [
-                        ("path", .string(PathBytes.display(path))), ("changed", .bool(plan.changed)), ("written", .bool(!options.dryRun && plan.changed)),
-                        ("method", .string("\(plan.method)")), ("summary", .string(plan.summary)),
-                    ]
-                    members += preview?.jsonMembers ?? []
-                    members.append(("notes", .array(plan.notes.map(JSONValue.string))))
-                    documents.append(.object(members))
-                } else if previews {
-                    run.clearProgress()
-                    print("\(path): \(options.dryRun ? "would be written" : "written"): \(plan.method) (\(plan.summary))")
-                    for line in preview?.lines ?? [] { print(line) }
+        // The folders of the batch's renames are flushed to disk once each, at its end, before
+        // the summary (FolderFlush says why each file is still old or new after a crash).
+        FolderFlush.batch {
+            OrderedParallel.run(count: files.count, jobs: jobs(options.jobs, for: files), work: { index -> Result<(SavePlan, EditPreview?), MetadataError> in
+                do throws(MetadataError) {
+                    return .success(try locked(files[index], taking: saveOptions.output == nil) { () throws(MetadataError) -> (SavePlan, EditPreview?) in
+                        var file = try MediaFile(path: files[index])
+                        file.id3Version = version
+                        // The backup of the file as read, on disk before anything changes (the
+                        // file is locked from here to the end of the save).
+                        let backupNote = try backup.flatMap { folder throws(MetadataError) in try EditBackup.write(file, into: folder) }
+                        let before = previews ? try EditPreview.Snapshot(file) : nil
+                        try edit(&file)
+                        let preview = try before.map { before throws(MetadataError) in EditPreview(before: before, after: try EditPreview.Snapshot(file)) }
+                        var plan = try file.save(saveOptions)
+                        if let backupNote { plan.notes.insert(backupNote, at: 0) }
+                        return (plan, preview)
+                    })
+                } catch {
+                    return .failure(error)
                 }
-                for note in plan.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
-            case .failure(let error):
-                if options.json { documents.append(.object([("path", .string(PathBytes.display(path))), ("error", .string(error.description))])) }
-                run.fail(error)
-            }
-        })
+            }, progress: { run.progress($0) }, emit: { index, result in
+                let path = files[index]
+                switch result {
+                case .success(let (plan, preview)):
+                    if plan.changed { run.changed += 1 } else { run.unchanged += 1 }
+                    if options.json {
+                        var members: [(String, JSONValue)] = [
+                            ("path", .string(PathBytes.display(path))), ("changed", .bool(plan.changed)), ("written", .bool(!options.dryRun && plan.changed)),
+                            ("method", .string("\(plan.method)")), ("summary", .string(plan.summary)),
+                        ]
+                        members += preview?.jsonMembers ?? []
+                        members.append(("notes", .array(plan.notes.map(JSONValue.string))))
+                        documents.append(.object(members))
+                    } else if previews {
+                        run.clearProgress()
+                        print("\(path): \(options.dryRun ? "would be written" : "written"): \(plan.method) (\(plan.summary))")
+                        for line in preview?.lines ?? [] { print(line) }
+                    }
+                    for note in plan.notes { run.clearProgress(); standardError("tagedit: \(path): note: \(note)") }
+                case .failure(let error):
+                    if options.json { documents.append(.object([("path", .string(PathBytes.display(path))), ("error", .string(error.description))])) }
+                    run.fail(error)
+                }
+            })
+        }
         if options.json { documents.finish() }
         try run.finish(writing: true, dryRun: options.dryRun)
     }
