@@ -24,7 +24,7 @@ extension MPEGStreamFile: StructureDescribing {
     }
 
     /// The audio stream: its first frame's header (and Xing/Info header), average bit rate and
-    /// duration.
+    /// duration; when its details are asked for, every frame, as a table (`walkFrames`).
     var streamStructure: StructureDescription {
         var fields: [DescribedField] = []
         var summary = ""
@@ -61,6 +61,19 @@ extension MPEGStreamFile: StructureDescribing {
             summary += ", " + FieldValue.seconds(duration) + " s"
         }
         return StructureDescription(.stream, type: kind == .aac ? "adts" : "mpeg", offset: audio.lowerBound, size: UInt64(audio.count),
-                                    headerSize: kind == .aac ? 7 : 4, fields: fields, summary: summary)
+                                    headerSize: kind == .aac ? 7 : 4, summary: summary, deferred: { [self, fields, summary] in
+            let walk = walkFrames()
+            let rows = walk.frames
+            let table = DescribedTable(title: "frames", columns: ["frame", "offset", "size", "bitrate", "crc"], rowCount: rows.count) { range in
+                range.map { index in
+                    let row = rows[index]
+                    return DescribedTable.Row(index: index, values: [FieldValue(index), FieldValue(row.offset), FieldValue(row.size), FieldValue(row.bitrate),
+                                                                     .boolean(row.hasCRC)],
+                                              range: row.offset..<row.offset + UInt64(row.size))
+                }
+            }
+            return StructureDescription.Deferred(fields: fields + [DescribedField("frames", walk.count)], summary: summary + ", \(walk.count) frames",
+                                                 diagnostics: walk.diagnostics, table: table)
+        })
     }
 }

@@ -49,6 +49,8 @@ public struct MPEGStreamFile: Sendable {
     /// Where the ID3v1 tag is.
     public var id3v1Block: Range<UInt64>?
     public var diagnostics: [Diagnostic]
+    /// The file's bytes, for the frame walk (`walkFrames`), which reads the audio when asked.
+    let source: any ByteSource
 
     /// Most ID3v2 tags read in a row at the start of a file; anything after them is taken as
     /// the start of the audio.
@@ -61,6 +63,7 @@ public struct MPEGStreamFile: Sendable {
         // Two reads serve a typical file: its first 64 KiB (tags, first frame) and last 512
         // bytes (ID3v1, APE and Lyrics3 trailers, an appended tag's footer); a larger tag
         // costs a few more, and its large payloads are left in the file.
+        self.source = original
         let source: PrefetchedByteSource
         do { source = try PrefetchedByteSource(original, head: 64 << 10, tail: 512) } catch {
             throw CarrierError(.io, message: error.description)

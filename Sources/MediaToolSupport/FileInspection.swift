@@ -85,7 +85,8 @@ public struct FileInspection: Sendable {
     /// The reader and node builder of each structure other than atoms: a new structure is a row.
     static let carrierOpeners: [MediaFormat.Structure: Opener] = [
         .mpegStream: { path, source, format, strict throws(InspectionFailure) in
-            try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:))
+            try openCarrier(path, source: source, format: format, strict: strict, read: MPEGStreamFile.init(source:),
+                            deepCheck: { file in file.walkFrames(maxRows: 0).diagnostics })
         },
         .iffChunks: { path, source, format, strict throws(InspectionFailure) in
             try openCarrier(path, source: source, format: format, strict: strict, read: IFFChunkFile.init(source:))

@@ -117,6 +117,13 @@ import Testing
         let undeclared = frame("TIT2", ID3Builder.zlibZeros(overLimit), 4, (0, 0x08), false)
         files.append(Hostile(name: "id3-100-undeclared-frames-inflating-past-the-limit.mp3", bytes: mp3(ID3Builder.tag(frames: Array(repeating: undeclared, count: 100)))))
         files.append(Hostile(name: "mp3-without-sync-8MiB.mp3", bytes: ID3Builder.tag(frames: [frame("TIT2", ID3Builder.text(["x"]), 4, (0, 0), false)]) + [UInt8](repeating: 0xFF, count: 8 << 20)))
+        // Eight frames, then 8 MiB of bytes dense in frame syncs and header bytes: `check`'s
+        // frame walk searches every hole for the next two frames in a row.
+        files.append(Hostile(name: "mp3-frames-then-8MiB-of-sync-junk.mp3", bytes: {
+            var generator = SplitMix64(seed: 7)
+            let alphabet: [UInt8] = [0xFF, 0xFB, 0xE3, 0x90, 0x44, 0x00, 0x64]
+            return (0..<8).flatMap { _ in ID3Builder.mp3Frame() } + (0..<(8 << 20)).map { _ in alphabet[Int(generator.next() % 7)] }
+        }()))
         // An HEIF `iloc` whose offset and length sizes are 0: 28 items of 65,535 extents of 0
         // bytes each fit in 200 bytes (found by the read-mp4 fuzz target on 2026-11-29: 400 MB
         // and 3 s for the JSON tree).
@@ -165,3 +172,4 @@ import Testing
         #expect([0, 1, 67, 68].contains(reread.status), "\(hostile.name) after set: \(reread.status) \(reread.standardError)")
     }
 }
+
