@@ -92,8 +92,10 @@ extension MPEGStreamFile {
             at += UInt64(found.length)
         }
         // The Xing/Info frame holds no audio; its count is of the frames after it (some
-        // encoders count it too).
-        if let declared = xingHeader?.frameCount, count > 0, Int(declared) != count - 1, Int(declared) != count {
+        // encoders count it too). A stream shorter than the header's byte count was cut,
+        // which the reader reports already; its frames are then fewer by nature.
+        let cut = xingHeader?.byteCount.map { UInt64($0) > UInt64(audio.count) } ?? false
+        if !cut, let declared = xingHeader?.frameCount, count > 0, Int(declared) != count - 1, Int(declared) != count {
             diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG audio", offset: audio.lowerBound, element: "Xing header",
                                           message: "the \(xingHeader?.tag ?? "Xing") header says \(declared) frames; the stream has \(count - 1) after it: players that trust it show a wrong duration and seek to the wrong place"))
         }

@@ -33,7 +33,9 @@ public enum FolderFlush {
     private static let state = Mutex(State())
 
     /// Runs `body` as a batch: the folders of the renames made in it are flushed once each, as
-    /// it ends (thrown or returned). Batches nest: the outermost flushes.
+    /// it ends (thrown or returned). Batches nest: the outermost flushes. A batch is the
+    /// process's: while one runs, the folder flush of every rewrite (on any thread) waits for
+    /// its end.
     public static func batch<Result>(_ body: () throws -> Result) rethrows -> Result {
         state.withLock { $0.depth += 1 }
         defer {
@@ -58,9 +60,6 @@ public enum FolderFlush {
         }
         if !deferred { flush(folder) }
     }
-
-    /// The folders a batch under way will flush as it ends (for tests).
-    static var pendingFolders: Set<String> { state.withLock { $0.pending } }
 
     private static func flush(_ folder: String) {
         let descriptor = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)

@@ -1,4 +1,5 @@
 import MediaBytes
+import Synchronization
 
 /// An atom with its place in the tree and its decoded fields: what the inspector shows.
 public struct InspectedAtom: Sendable {
@@ -21,10 +22,17 @@ public struct InspectedAtom: Sendable {
 public struct AtomInspector: Sendable {
     public let tree: AtomTree
     public let options: AtomFieldOptions
+    /// Each track's per-sample IV size by track ID, worked out on the first fragment asked
+    /// about and kept (shared by copies of this inspector).
+    private let trackIVSizes = TrackIVSizes()
 
     public init(tree: AtomTree, options: AtomFieldOptions = .default) {
         self.tree = tree
         self.options = options
+    }
+
+    private final class TrackIVSizes: Sendable {
+        let table = Mutex<[UInt32: Int?]?>(nil)
     }
 
     /// The contexts of the top-level atoms.
@@ -53,7 +61,7 @@ public struct AtomInspector: Sendable {
             handler = handlerType(of: context.atom)
             ivSize = perSampleIVSize(of: context.atom)
         }
-        if context.atom.type == "traf" { ivSize = fragmentTrack(context.atom).flatMap(perSampleIVSize(of:)) }
+        if context.atom.type == "traf" { ivSize = fragmentIVSize(context.atom) }
         if context.atom.type == "meta" { keys = metadataKeys(in: context.atom) }
         return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys, perSampleIVSize: ivSize)
     }
@@ -68,16 +76,27 @@ public struct AtomInspector: Sendable {
         return Int(bytes[bytes.startIndex])
     }
 
-    /// The `trak` of the first `moov` whose track ID a fragment's `tfhd` names.
-    func fragmentTrack(_ traf: Atom) -> Atom? {
-        guard let tfhd = traf.child("tfhd"), tfhd.payloadSize >= 8, let id = try? tree.bytes(at: tfhd.payloadOffset + 4, count: 4),
-              let moov = tree.atoms.first(where: { $0.type == "moov" })
-        else { return nil }
-        return moov.children.first { trak in
-            guard trak.type == "trak", let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24,
-                  let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1) else { return false }
-            let at = version[version.startIndex] == 1 ? 20 : 12
-            return (try? tree.bytes(at: tkhd.payloadOffset + UInt64(at), count: 4)).map(Array.init) == Array(id)
+    /// The per-sample IV size of the track a fragment's `tfhd` names (the first `trak` of the
+    /// first `moov` with that track ID).
+    func fragmentIVSize(_ traf: Atom) -> Int? {
+        guard let tfhd = traf.child("tfhd"), tfhd.payloadSize >= 8, let id = try? tree.bytes(at: tfhd.payloadOffset + 4, count: 4) else { return nil }
+        let trackID = id.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        // The table of every track, made once: a file of 25,800 fragments read each `tkhd`
+        // again for every fragment.
+        return trackIVSizes.table.withLock { table in
+            if table == nil {
+                var made: [UInt32: Int?] = [:]
+                for trak in tree.atoms.first(where: { $0.type == "moov" })?.children ?? [] where trak.type == "trak" {
+                    guard let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24, let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1) else { continue }
+                    let at: UInt64 = version[version.startIndex] == 1 ? 20 : 12
+                    guard let bytes = try? tree.bytes(at: tkhd.payloadOffset + at, count: 4) else { continue }
+                    let id = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                    // The first track of an ID wins (a second of the same ID is damage).
+                    if made.index(forKey: id) == nil { made[id] = .some(perSampleIVSize(of: trak)) }
+                }
+                table = made
+            }
+            return table?[trackID] ?? nil
         }
     }
 
