@@ -47,16 +47,29 @@ public struct InspectionDiff: Sendable {
 
     public var isEmpty: Bool { changes.isEmpty }
 
+    /// With `structureOnly`: the media nodes of the same size taken as the same without reading
+    /// them, and the bytes they hold.
+    public var uncomparedMedia: (nodes: Int, bytes: UInt64) = (0, 0)
+
     /// Compares the files' nodes. A top-level node found byte-identical at another offset is a
-    /// `.moved` change; one inside a changed parent is only counted in `shiftedInside`.
-    public init(_ a: FileInspection, _ b: FileInspection) {
+    /// `.moved` change; one inside a changed parent is only counted in `shiftedInside`. With
+    /// `structureOnly`, a node holding media (`InspectionNode.holdsMedia`: `mdat`, MP3 and
+    /// ADTS frames) is compared by its size, not its bytes: the structure and metadata of two
+    /// large movies compared without reading their media.
+    public init(_ a: FileInspection, _ b: FileInspection, structureOnly: Bool = false) {
         var changes: [Change] = []
         var shifted = 0
+        var uncompared: (nodes: Int, bytes: UInt64) = (0, 0)
         func side(_ node: InspectionNode, _ value: JSONValue? = nil) -> Change.Side {
             Change.Side(offset: node.offset, size: node.size, value: value)
         }
         func sameBytes(_ x: InspectionNode, _ y: InspectionNode) -> Bool {
             guard x.size == y.size, x.range.upperBound <= a.source.size, y.range.upperBound <= b.source.size else { return false }
+            if structureOnly && x.holdsMedia && y.holdsMedia {
+                uncompared.nodes += 1
+                uncompared.bytes += x.size
+                return true
+            }
             return (try? a.source.hasSameBytes(at: x.offset, as: b.source, at: y.offset, count: x.size)) ?? false
         }
         func compare(_ first: [InspectionNode], _ second: [InspectionNode], topLevel: Bool) {
@@ -101,6 +114,7 @@ public struct InspectionDiff: Sendable {
         compare(a.nodes, b.nodes, topLevel: true)
         self.changes = changes
         shiftedInside = shifted
+        uncomparedMedia = uncompared
     }
 
     /// What matches a node with its counterpart among the other file's siblings: a track by
@@ -167,6 +181,8 @@ public struct InspectionDiff: Sendable {
                 if let after = side(change.after) { members.append(("b", after)) }
                 return .object(members)
             })),
-        ])
+        ] + (uncomparedMedia.nodes == 0 ? [] : [
+            ("mediaNotCompared", .object([("nodes", .int(Int64(uncomparedMedia.nodes))), ("bytes", .uint(uncomparedMedia.bytes))])),
+        ]))
     }
 }

@@ -6,8 +6,6 @@ import MediaBytes
 public enum InspectionHTML {
     /// Leaves larger than this show their first `cappedBytes` only.
     public static let cappedBytes = 64 * 1024
-    /// Types whose payload is media, never embedded (their header is).
-    public static let mediaTypes: Set<String> = ["mdat", "idat", "mpeg", "adts", "junk"]
 
     /// The most nodes one page holds, and the most file bytes it embeds: a page of a file of a
     /// million atoms holds its first nodes and says where it stopped (the text tree and JSON
@@ -62,7 +60,7 @@ public enum InspectionHTML {
         // leaf's bytes up to the cap, while the page's share lasts.
         let end = min(node.range.upperBound, file.source.size)
         var count = end > node.offset ? end - node.offset : 0
-        if node.hasChildren || mediaTypes.contains(node.type) { count = min(count, UInt64(node.headerSize)) }
+        if node.hasChildren || node.holdsMedia { count = min(count, UInt64(node.headerSize)) }
         count = min(count, UInt64(cappedBytes), UInt64(budget.bytes))
         budget.bytes -= Int(count)
         let bytes = (try? file.source.read(at: node.offset, count: Int(count))).map { Array($0) } ?? []

@@ -54,6 +54,14 @@ public struct InspectionNode: Sendable {
     public var extra: [(String, JSONValue)]
     /// Whether the node has children, known without producing them.
     public var hasChildren: Bool
+
+    /// Types whose payload is media (coded audio and video, image data, bytes before the first
+    /// audio frame): the HTML page shows their header only, `diff --structure-only` compares
+    /// their size, not their bytes.
+    public static let mediaTypes: Set<String> = ["mdat", "idat", "mpeg", "adts", "junk"]
+
+    /// True when the node's payload is media (`mediaTypes`).
+    public var holdsMedia: Bool { Self.mediaTypes.contains(type) }
     let producer: any InspectionProducer
 
     /// A node whose children, details and path `producer` makes when first asked for (each

@@ -52,6 +52,32 @@ import Testing
         #expect((document["shiftedInside"] as? Int ?? 0) > 0)
     }
 
+    /// `--structure-only` takes media of the same size as the same without reading it: a
+    /// changed byte inside `mdat` (or an MP3's frames) is a difference of the full compare
+    /// only, and a metadata change is found either way.
+    @Test func structureOnlyComparesMediaBySize() async throws {
+        for (fixture, media) in [("moov-before-mdat.m4a", "mdat"), ("id3v24-full.mp3", "mpeg")] {
+            let (a, b) = try copies(fixture)
+            let tree = try await ToolRunner.run("atominspect", ["--json", b])
+            let nodes = try #require((try JSONSerialization.jsonObject(with: Data(tree.standardOutput.utf8)) as? [String: Any])?["atoms"] as? [[String: Any]])
+            let node = try #require(nodes.first { $0["type"] as? String == media })
+            let offset = try #require(node["offset"] as? Int), size = try #require(node["size"] as? Int)
+            var bytes = try TemporaryFile.read(b)
+            bytes[offset + size - 5] ^= 0x5A
+            try Data(bytes).write(to: URL(fileURLWithPath: b))
+            let full = try await ToolRunner.run("atominspect", ["diff", a, b])
+            #expect(full.status == 1, "\(fixture): \(full.standardOutput)")
+            let structural = try await ToolRunner.run("atominspect", ["diff", "--structure-only", a, b])
+            #expect(structural.status == 0, "\(fixture): \(structural.standardOutput)")
+            #expect(structural.standardOutput.contains("same structure and metadata (media data not compared: \(size) bytes in 1 node)"), "\(structural.standardOutput)")
+            #expect(try await ToolRunner.run("tagedit", ["set", b, "TITLE=Other"]).status == 0)
+            let retitled = try await ToolRunner.run("atominspect", ["diff", "--structure-only", "--json", a, b])
+            #expect(retitled.status == 1)
+            let document = try #require(try JSONSerialization.jsonObject(with: Data(retitled.standardOutput.utf8)) as? [String: Any])
+            #expect((document["mediaNotCompared"] as? [String: Any])?["nodes"] as? Int == 1, "\(fixture)")
+        }
+    }
+
     @Test func aMissingFileIsExit66() async throws {
         let (a, _) = try copies("no-tags.mp3")
         let result = try await ToolRunner.run("atominspect", ["diff", a, a + ".missing"])

@@ -18,14 +18,19 @@ extension AtomInspect {
         @Flag(help: "Print one JSON document instead of text.")
         var json = false
 
+        @Flag(help: "Compare structure and metadata only: media payloads (mdat, MP3 and ADTS frames) of the same size are taken as the same, not read.")
+        var structureOnly = false
+
         func run() throws {
             let a = open(FileOptions(file: first))
             let b = open(FileOptions(file: second))
-            let diff = InspectionDiff(a, b)
+            let diff = InspectionDiff(a, b, structureOnly: structureOnly)
+            let uncompared = diff.uncomparedMedia.nodes == 0 ? "" :
+                " (media data not compared: \(diff.uncomparedMedia.bytes) bytes in \(diff.uncomparedMedia.nodes) node\(diff.uncomparedMedia.nodes == 1 ? "" : "s"))"
             if json {
                 print(diff.json(a: first, b: second).serialized())
             } else if diff.isEmpty {
-                print("\(first) and \(second) have the same structure and bytes")
+                print(structureOnly ? "\(first) and \(second) have the same structure and metadata" + uncompared : "\(first) and \(second) have the same structure and bytes")
             } else {
                 for line in diff.lines { print(line) }
                 let moved = diff.movedMedia
@@ -37,7 +42,7 @@ extension AtomInspect {
                 if diff.shiftedInside > 0 {
                     summary += "; \(diff.shiftedInside) unchanged node\(diff.shiftedInside == 1 ? "" : "s") inside changed ones shifted with them"
                 }
-                print(summary)
+                print(summary + uncompared)
             }
             if !diff.isEmpty { throw ExitStatus.findings }
         }
