@@ -25,6 +25,8 @@ extension MPEGStreamFile {
         var count = 0
         var buffer: [UInt8] = []
         var bufferStart: UInt64 = 0
+        // Where a read failed (a bad sector, the file cut since it was opened): the walk stops.
+        var failedRead: (offset: UInt64, message: String)?
         // `length` bytes at `offset` from the buffer, refilled when it lacks them from a little
         // before (a search for the next frame looks a frame ahead, then goes on a byte later:
         // the margin keeps that from reading the MiB again).
@@ -32,7 +34,10 @@ extension MPEGStreamFile {
             guard offset + UInt64(length) <= end else { return nil }
             if offset < bufferStart || offset + UInt64(length) > bufferStart + UInt64(buffer.count) {
                 let start = max(audio.lowerBound, offset >= 16 << 10 ? offset - (16 << 10) : 0)
-                guard let read = try? source.read(at: start, count: Int(min(UInt64(1 << 20), end - start))), start + UInt64(read.count) >= offset + UInt64(length) else {
+                guard failedRead == nil else { return nil }
+                let read: [UInt8]
+                do { read = try source.read(at: start, count: Int(min(UInt64(1 << 20), end - start))) } catch {
+                    failedRead = (start, error.description)
                     return nil
                 }
                 buffer = read
@@ -59,12 +64,16 @@ extension MPEGStreamFile {
             diagnostics.append(Diagnostic(severity, code, area: kind == .aac ? "ADTS" : "MPEG audio", offset: offset, element: "frame \(count)", message: message))
         }
         var at = audio.lowerBound
+        // True when the walk stopped before the stream's end: the frame count is not the
+        // stream's then.
+        var stoppedEarly = false
         while at < end {
             guard let found = frame(at: at) else {
+                if failedRead != nil { break }
                 // Not a frame here: the next place two frames follow each other, within a MiB.
                 var next = at + 1
                 var resumed: UInt64?
-                while next < end, next - at < 1 << 20 {
+                while next < end, next - at < 1 << 20, failedRead == nil {
                     // A frame sync first (cheap, from the buffer), then the two headers.
                     if let sync = bytes(at: next, 2), sync[sync.startIndex] == 0xFF, sync[sync.startIndex + 1] & 0xE0 == 0xE0,
                        let candidate = frame(at: next), frame(at: next + UInt64(candidate.length)) != nil || next + UInt64(candidate.length) == end {
@@ -73,8 +82,10 @@ extension MPEGStreamFile {
                     }
                     next += 1
                 }
+                if failedRead != nil { break }
                 guard let resumed else {
                     report(.warning, .malformed, at: at, "the last \(end - at) bytes of the stream are not audio frames (junk after the last frame, or a damaged one)")
+                    stoppedEarly = next < end
                     break
                 }
                 report(.warning, .malformed, at: at, "\(resumed - at) bytes that are not an audio frame (a hole in the stream); the frames go on at byte offset \(resumed)")
@@ -94,8 +105,13 @@ extension MPEGStreamFile {
         // The Xing/Info frame holds no audio; its count is of the frames after it (some
         // encoders count it too). A stream shorter than the header's byte count was cut,
         // which the reader reports already; its frames are then fewer by nature.
+        if let failedRead {
+            stoppedEarly = true
+            diagnostics.append(Diagnostic(.error, .io, area: kind == .aac ? "ADTS" : "MPEG audio", offset: failedRead.offset, element: "frame \(count)",
+                                          message: "cannot read the stream here (\(failedRead.message)); the frames after it are not counted"))
+        }
         let cut = xingHeader?.byteCount.map { UInt64($0) > UInt64(audio.count) } ?? false
-        if !cut, let declared = xingHeader?.frameCount, count > 0, Int(declared) != count - 1, Int(declared) != count {
+        if !cut, !stoppedEarly, let declared = xingHeader?.frameCount, count > 0, Int(declared) != count - 1, Int(declared) != count {
             diagnostics.append(Diagnostic(.warning, .malformed, area: "MPEG audio", offset: audio.lowerBound, element: "Xing header",
                                           message: "the \(xingHeader?.tag ?? "Xing") header says \(declared) frames; the stream has \(count - 1) after it: players that trust it show a wrong duration and seek to the wrong place"))
         }

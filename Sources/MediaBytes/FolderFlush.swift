@@ -61,6 +61,10 @@ public enum FolderFlush {
         if !deferred { flush(folder) }
     }
 
+    /// Flushes `folder` now, batch or not: for a file that must be on disk before anything
+    /// else changes (an edit's backup, before the file it saves is written).
+    public static func flushNow(_ folder: String) { flush(folder) }
+
     private static func flush(_ folder: String) {
         let descriptor = SystemPath.open(folder.isEmpty ? "." : folder, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return }

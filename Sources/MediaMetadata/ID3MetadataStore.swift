@@ -733,24 +733,24 @@ struct ID3MetadataStore: MetadataStore {
         return result
     }
 
-    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) -> String? {
         if identifier.keySpace == .ape, case .userData(let bytes) = data {
             guard let item = APEItem(encoded: bytes) else { throw MetadataError(.badValue, message: "\(identifier): not an APE item") }
             // Restored into the file's APE tag, a new one when it has none (after `clear`);
             // a file that cannot hold one (AIFF, WAV) says so.
-            guard holdsAPE || ape != nil else { throw MetadataError(.notRepresentable, message: "\(identifier): this file cannot hold an APE tag") }
+            guard holdsAPE || ape != nil else { return "\(identifier): this file cannot hold an APE tag" }
             if ape == nil { ape = APETag() }
             ape?.items.append(item)
-            return
+            return nil
         }
         if identifier.keySpace == .riffInfo, case .text(let text) = data, let id = identifier.fourCC {
             // Restored into a WAV file's INFO list or an AIFF file's text chunks (an MP3 file
             // holds neither).
             guard let list = info, list.form == .riffInfo || RIFFInfoList.aiffTextIDs[id] != nil else {
-                throw MetadataError(.notRepresentable, message: "\(identifier): " + (info == nil ? "an MP3 or AAC file holds no INFO list" : "AIFF has no text chunk of this kind"))
+                return "\(identifier): " + (info == nil ? "an MP3 or AAC file holds no INFO list" : "AIFF has no text chunk of this kind")
             }
             info = list.with(list.entries + [RIFFInfoList.Entry(id, text)])
-            return
+            return nil
         }
         guard case .id3Frame(let frameVersion, let bytes) = data, frameVersion == 3 || frameVersion == 4 else {
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an ID3 tag")
@@ -767,5 +767,6 @@ struct ID3MetadataStore: MetadataStore {
         } catch {
             throw MetadataError(.badValue, message: "\(identifier): the exported frame does not read: \(error.description)")
         }
+        return nil
     }
 }

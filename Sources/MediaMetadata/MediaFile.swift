@@ -362,19 +362,21 @@ public struct MediaFile: Sendable {
     /// family (`tagedit import`). A mirror of the items (an MP3's ID3v1 tag) stays, refreshed by
     /// the save from the restored tag.
     ///
-    /// An item this file cannot hold (an APE item for a WAV file, a frame of a version with no
-    /// ID3v2.3/2.4 form) is left out and listed in the report as `.notRepresentable`; an item
-    /// that does not read throws.
+    /// An item this file has no place for (an APE item in a WAV file, an INFO entry in an MP3)
+    /// is left out and listed in the report as `.notRepresentable`; an item that does not read,
+    /// or is of another family, throws (and nothing is saved).
     @discardableResult
     public mutating func replaceAll(with items: [(identifier: MetadataIdentifier, data: NativeItemData)]) throws(MetadataError) -> MigrationReport {
         container.removeAllForRestore()
         var report = MigrationReport()
-        for item in items {
-            do { try container.addNative(item.identifier, item.data) } catch where error.code == .notRepresentable {
-                report.entries.append(MigrationReport.Entry(key: item.identifier.description, outcome: .notRepresentable, detail: error.message))
-            } catch {
-                throw MetadataError.wrapping(error, path: path)
+        do {
+            for item in items {
+                if let reason = try container.addNative(item.identifier, item.data) {
+                    report.entries.append(MigrationReport.Entry(key: item.identifier.description, outcome: .notRepresentable, detail: reason))
+                }
             }
+        } catch {
+            throw MetadataError.wrapping(error, path: path)
         }
         return report
     }

@@ -199,7 +199,7 @@ extension MetadataContainer {
     }
     mutating func addPicture(_ picture: MediaPicture) throws(MetadataError) -> [String] { try store.addPicture(picture) }
     mutating func removePictures(type: PictureType?) -> Int { store.removePictures(type: type) }
-    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) { try store.addNative(identifier, data) }
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) -> String? { try store.addNative(identifier, data) }
     mutating func setTagVersion(_ version: UInt8?) { store.tagVersion = version }
 }
 

@@ -73,8 +73,11 @@ extension MediaFile {
             if sameFamily, let data = native.first(where: { $0.identifier == item.identifier })?.data {
                 do {
                     _ = try container.remove(.identifier(item.identifier))
-                    try container.addNative(item.identifier, data)
-                    report.entries.append(.init(key: item.identifier.description, outcome: .copied, detail: "native item copied byte for byte"))
+                    if let reason = try container.addNative(item.identifier, data) {
+                        report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: reason + "; not copied"))
+                    } else {
+                        report.entries.append(.init(key: item.identifier.description, outcome: .copied, detail: "native item copied byte for byte"))
+                    }
                 } catch {
                     report.entries.append(.init(key: item.identifier.description, outcome: .notRepresentable, detail: error.message + "; not copied"))
                 }

@@ -44,7 +44,9 @@ protocol MetadataStore: Sendable {
     /// Every writable item in a form that restores it exactly, in file order.
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]
     /// Adds an item exported by `nativeItems` (after `removeAll`, this restores the metadata).
-    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError)
+    /// Returns why it was left out when this file has no place for an item of its kind (an APE
+    /// item in a WAV file); nil when it was added. Throws for an item that does not read.
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) -> String?
 }
 
 extension MetadataStore {

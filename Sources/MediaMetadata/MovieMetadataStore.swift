@@ -536,7 +536,7 @@ struct MovieMetadataStore: MetadataStore {
         return result
     }
 
-    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) -> String? {
         switch (identifier.keySpace, data) {
         case (.iTunes, .itemValues(let native, let children)), (.iTunesLong, .itemValues(let native, let children)):
             let values = native.map(\.itemValue)
@@ -560,6 +560,7 @@ struct MovieMetadataStore: MetadataStore {
         default:
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be restored into an MP4 / QuickTime file")
         }
+        return nil
     }
 }
 

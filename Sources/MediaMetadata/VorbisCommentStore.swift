@@ -253,7 +253,7 @@ struct VorbisCommentStore: MetadataStore {
         return result
     }
 
-    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) {
+    mutating func addNative(_ identifier: MetadataIdentifier, _ data: NativeItemData) throws(MetadataError) -> String? {
         guard case .userData(let bytes) = data else {
             throw MetadataError(.badValue, message: "\(identifier): not a Vorbis comment field or a FLAC picture")
         }
@@ -266,6 +266,7 @@ struct VorbisCommentStore: MetadataStore {
         } else {
             throw MetadataError(.notRepresentable, message: "\(identifier): a Vorbis comment file holds vorbis/ fields and \(pictureSpace)/ pictures")
         }
+        return nil
     }
 
     // MARK: - Chapters

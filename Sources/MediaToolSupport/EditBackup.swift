@@ -34,6 +34,9 @@ public enum EditBackup {
         try TagReport.writeExportDocument(file, path: absolute, to: &writer)
         do {
             try writer.encoded().create(target)
+            // On disk, name and all, before the file it saves changes, even in a batch (whose
+            // own renames wait for its end: FolderFlush).
+            FolderFlush.flushNow(PathNames.deletingLastComponent(target))
         } catch let error as FileWriteError {
             throw MetadataError(error.isPermissionProblem ? .permissionDenied : .io, path: target, message: "cannot write the backup: \(error.reason)")
         } catch {

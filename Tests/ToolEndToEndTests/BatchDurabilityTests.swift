@@ -36,6 +36,16 @@ import Testing
         let flushes = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("fsync(") && !$0.contains("resumed") }
         // One flush of each new file (before its rename), one of each folder (at the end).
         #expect(flushes.count == files.count + 2, "\(flushes.count) flushes:\n\(flushes.joined(separator: "\n"))")
+        // With --backup, each backup is on disk, its folder's entry too, before its file is
+        // written: one more flush of the backup and one of its folder for each file.
+        let backups = root + "/backups"
+        let backed = try ChildProcess.run("/usr/bin/strace", ["-f", "-y", "-e", "trace=fsync", "-e", "signal=none", "-o", log,
+                                                              ToolRunner.productsDirectory + "/tagedit", "set", "-r", "--backup", backups, root + "/a", "COMMENT=y"])
+        #expect(backed.status == 0, "\(String(decoding: backed.standardError, as: UTF8.self))")
+        let folderFlushes = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").filter { $0.contains("fsync(") && $0.contains("/backups>") }
+        // Once for each backup as it is written, and once more as the batch ends (the batch's
+        // own flush of every folder a rename was made in).
+        #expect(folderFlushes.count == files.count / 2 + 1, "\(folderFlushes.count) flushes of the backup folder for \(files.count / 2) files")
         // A single file alone still flushes its folder at once.
         let single = try ChildProcess.run("/usr/bin/strace", ["-f", "-e", "trace=fsync", "-e", "signal=none", "-o", log,
                                                               ToolRunner.productsDirectory + "/tagedit", "set", files[0], "COMMENT=x"])
