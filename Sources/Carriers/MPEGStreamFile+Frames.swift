@@ -84,8 +84,10 @@ extension MPEGStreamFile {
                 }
                 if failedRead != nil { break }
                 guard let resumed else {
-                    report(.warning, .malformed, at: at, "the last \(end - at) bytes of the stream are not audio frames (junk after the last frame, or a damaged one)")
                     stoppedEarly = next < end
+                    report(.warning, .malformed, at: at, stoppedEarly
+                        ? "more than 1 MiB that is not audio frames starts here; the rest of the stream (\(end - at) bytes) is not walked"
+                        : "the last \(end - at) bytes of the stream are not audio frames (junk after the last frame, or a damaged one)")
                     break
                 }
                 report(.warning, .malformed, at: at, "\(resumed - at) bytes that are not an audio frame (a hole in the stream); the frames go on at byte offset \(resumed)")

@@ -1,5 +1,6 @@
 import Carriers
 import Foundation
+import Synchronization
 import MediaBytes
 import TestSupport
 import Testing
@@ -85,6 +86,46 @@ import Testing
         }
         let clean = try await ToolRunner.run("atominspect", ["check", path])
         #expect(clean.status == 0 && clean.standardOutput.hasSuffix(": ok\n"), "\(clean.standardOutput)")
+    }
+
+    /// More than a MiB that is not frames inside the stream ends the walk there (the search for
+    /// the next frames is bounded), reported once; the Xing count is then not compared (the
+    /// frames after the gap were not counted).
+    @Test func aGapLongerThanTheSearchEndsTheWalkWithoutAWrongXingWarning() throws {
+        let bytes = try TemporaryFile.read(try Self.make("sine.mp3", ["-c:a", "libmp3lame", "-b:a", "64k"]))
+        let whole = try MPEGStreamFile(source: MemoryByteSource(bytes)).walkFrames()
+        let at = Int(whole.frames[40].offset)
+        let gapped = Array(bytes[..<at]) + [UInt8](repeating: 0, count: 1_500_000) + bytes[at...]
+        let walk = try MPEGStreamFile(source: MemoryByteSource(gapped)).walkFrames()
+        #expect(walk.count == 40)
+        #expect(walk.diagnostics.map(\.message) == ["more than 1 MiB that is not audio frames starts here; the rest of the stream (\(gapped.count - at) bytes) is not walked"])
+    }
+
+    /// A source whose reads start failing (a bad sector, a file cut since it was opened).
+    final class FailingSource: ByteSource {
+        let bytes: [UInt8]
+        let failing = Mutex(false)
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        var size: UInt64 { UInt64(bytes.count) }
+        func read(at offset: UInt64, count: Int) throws(ByteSourceError) -> [UInt8] {
+            if failing.withLock({ $0 }) { throw ByteSourceError(.io, offset: offset, reason: "input/output error") }
+            return try MemoryByteSource(bytes).read(at: offset, count: count)
+        }
+        func slice(at offset: UInt64, count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> { try read(at: offset, count: count)[...] }
+    }
+
+    /// A read that fails stops the walk at once with an I/O error naming the offset (no retry at
+    /// every byte of a search), and no Xing warning follows.
+    @Test func aFailedReadStopsTheWalkWithAnIOError() throws {
+        let bytes = try TemporaryFile.read(try Self.make("sine.mp3", ["-c:a", "libmp3lame", "-b:a", "64k"]))
+        let source = FailingSource(bytes)
+        let file = try MPEGStreamFile(source: source)
+        source.failing.withLock { $0 = true }
+        let walk = file.walkFrames()
+        #expect(walk.count == 0)
+        #expect(walk.diagnostics.count == 1)
+        #expect(walk.diagnostics.first?.message.hasPrefix("cannot read the stream here (") == true, "\(walk.diagnostics)")
+        #expect(walk.diagnostics.first?.offset == file.audio.lowerBound)
     }
 
     static func firstIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
