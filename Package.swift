@@ -18,8 +18,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The tools' picture digests: SHA-256 at memory speed (BoringSSL's assembly).
-        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Documentation only: `swift package generate-documentation` (the DocC catalogs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -40,8 +38,7 @@ let package = Package(
         // Layer 3: uniform metadata keys, format detection, file-level facade.
         .target(name: "MediaMetadata", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "VorbisComment"]),
         // Output formats shared by the command-line tools, kept in a library so they are unit-testable.
-        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "MediaMetadata",
-                                                         .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "MediaToolSupport", dependencies: ["MediaBytes", "ISOBMFF", "ID3", "Carriers", "MediaMetadata"]),
         // The atom browser's screen model (state + key -> state, state -> lines) and its terminal.
         .target(name: "InspectionBrowser", dependencies: ["MediaToolSupport", "MediaBytes"]),
 

@@ -234,4 +234,38 @@ import Testing
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         #expect(PictureDigest.sha256Hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
+
+    /// Every length across the padding's edges (55, 56, 63, 64 bytes and their multiples) and
+    /// some long ones, each fed whole and in random pieces, agree with coreutils' sha256sum.
+    @Test func agreesWithSha256sumAtEveryLengthAndInPieces() throws {
+        var random = SplitMix64(seed: 0x5A256)
+        let lengths = Array(0...300) + [1_000, 4_095, 4_096, 65_599, 1 << 20, (1 << 20) + 7]
+        let folder = NSTemporaryDirectory() + "sha-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        var ours: [String] = []
+        for (index, length) in lengths.enumerated() {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &random) }
+            try Data(bytes).write(to: URL(fileURLWithPath: "\(folder)/\(index)"))
+            let whole = PictureDigest.sha256Hex(bytes)
+            var pieces = SHA256()
+            var start = 0
+            while start < length {
+                let end = min(length, start + Int.random(in: 1...130, using: &random))
+                bytes[start..<end].withUnsafeBytes { pieces.update($0) }
+                start = end
+            }
+            #expect(pieces.finalize() == Self.bytes(ofHex: whole), "length \(length)")
+            ours.append(whole)
+        }
+        let result = try ChildProcess.run("/usr/bin/sha256sum", lengths.indices.map { "\(folder)/\($0)" })
+        let theirs = String(decoding: result.standardOutput, as: UTF8.self).split(separator: "\n").map { String($0.prefix(64)) }
+        #expect(result.status == 0)
+        #expect(theirs == ours)
+    }
+
+    private static func bytes(ofHex hex: String) -> [UInt8] {
+        let digits = Array(hex.utf8)
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0...$0 + 1], as: UTF8.self), radix: 16)! }
+    }
 }

@@ -25,6 +25,7 @@ import TestSupport
 ///     atombench grow FILE [N]          wall time of one save that adds N (3000) characters to the title
 ///     atombench largemovie PATH        writes a 5 GiB sparse movie of a million samples (for browse)
 ///     atombench browse FILE            the browser's first screen, then keypresses scrolling the first track's samples
+///     atombench sha256 [MIB]           SHA-256 speed (the tools' picture digests) over MIB (256) MiB in memory
 @main
 enum AtomBench {
     static func main() throws {
@@ -45,10 +46,28 @@ enum AtomBench {
         case "grow": try grow(rest[0], by: Int(rest.count > 1 ? rest[1] : "3000") ?? 3000)
         case "largemovie": try LargeMovieBuilder.write(to: rest[0], sampleCount: 1_000_000, mediaSize: 5 << 30)
         case "browse": try browse(rest[0])
+        case "sha256": sha256(mebibytes: Int(rest.first ?? "256") ?? 256)
         default:
             print("unknown benchmark \(command)")
             exit(64)
         }
+    }
+
+    /// SHA-256 over a buffer in memory, fed a MiB at a time as a picture is: best of three.
+    static func sha256(mebibytes: Int) {
+        var random = SplitMix64(seed: 1)
+        let chunk = (0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &random) }
+        var fastest = Double.infinity
+        var digest: [UInt8] = []
+        for _ in 0..<3 {
+            let start = wallSeconds()
+            var hash = SHA256()
+            for _ in 0..<mebibytes { chunk.withUnsafeBytes { hash.update($0) } }
+            digest = hash.finalize()
+            fastest = min(fastest, wallSeconds() - start)
+        }
+        let rate = Int((Double(mebibytes << 20) / fastest / 1e6).rounded())
+        print("sha256: \(mebibytes) MiB in \(Int((fastest * 1000).rounded())) ms: \(rate) MB/s (digest \(digest.prefix(4).map { String($0, radix: 16) }.joined())...)")
     }
 
     #if os(Linux)

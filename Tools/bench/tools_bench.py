@@ -11,7 +11,9 @@ measured when installed.
 Corpora (in SCRATCH, never committed): N M4A, MP3, FLAC and Opus files made with ffmpeg (1 s of a
 sine) and tagged with mutagen (ten text tags, every second file a 32 KB cover); a 1 GiB M4A with
 its moov first, a 1 GiB MP3, FLAC and Ogg Vorbis, audio looped from a minute of ffmpeg output with
-`-c copy`, tagged with mutagen (1 KiB of padding). `--kinds` and `--big-kinds` pick the formats. Every timed run is a whole process, warm cache, tools taking turns, best of several.
+`-c copy`, tagged with mutagen (1 KiB of padding). `--kinds` and `--big-kinds` pick the formats. Every timed run is a whole process, warm cache, tools taking turns, best of several;
+the batches that make every file grow (section 2b) start each round from a fresh copy of the
+corpus and report medians of `--batch-rounds`.
 After the timed writes of each tool the audio is checked unchanged: ffmpeg's md5 of the decoded
 audio for a sample of the small files, of the audio packets for the 1 GiB files (decoding 1 GiB of
 audio would take minutes).
@@ -28,6 +30,7 @@ parser.add_argument("--markdown")
 # Which formats: the listings and batch edits (m4a, mp3, flac, opus), the 1 GiB edits (m4a, mp3, flac, ogg).
 parser.add_argument("--kinds", default="m4a,mp3,flac,opus")
 parser.add_argument("--big-kinds", default="m4a,mp3,flac,ogg")
+parser.add_argument("--batch-rounds", type=int, default=5, help="rounds of the batch growth (section 2b)")
 args = parser.parse_args()
 
 import mutagen
@@ -51,6 +54,7 @@ class Rows(list):
 
 rows = Rows()  # (section, what, tool, ms, reference ms or None)
 rounds = []  # (what, {tool: [ms of each round]}): the growth runs, round by round
+batch_rounds = []  # the same for the batches that grow every file
 
 
 def run(cmd, check=True):
@@ -217,6 +221,38 @@ for kind in [k for k in args.kinds.split(",") if k]:
     for tool, ms in results.items():
         rows.append(("set", what, tool, ms, reference))
 
+    # 2b. A batch that makes every file grow: a title longer than any file's padding, each round
+    # on a fresh copy of the corpus (untimed, flushed). Medians of the rounds, tools in turns.
+    what = f"set a 3000-character title on {len(files)} {kind} files, one command (every file grows)"
+    grown_title = "Grown " + "x" * 3000
+    pristine_folder = folder + "-pristine"
+    shutil.copytree(folder, pristine_folder)
+    growers = [("mid3v2 (Python, mutagen's ID3 tool)", ["sh", "-c", 'title="$1"; shift; exec mid3v2 --song="$title" "$@"', "sh", grown_title, *files])] if kind == "mp3" else []
+    growers += [("mutagen (Python)", ["/usr/bin/python3", "-c", "import mutagen, sys\nfor f in sys.argv[2:]:\n m = mutagen.File(f, easy=True); m['title'] = sys.argv[1]; m.save()", grown_title, *files]),
+                ("TagLib + fsync of each file", [BIN("taglib_set"), "--fsync", grown_title, *files])]
+    if have("exiftool") and kind == "m4a":
+        growers.append(("exiftool -overwrite_original", ["exiftool", "-q", "-overwrite_original", f"-Title={grown_title}", folder]))
+    growers += [("tagedit set -r --jobs 1", [TAGEDIT, "set", "-r", "--jobs", "1", folder, f"TITLE={grown_title}"]),
+                ("tagedit set -r", [TAGEDIT, "set", "-r", folder, f"TITLE={grown_title}"])]
+
+    def fresh_corpus():
+        shutil.rmtree(folder)
+        shutil.copytree(pristine_folder, folder)
+        sync_settle()
+
+    each = {}
+    for _ in range(args.batch_rounds):
+        for label, cmd in growers:
+            each.setdefault(label, []).append(timed(cmd, fresh_corpus))
+    for f in sample:  # the last run was tagedit's
+        assert audio_md5(f) == before[f], f"{f}: the audio changed"
+    median = lambda values: sorted(values)[len(values) // 2]
+    reference_label = growers[0][0] if kind == "mp3" else "TagLib + fsync of each file"
+    batch_rounds.append((what, each))
+    for label, times in each.items():
+        rows.append(("grow", what + f" (median of {args.batch_rounds})", label, median(times), median(each[reference_label])))
+    shutil.rmtree(pristine_folder)
+
 # 3. Editing a 1 GiB file.
 def make_big(kind):
     base = os.path.join(S, f"minute.{kind}")
@@ -325,7 +361,8 @@ for kind in [k for k in args.big_kinds.split(",") if k]:
 lines = [f"Measured {time.strftime('%Y-%m-%d')} by `Tools/benchmark.sh` on {machine}; whole processes, warm cache, best of several runs; tagedit start-up (an empty folder) {startup:.1f} ms.", ""]
 for section, title in [("list", "Listing tags (reference: TagLib)"), ("export", "Exporting every tag and picture (reference: TagLib writing the same content)"),
                        ("inspect", "Inspecting structure (reference: the I/O floor)"),
-                       ("set", "Setting a title on every file (reference: TagLib + fsync)"), ("big", "Editing one large file")]:
+                       ("set", "Setting a title on every file (reference: TagLib + fsync)"),
+                       ("grow", "Growing every file in one command (reference: mid3v2 for MP3, TagLib + fsync otherwise)"), ("big", "Editing one large file")]:
     lines += [f"#### {title}", "", "| task | tool | wall time | ratio |", "|---|---|---:|---:|"]
     for s, what, tool, ms, reference in rows:
         if s == section:
@@ -338,6 +375,9 @@ for what, each in rounds:
     reference = median(each["cp + sync (reference)"])
     alone = median(each["cp + fsync of the copy (sync FILE)"])
     lines.append(f"{what[0].upper()}{what[1:]}, each round: " + "; ".join(f"{tool} " + ", ".join(f"{ms:.0f}" for ms in times) + f" ms (median {median(times):.0f} ms, {median(times) / reference:.2f}× cp + sync, {median(times) / alone:.2f}× cp + fsync)" for tool, times in each.items()) + ".")
+    lines.append("")
+for what, each in batch_rounds:
+    lines.append(f"{what[0].upper()}{what[1:]}, each round: " + "; ".join(f"{tool} " + ", ".join(f"{ms:.0f}" for ms in times) + " ms" for tool, times in each.items()) + ".")
     lines.append("")
 table = "\n".join(lines)
 print(table)
