@@ -368,6 +368,8 @@ extension ID3v2Tag {
     /// fills, as ffmpeg reads several tags together (the first frame of a slot wins); and the
     /// frames of `others` left out because an earlier frame of their slot hides them.
     public func merging(_ others: [ID3v2Tag]) -> (tag: ID3v2Tag, hidden: [ID3Frame]) {
+        // One tag (nearly every file): nothing to merge, and no slot worth computing.
+        guard !others.isEmpty else { return (self, []) }
         var merged = self
         var hidden: [ID3Frame] = []
         var taken = Set(frames.map(\.slot))

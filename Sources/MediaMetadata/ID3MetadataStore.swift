@@ -86,7 +86,8 @@ struct ID3MetadataStore: MetadataStore {
                 ("title", v1.title, "TITLE"), ("artist", v1.artist, "ARTIST"), ("album", v1.album, "ALBUM"), ("year", v1.year, "DATE"),
                 ("comment", v1.comment, "COMMENT"), ("track", v1.track.map { String($0) } ?? "", "TRACKNUMBER"), ("genre", v1.genre ?? "", "GENRE"),
             ]
-            for (name, value, key) in fields where !value.isEmpty && value != "0" {
+            // (A year of "0" is no year; a title, artist, album or comment "0" is that text.)
+            for (name, value, key) in fields where !value.isEmpty && !(name == "year" && value == "0") {
                 result.append(Rank.id3v1, NativeMetadataItem(MetadataIdentifier(.id3v1, name), key: key, dataType: "ID3v1 field", values: [value], isWritable: false))
             }
         }

@@ -160,6 +160,26 @@ import Testing
         #expect(try MediaFile(path: path).tags == expected)
     }
 
+    /// An ID3v1 field holding the text "0" is that text (TagLib, mutagen and exiftool read an
+    /// artist "0"); only a year of "0" is no year. (Found by the differential fuzz target:
+    /// every "0" field was dropped.)
+    @Test func anID3v1FieldOfZeroIsText() throws {
+        var bytes = try TemporaryFile.read(TestFixtures.path("id3v1-only.mp3"))
+        let tag = bytes.count - 128
+        #expect(Array(bytes[tag..<tag + 3]) == Array("TAG".utf8))
+        func put(_ text: String, at offset: Int, width: Int) {
+            bytes.replaceSubrange(tag + offset..<tag + offset + width, with: Array(text.utf8) + [UInt8](repeating: 0, count: width - text.utf8.count))
+        }
+        put("0", at: 3, width: 30)  // title
+        put("0", at: 33, width: 30)  // artist
+        put("0", at: 93, width: 4)  // year
+        let path = try TemporaryFile.write(bytes, name: "zero.mp3")
+        let tags = try MediaFile(path: path).tags
+        #expect(tags["TITLE"] == ["0"])
+        #expect(tags["ARTIST"] == ["0"])
+        #expect(tags["DATE"] == nil)
+    }
+
     @Test func settingTheSameValueChangesNothing() throws {
         for fixture in ["aac-itunes-tags-cover.m4a", "id3v24-full.mp3"] {
             var file = try MediaFile(path: copyOfFixture(fixture))

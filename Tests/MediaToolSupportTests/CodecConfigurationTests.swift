@@ -143,6 +143,26 @@ struct CodecConfigurationTests {
         #expect(senc["perSampleIVSize"] == tenc["defaultPerSampleIVSize"])
     }
 
+    /// ffmpeg's Smooth Streaming muxer puts a `tfxd` `uuid` box in each fragment: its start and
+    /// duration in the track's time scale (10^7): here one fragment of three frames at 10 fps.
+    @Test func smoothStreamingFragmentTimeOfAnISMV() throws {
+        let path = try Self.make("smooth.ismv", Self.video + ["-c:v", "mpeg4", "-f", "ismv"])
+        let (summary, tfxd) = try Self.decoded(path, "uuid", within: "traf")
+        #expect(tfxd["userTypeName"] == .string("Smooth Streaming fragment time (tfxd)"))
+        #expect(tfxd["fragmentAbsoluteTime"] == .uint(0))
+        #expect(tfxd["fragmentDuration"] == .uint(3_000_000))
+        #expect(summary == "fragment at 0, lasting 3000000")
+    }
+
+    /// A QuickTime movie's `©xyz` (ffmpeg's `location`): the text ffprobe reports, read as a point.
+    @Test func quickTimeLocationAgreesWithFFprobe() async throws {
+        let path = try Self.make("located.mov", Self.audio + ["-c:a", "aac", "-metadata", "location=+48.8577+002.2950+035.000/"])
+        let (summary, xyz) = try Self.decoded(path, "\u{A9}xyz")
+        #expect(try await OtherReaders.ffprobeTags(path)["location"] == "+48.8577+002.2950+035.000/")
+        #expect(xyz["latitude"] == .double(48.8577) && xyz["longitude"] == .double(2.295) && xyz["altitude"] == .double(35))
+        #expect(summary == "latitude 48.8577, longitude 2.295, altitude 35.0 m")
+    }
+
     /// A sample entry is read by its track's handler: QuickTime's `raw ` under `soun` is 8-bit
     /// audio, not an uncompressed video entry with false warnings (before 2026-11-29 it was).
     @Test func aRawSoundEntryIsAudio() async throws {

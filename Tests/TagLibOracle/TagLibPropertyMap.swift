@@ -106,9 +106,12 @@ public enum TagLibPropertyMap {
         }
         // ID3v1 fields: TagLib strips white space (tab, line breaks, form feed, space) from both
         // ends of each; this project strips the padding at the end (NULs and spaces) alone.
+        // (Only where the key's values are the ID3v1 tag's: an ID3v2 tag shown instead keeps
+        // its values as they are in both readers.)
         for item in items where item.keySpace == .id3v1 {
             for contribution in item.contributions {
-                guard let values = ours[contribution.key] else { continue }
+                guard let values = ours[contribution.key],
+                    items.allSatisfy({ other in other.keySpace == .id3v1 || !other.contributions.contains { $0.key == contribution.key } }) else { continue }
                 let stripped = values.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")) }.filter { !$0.isEmpty }
                 ours[contribution.key] = stripped.isEmpty ? nil : stripped
             }
@@ -198,8 +201,10 @@ public enum TagLibPropertyMap {
             }
             if frame.id == "TXXX" {
                 // Its key is its description: what TagLib made of it is a key this project
-                // does not have.
+                // does not have, and the key this project made of it one TagLib does not.
                 for key in theirs.keys where ours[key] == nil && MetadataKeyTable.definition(key) == nil { theirs[key] = nil }
+                if let description = frame.content.userText?.description.uppercased(), !description.isEmpty,
+                    MetadataKeyTable.definition(description) == nil, theirs[description] == nil { ours[description] = nil }
                 continue
             }
             if ["TMCL", "TIPL", "IPLS"].contains(frame.id) {
@@ -234,6 +239,24 @@ public enum TagLibPropertyMap {
                     }
                 }
             }?.key
+        }
+        // After a frame without a body (where TagLib stops reading the tag), frames of a key
+        // TagLib has from before it: this project's extra values for that key are those later
+        // frames' (mutagen reads them too), and are not compared.
+        if let stop = frames.first(where: { $0.storedSize <= 10 }) {
+            for (name, values) in theirs {
+                guard let mine = ours[name], mine.count > values.count, Array(mine.prefix(values.count)) == values else { continue }
+                let later = frames.filter { $0.offset > stop.offset && key(ofFrame: $0.id) == name }.flatMap { $0.textValues ?? [] }
+                if mine.dropFirst(values.count).allSatisfy(later.contains) { ours[name] = values }
+            }
+        }
+        // A TIME or TDAT frame in an ID3v2.4 tag (which has neither: TDRC holds the whole
+        // date): TagLib 1.13 adds its text to DATE in any version; this project reads the
+        // date from TDRC alone, as mutagen does.
+        if version4, let dates = theirs["DATE"] {
+            let times = Set(frames.filter { $0.id == "TIME" || $0.id == "TDAT" }.flatMap { $0.textValues ?? [] })
+            let kept = dates.filter { !times.contains($0) }
+            theirs["DATE"] = kept.isEmpty ? nil : kept
         }
         // A frame that runs past the end of its tag (a tag cut short or claiming too little):
         // TagLib reads it with the bytes after the tag; this project keeps it as padding.
@@ -337,7 +360,7 @@ public enum TagLibPropertyMap {
         // Values TagLib reads by another type: an ID3v1 year that is not four digits (TagLib
         // keeps a year only as the number its leading digits make), an MP4 track or disc number of 32768 or more (TagLib
         // reads them as signed 16-bit numbers), an MP4 genre code past the ID3 list (TagLib
-        // gives empty text; this project the code), a UFID identifier that is not text (this
+        // gives empty text, or no item for a code of 32768 or more; this project the code), a UFID identifier that is not text (this
         // project shows it in Base64, TagLib as Latin-1).
         for key in Set(ours.keys).union(theirs.keys) {
             let from = source(key)
@@ -353,6 +376,9 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
             if file.family == .mp4, key == "GENRE", theirs[key] == [""], from.contains(where: { $0.nativeKey == "gnre" }) { theirs[key] = ours[key] }
+            // (A code of 32768 or more is negative as TagLib reads it: it drops the item.)
+            if file.family == .mp4, key == "GENRE", theirs[key] == nil, from.contains(where: { $0.nativeKey == "gnre" }),
+                let values = ours[key], values.allSatisfy({ Int($0).map { $0 >= 32768 } ?? false }) { ours[key] = nil }
             if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key], values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) {
                 ours[key] = nil
                 theirs[key] = nil
@@ -415,12 +441,13 @@ public enum TagLibPropertyMap {
         "akID", "cnID", "geID", "plID", "sfID", "atID", "cmID",
     ]
 
-    /// Whether `bytes` hold an ID3v2 tag header anywhere: `ID3`, a major version of 2 to 4,
-    /// a revision byte other than 0xFF.
+    /// Whether `bytes` hold what TagLib takes for an ID3v2 tag header anywhere: `ID3`, a
+    /// version and revision byte other than 0xFF (TagLib reads any major version it finds, a
+    /// later one as v2.4), four size bytes below 0x80.
     static func hasID3v2Header(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 10 else { return false }
         for i in 0...(bytes.count - 10) where bytes[i] == 0x49 && bytes[i + 1] == 0x44 && bytes[i + 2] == 0x33 {
-            if (2...4).contains(bytes[i + 3]) && bytes[i + 4] != 0xFF { return true }
+            if bytes[i + 3] != 0xFF && bytes[i + 4] != 0xFF && bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
         }
         return false
     }
@@ -445,6 +472,11 @@ public enum TagLibPropertyMap {
         // A frame of a group: TagLib 1.13 does not skip the group byte and reads it as the
         // body's first (the text encoding of a text frame).
         if frame.flags.groupID != nil { return "grouping identity" }
+        // An uncompressed frame whose data length indicator is not the length of its data
+        // (ID3v2.4 section 4.1.2: the length without the format flags, for information):
+        // TagLib reads as many bytes as the indicator says, cutting the value, giving none,
+        // or reading into the next frames; this project (and mutagen) the frame's own bytes.
+        if let length = frame.flags.dataLength, !frame.flags.compressed, Int(length) != frame.body.count { return "data length indicator" }
         // Kept as bytes here (a comment without its language, a text frame without its
         // encoding byte...); TagLib reads what it can of the fields.
         if diagnostics.contains(where: { diagnostic in

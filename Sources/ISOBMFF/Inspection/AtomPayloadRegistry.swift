@@ -17,6 +17,7 @@ public enum AtomPayloadRegistry {
         if context.parent == "tref" { return SmallFieldsBox.self }
         if context.grandparent == "keys", ["keyd", "dtyp", "loca"].contains(atom.type) { return MetadataKeyDeclaration.self }
         if context.parent == "udta", atom.type.bytes[0] == 0xA9, atom.role == .leaf { return UserDataTextAtom.self }
+        if context.parent == "udta", atom.type == "Xtra" { return XtraBox.self }
         if context.parent == "dref", atom.type == "url " || atom.type == "urn " { return DataEntryBox.self }
         switch atom.type {
         case "ftyp", "styp": return FileTypeBox.self
@@ -46,13 +47,14 @@ public enum AtomPayloadRegistry {
         case "infe": return ItemInfoEntryBox.self
         case "pitm": return PrimaryItemBox.self
         case "btrt", "pasp", "colr", "frma", "ispe": return SmallFieldsBox.self
-        case "avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "chan", "enda", "fiel", "mdcv", "clli", "clap":
+        case "avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "dac4", "chan", "enda", "fiel", "mdcv", "clli", "clap":
             return CodecConfigurationBox.self
         case "alac": return context.parent == "alac" || context.parent == "wave" ? CodecConfigurationBox.self : nil
         case "schm", "tenc", "senc", "saiz", "saio", "pssh": return ProtectionBox.self
+        case "uuid": return UUIDBox.self
         case "sgpd", "sbgp", "sdtp", "cslg", "subs": return SampleGroupBox.self
         case "elng", "kind", "prft", "nmhd", "sthd", "iods", "ipma", "pixi", "irot", "imir", "auxC", "gmin", "clef", "prof", "enof", "tcmi",
-             "alis", "rsrc", "ftab":
+             "alis", "rsrc", "ftab", "load", "ssix", "leva":
             return PropertyBox.self
         default: return nil
         }

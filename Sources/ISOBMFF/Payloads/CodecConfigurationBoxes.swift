@@ -6,7 +6,8 @@ import MediaBytes
 /// parameter-set arrays), `av1C` (AV1 Codec ISO Media File Format Binding section 2.3.3),
 /// `vpcC` (VP Codec ISO Media File Format Binding), `dOps` (Encapsulation of Opus in ISO-BMFF
 /// section 4.3.2), `dfLa` (Encapsulation of FLAC in ISO-BMFF section 3.3.2), `dac3` and `dec3`
-/// (ETSI TS 102 366 annex F), the ALAC magic cookie (`alac` inside an `alac` entry), and from
+/// (ETSI TS 102 366 annex F), `dac4` (ETSI TS 103 190-2 annex E.6: the stream's version, rate,
+/// frame rate, presentation count and bit rate; the presentations as their size), the ALAC magic cookie (`alac` inside an `alac` entry), and from
 /// the QuickTime File Format reference `chan` (audio channel layout), `enda` (endianness) and
 /// `fiel` (field handling); `mdcv` and `clli` (mastering display colour volume and content
 /// light level, ISO/IEC 23001-8 / QuickTime) and `clap` (clean aperture, 14496-12 section 12.1.4).
@@ -24,6 +25,7 @@ public struct CodecConfigurationBox: AtomPayload, Hashable {
         case "dOps": (fields, summary) = try Self.opus(&reader)
         case "dfLa": (fields, summary) = try Self.flac(&reader)
         case "dac3": (fields, summary) = try Self.ac3(&reader)
+        case "dac4": (fields, summary) = try Self.ac4(&reader)
         case "dec3": (fields, summary) = try Self.eac3(&reader)
         case "alac": (fields, summary) = try Self.alac(&reader)
         case "chan": (fields, summary) = try Self.channelLayout(&reader)
@@ -259,6 +261,41 @@ public struct CodecConfigurationBox: AtomPayload, Hashable {
         let summary = "AC-3 \(ac3Modes[Int(values["acmod"] ?? 0)])\(values["lfeon"] == 1 ? ".1" : ""), \(rate.map(String.init) ?? "?") Hz"
             + (code < bitRates.count ? ", \(bitRates[code]) kbit/s" : "")
         return (fields + [DescribedField("sampleRate", rate.map { FieldValue($0) } ?? .absent)], summary)
+    }
+
+    /// AC-4's frame rates by `frame_rate_index` (ETSI TS 103 190-1 table 83, 48 kHz family).
+    static let ac4FrameRates = ["23.976", "24", "25", "29.97", "30", "47.95", "48", "50", "59.94", "60", "100", "119.88", "120"]
+
+    static func ac4(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
+        var bits = BitReader(reader.readRemainingBytes())
+        do {
+            let version = try bits.bits(3), bitstream = try bits.bits(7), fsIndex = try bits.bits(1)
+            let frameRate = try bits.bits(4), presentations = try bits.bits(9)
+            let rate = fsIndex == 1 ? 48_000 : 44_100
+            var fields = [DescribedField("dsiVersion", version), DescribedField("bitstreamVersion", bitstream), DescribedField("fsIndex", fsIndex),
+                          DescribedField("sampleRate", rate), DescribedField("frameRateIndex", frameRate),
+                          DescribedField("frameRate", frameRate < ac4FrameRates.count ? .text(ac4FrameRates[Int(frameRate)]) : .absent),
+                          DescribedField("presentationCount", presentations)]
+            if bitstream > 1, try bits.bits(1) == 1 {
+                fields.append(DescribedField("shortProgramID", try bits.bits(16)))
+                if try bits.bits(1) == 1 {
+                    let high = try bits.bits(64), low = try bits.bits(64)
+                    fields.append(DescribedField("programUUID", ProtectionBox.uuid(String(high, radix: 16).leftPadded(to: 16, with: "0") + String(low, radix: 16).leftPadded(to: 16, with: "0"))))
+                }
+            }
+            if version >= 1 {
+                let modes = ["not specified", "constant", "average", "variable"]
+                let mode = try bits.bits(2)
+                fields += [DescribedField("bitRateMode", modes[Int(mode)]), DescribedField("bitRate", try bits.bits(32)),
+                           DescribedField("bitRatePrecision", try bits.bits(32))]
+            }
+            let rest = bits.remaining / 8
+            if rest > 0 { fields.append(DescribedField("presentations", .text("\(rest) bytes"))) }
+            let shown = frameRate < ac4FrameRates.count ? ", \(ac4FrameRates[Int(frameRate)]) fps" : ""
+            return (fields, "AC-4 v\(bitstream), \(rate) Hz\(shown), \(presentations) presentation\(presentations == 1 ? "" : "s")")
+        } catch {
+            throw AtomError(.invalidPayload, offset: 0, message: "dac4 ends at bit \(error.bit), inside its fields")
+        }
     }
 
     static func eac3(_ reader: inout ByteReader) throws -> ([DescribedField], String) {

@@ -8,20 +8,23 @@ import MediaBytes
 /// 6.5.6), `irot` and `imir` (rotation and mirroring, 6.5.10 and 6.5.12), `auxC` (auxiliary
 /// type, 6.5.8). From the QuickTime File Format reference: `gmin` (base media info), `clef`,
 /// `prof` and `enof` (track aperture dimensions), `tcmi` (timecode media info), `alis` (data
-/// reference alias) and `ftab` (text font table).
+/// reference alias), `ftab` (text font table) and `load` (track load settings). From ISO/IEC
+/// 14496-12 too: `ssix` (subsegment index, 8.16.4) and `leva` (level assignment, 8.8.13).
 public struct PropertyBox: AtomPayload, Hashable {
     public var header: FullBoxHeader?
     public var fields: [DescribedField]
     public var summary: String
-    /// The entries of `ipma` and `ftab`, kept as their bytes and decoded when listed.
+    /// The entries of `ipma`, `ftab`, `ssix` and `leva`, kept as their bytes and decoded when listed.
     var entryCount = 0
     var entryBytes: [UInt8] = []
+    var type: FourCC
 
     /// The types without version and flags.
-    static let plainBoxes: FourCCSet = ["irot", "imir", "ftab"]
+    static let plainBoxes: FourCCSet = ["irot", "imir", "ftab", "load"]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         let type = context.atom.type
+        self.type = type
         let header = Self.plainBoxes.contains(type) ? nil : try FullBoxHeader(from: &reader)
         self.header = header
         switch type {
@@ -94,6 +97,30 @@ public struct PropertyBox: AtomPayload, Hashable {
             let selfReference = (header?.flags ?? 0) & 1 != 0
             fields = [DescribedField("selfReference", selfReference)] + (selfReference ? [] : [DescribedField("recordSize", reader.remaining)])
             summary = selfReference ? "the media is in this file" : "alias record, \(reader.remaining) bytes"
+        case "load":
+            let start = try reader.readUInt32(), duration = try reader.readUInt32(), flags = try reader.readUInt32(), hints = try reader.readUInt32()
+            var flagNames: [String] = []
+            if flags & 1 != 0 { flagNames.append("preload always") }
+            if flags & 2 != 0 { flagNames.append("preload only if enabled") }
+            var hintNames: [String] = []
+            if hints & 0x20 != 0 { hintNames.append("double buffer") }
+            if hints & 0x100 != 0 { hintNames.append("high quality") }
+            fields = [DescribedField("preloadStartTime", start), DescribedField("preloadDuration", duration), DescribedField("preloadFlags", flags),
+                      DescribedField("preloadFlagsSet", .list(flagNames.map { .text($0) })), DescribedField("defaultHints", hints),
+                      DescribedField("defaultHintsSet", .list(hintNames.map { .text($0) }))]
+            summary = duration == 0xFFFF_FFFF ? "preload from \(start) to the end" : "preload \(duration) from \(start)"
+        case "ssix":
+            let count = Int(try reader.readUInt32())
+            entryCount = count
+            entryBytes = reader.readRemainingBytes()
+            fields = []
+            summary = "\(count) subsegments"
+        case "leva":
+            let count = Int(try reader.readUInt8())
+            entryCount = count
+            entryBytes = reader.readRemainingBytes()
+            fields = []
+            summary = "\(count) levels"
         default:  // ftab
             let count = Int(try reader.readUInt16())
             entryCount = count
@@ -132,8 +159,31 @@ public struct PropertyBox: AtomPayload, Hashable {
         return (fields, summary)
     }
 
-    /// One `ipma` item with its property associations, or one `ftab` font.
+    /// One `ipma` item with its property associations, one `ftab` font, one `ssix`
+    /// subsegment with its ranges or one `leva` level.
     func entry(_ reader: inout ByteReader) throws -> FieldValue {
+        if type == "ssix" {
+            let count = Int(try reader.readUInt32())
+            guard count <= reader.remaining / 4 else { throw ByteReaderError(offset: reader.offset, needed: count * 4, available: reader.remaining) }
+            var ranges: [FieldValue] = []
+            for _ in 0..<count {
+                let word = try reader.readUInt32()
+                ranges.append(.record([DescribedField("level", word >> 24), DescribedField("rangeSize", word & 0xFF_FFFF)]))
+            }
+            return .record([DescribedField("rangeCount", count), DescribedField("ranges", .list(ranges))])
+        }
+        if type == "leva" {
+            let track = try reader.readUInt32(), byte = try reader.readUInt8()
+            let assignment = byte & 0x7F
+            var record = [DescribedField("trackID", track), DescribedField("paddingFlag", byte >> 7 != 0), DescribedField("assignmentType", assignment)]
+            switch assignment {
+            case 0: record.append(DescribedField("groupingType", try reader.readFourCC()))
+            case 1: record += [DescribedField("groupingType", try reader.readFourCC()), DescribedField("groupingTypeParameter", try reader.readUInt32())]
+            case 4: record.append(DescribedField("subTrackID", try reader.readUInt32()))
+            default: break
+            }
+            return .record(record)
+        }
         if header == nil {  // ftab
             let id = try reader.readUInt16()
             let name = TextDecoding.macRoman(try reader.readBytes(Int(try reader.readUInt8())))

@@ -30,9 +30,21 @@ public struct ProtectionBox: AtomPayload, Hashable {
     ]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        try self.init(from: &reader, type: context.atom.type, piff: false, context: context)
+    }
+
+    /// A box of `type`'s layout; `piff`: its Microsoft PIFF 1.1 form, a `uuid` box (`tenc`
+    /// with an algorithm ID, `senc` that can override the track's IV size and key ID).
+    init(from reader: inout ByteReader, type: FourCC, piff: Bool, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         entries = Entries()
-        switch context.atom.type {
+        switch type {
+        case "tenc" where piff:
+            let algorithm = try reader.readUInt24(), ivSize = try reader.readUInt8()
+            let kid = try reader.readBytes(16)
+            fields = [DescribedField("defaultAlgorithmID", algorithm), DescribedField("algorithm", Self.piffAlgorithm(algorithm)),
+                      DescribedField("defaultIVSize", ivSize), DescribedField("defaultKID", Self.uuid(kid))]
+            summary = "\(Self.piffAlgorithm(algorithm)), IV \(ivSize) bytes, KID \(Self.uuid(kid))"
         case "schm":
             let scheme = try reader.readFourCC(), version = try reader.readUInt32()
             fields = [DescribedField("schemeType", scheme), DescribedField("schemeVersion", "\(version >> 16).\(version & 0xFFFF)")]
@@ -53,17 +65,24 @@ public struct ProtectionBox: AtomPayload, Hashable {
             }
             summary = (isProtected == 1 ? "protected" : "clear") + ", IV \(ivSize) bytes, KID \(Self.uuid(kid))"
         case "senc":
+            var override: [DescribedField] = []
+            var known = context.perSampleIVSize
+            if piff, header.flags & 1 != 0 {
+                let algorithm = try reader.readUInt24(), ivSize = try reader.readUInt8()
+                override = [DescribedField("algorithmID", algorithm), DescribedField("algorithm", Self.piffAlgorithm(algorithm)),
+                            DescribedField("ivSize", ivSize), DescribedField("kid", Self.uuid(try reader.readBytes(16)))]
+                known = Int(ivSize)
+            }
             let count = Int(try reader.readUInt32())
             let subsamples = header.flags & 2 != 0
             // The IV size is the track's `tenc`'s; without one in the file, the size that makes
             // the box's length come out exactly (said so). The samples are walked to check, and
             // decoded only when listed.
-            let known = context.perSampleIVSize
             let chosen = (known.map { [$0] } ?? [8, 16, 0]).first { ivSize in
                 var attempt = reader
                 return (try? Self.skipSamples(&attempt, count: count, ivSize: ivSize, subsamples: subsamples)) != nil && attempt.isAtEnd
             }
-            fields = [DescribedField("sampleCount", count), DescribedField("subsampleEncryption", subsamples)]
+            fields = override + [DescribedField("sampleCount", count), DescribedField("subsampleEncryption", subsamples)]
             if let ivSize = chosen {
                 fields.append(DescribedField("perSampleIVSize", ivSize))
                 if known == nil { fields.append(DescribedField("ivSizeFrom", "the box's length (no tenc found)")) }
@@ -131,6 +150,16 @@ public struct ProtectionBox: AtomPayload, Hashable {
     }
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.hexString }
+
+    /// PIFF 1.1's AlgorithmID: 0 clear, 1 AES-CTR 128, 2 AES-CBC 128.
+    static func piffAlgorithm(_ id: UInt32) -> String {
+        switch id {
+        case 0: "not encrypted"
+        case 1: "AES-CTR 128"
+        case 2: "AES-CBC 128"
+        default: "algorithm \(id)"
+        }
+    }
 
     /// 16 bytes as a UUID (`edef8ba9-79d6-4ace-a3c8-27dcd51d21ed`).
     static func uuid(_ bytes: [UInt8]) -> String { uuid(bytes.hexString) }

@@ -10,6 +10,8 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
     }
 
     public var entries: [Entry]
+    /// `©xyz`: the first string read as an ISO 6709 point (latitude, longitude, altitude).
+    public var location: ISO6709Point?
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         entries = []
@@ -23,13 +25,70 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
         guard reader.remaining == 0 || reader.readRemainingBytes().allSatisfy({ $0 == 0 }) else {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "user-data text item ends with bytes that form no string")
         }
+        if context.atom.type == "\u{A9}xyz", let text = entries.first?.text { location = ISO6709Point(text) }
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         options.tableFields(entries) { .record([DescribedField("language", $0.language), DescribedField("text", $0.text)]) }
+            + (location.map { point in
+                [DescribedField("latitude", point.latitude), DescribedField("longitude", point.longitude)]
+                    + (point.altitude.map { [DescribedField("altitude", $0)] } ?? [])
+            } ?? [])
     }
 
     public var summary: String {
-        entries.map { "\($0.language) \(FieldValue.text($0.text).summaryText)" }.joined(separator: "; ")
+        if let location { return location.description }
+        return entries.map { "\($0.language) \(FieldValue.text($0.text).summaryText)" }.joined(separator: "; ")
+    }
+}
+
+/// A point as ISO 6709 writes it in QuickTime's `©xyz` and the `com.apple.quicktime.location.ISO6709`
+/// key: latitude and longitude (each degrees, degrees and minutes, or degrees, minutes and
+/// seconds, by how many digits come before the point), an optional altitude in metres, then
+/// `/` (a coordinate reference system may come before it).
+public struct ISO6709Point: Sendable, Hashable, CustomStringConvertible {
+    public var latitude: Double
+    public var longitude: Double
+    public var altitude: Double?
+
+    /// Nil when `text` is not such a point (or a coordinate is out of range).
+    public init?(_ text: String) {
+        var parts: [Substring] = []
+        var rest = Substring(text)
+        while let sign = rest.first, sign == "+" || sign == "-" {
+            let body = rest.dropFirst()
+            let end = body.firstIndex { !($0.isASCII && ($0.isNumber || $0 == ".")) } ?? body.endIndex
+            guard end > body.startIndex else { return nil }
+            parts.append(rest[rest.startIndex..<end])
+            rest = rest[end...]
+            if parts.count == 3 { break }
+        }
+        guard parts.count >= 2, rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("CRS") else { return nil }
+        guard let latitude = Self.degrees(parts[0], degreeDigits: 2), abs(latitude) <= 90,
+              let longitude = Self.degrees(parts[1], degreeDigits: 3), abs(longitude) <= 180 else { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
+        altitude = parts.count == 3 ? Double(parts[2]) : nil
+    }
+
+    /// `±DD[MM[SS]][.fraction]` (for longitude `±DDD...`) in decimal degrees.
+    static func degrees(_ part: Substring, degreeDigits: Int) -> Double? {
+        let negative = part.first == "-"
+        let digits = part.dropFirst()
+        let whole = digits.prefix { $0 != "." }
+        let fraction = Double("0" + digits.dropFirst(whole.count)) ?? 0
+        guard whole.count >= degreeDigits, (whole.count - degreeDigits) % 2 == 0, whole.count - degreeDigits <= 4,
+              let wholeValue = Int(whole) else { return nil }
+        let value: Double
+        switch whole.count - degreeDigits {
+        case 0: value = Double(wholeValue) + fraction
+        case 2: value = Double(wholeValue / 100) + (Double(wholeValue % 100) + fraction) / 60
+        default: value = Double(wholeValue / 10_000) + Double(wholeValue / 100 % 100) / 60 + (Double(wholeValue % 100) + fraction) / 3600
+        }
+        return negative ? -value : value
+    }
+
+    public var description: String {
+        "latitude \(latitude), longitude \(longitude)" + (altitude.map { ", altitude \($0) m" } ?? "")
     }
 }
