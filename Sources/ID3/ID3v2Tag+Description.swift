@@ -63,8 +63,9 @@ extension ID3Frame {
     }
 
     /// Where the frame's fields are in the file: the header's identifier and flags always; the
-    /// content's encoding byte and text or URL when the content is stored as it reads (no
-    /// unsynchronisation, compression, encryption, group or length prefix).
+    /// content's encoding byte, text or URL, and a picture's or object's data (`size`), when the
+    /// content is stored as it reads (no unsynchronisation, compression, encryption, group or
+    /// length prefix).
     func fieldRanges(version: UInt8, offsetsAreInFile: Bool) -> [String: Range<UInt64>] {
         guard offsetsAreInFile else { return [:] }
         let start = offset
@@ -82,6 +83,9 @@ extension ID3Frame {
             ranges["url"] = payload..<end
         case .userText, .userURL, .comment, .syncedLyrics, .picture, .object:
             if end > payload { ranges["encoding"] = payload..<payload + 1 }
+            // A picture's or object's data ends the frame: `size` covers those bytes.
+            let data = content.picture?.data.count ?? content.object?.data.count
+            if let count = data.map(UInt64.init), count <= end - payload { ranges["size"] = end - count..<end }
         case .playCounter:
             ranges["count"] = payload..<end
         default:

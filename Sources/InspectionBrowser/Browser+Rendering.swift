@@ -94,7 +94,7 @@ extension Browser {
             + (node.notes.isEmpty ? "" : "  (" + node.notes.joined(separator: ", ") + ")"), rightWidth))
         if !details.summary.isEmpty { lines.append(Self.fit(details.summary, rightWidth)) }
         let fixed = lines.count
-        let extra = (details.table.map { _ in 1 } ?? 0) + details.diagnostics.count
+        let extra = (details.table.map { _ in 1 } ?? 0) + (picture() == nil ? 0 : 1) + details.diagnostics.count
         let room = max(height - fixed - extra, 1)
         let top = max(0, min(fieldIndex - room + 1, details.fields.count - room))
         for (index, field) in details.fields.enumerated().dropFirst(max(top, 0)).prefix(room) {
@@ -105,6 +105,9 @@ extension Browser {
             lines.append(line)
         }
         if let table = details.table { lines.append(Self.fit(" \(table.title): \(table.rowCount) rows (t to browse)", rightWidth)) }
+        if let picture = picture() {
+            lines.append(Self.fit(" picture: \(picture.mimeType), \(picture.range.count) bytes in \(picture.field) (o to open)", rightWidth))
+        }
         for diagnostic in details.diagnostics { lines.append(styled(Self.fit(" ! " + diagnostic.severity.rawValue + ": " + diagnostic.message, rightWidth), "33")) }
         return Array(lines.prefix(height)) + Array(repeating: String(repeating: " ", count: rightWidth), count: max(height - lines.count, 0))
     }
@@ -187,6 +190,7 @@ extension Browser {
             "t                 the table: entries, or the track's samples",
             "w / W             write the node's bytes / payload to a file",
             "e                 write the subtree as JSON to a file",
+            "o                 open the node's picture with the desktop's viewer",
             "r                 reload the file, keeping the selection",
             "] / [             next / previous difference (browse A B)",
             "?                 this help      Esc close      q quit",

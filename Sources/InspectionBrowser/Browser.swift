@@ -49,7 +49,9 @@ public struct Browser {
     }
 
     /// What the caller should do after a key.
-    public enum Outcome: Sendable, Hashable { case redraw, quit, suspend, reload }
+    /// What the caller does after a key: draw again, quit, stop the process (Ctrl-Z), read the
+    /// file again (`r`), or hand a picture to the desktop's viewer (`o`).
+    public enum Outcome: Sendable, Hashable { case redraw, quit, suspend, reload, openPicture(InspectionPicture) }
 
     /// One visible line of the tree pane.
     struct Row {
@@ -79,6 +81,7 @@ public struct Browser {
     /// Bytes the last jump pointed at, highlighted in the hex pane.
     var mark: Range<UInt64>?
     var cachedDetails: (path: String, details: InspectionDetails)?
+    var cachedPicture: (path: String, picture: InspectionPicture?)?
     var history: [(path: String, hexStart: UInt64, mark: Range<UInt64>?)] = []
     var lastSearch: String?
     var allDiagnostics: [Diagnostic]?
@@ -112,6 +115,15 @@ public struct Browser {
         let details = node.details
         cachedDetails = (node.path, details)
         return details
+    }
+
+    /// The picture the selected node holds (`InspectionPicture`), looked for once per node.
+    mutating func picture() -> InspectionPicture? {
+        guard let node = selectedNode, let details = details() else { return nil }
+        if let cachedPicture, cachedPicture.path == node.path { return cachedPicture.picture }
+        let picture = InspectionPicture.find(in: details.fields, of: node, source: file.source)
+        cachedPicture = (node.path, picture)
+        return picture
     }
 
     func children(of node: InspectionNode) -> [InspectionNode] {
@@ -228,6 +240,12 @@ public struct Browser {
         case .character("W"): startPrompt(.writePayload)
         case .character("e"): startPrompt(.writeJSON)
         case .character("r"): return .reload
+        case .character("o"):
+            guard let picture = picture() else {
+                message = "no picture here (o opens a cover or an embedded picture)"
+                break
+            }
+            return .openPicture(picture)
         case .character("]"): stepDifference(forward: true)
         case .character("["): stepDifference(forward: false)
         default: break

@@ -71,6 +71,8 @@ public enum Terminal {
                     case .success(let file): browser.reload(file)
                     case .failure(let error): browser.say("cannot reload: \(error)")
                     }
+                case .openPicture(let picture):
+                    browser.say(PictureViewer.open(picture, from: browser.file.source))
                 }
             }
             needsDraw = true
@@ -148,5 +150,64 @@ enum TerminalState {
             }
             offset += written
         }
+    }
+}
+
+/// Hands a picture to the desktop's viewer (`o` in the browser): its bytes go to a new file in
+/// a new temporary folder (nothing there is replaced), which `xdg-open` opens when there is a
+/// desktop to show it on (`DISPLAY` or `WAYLAND_DISPLAY` set; `open` on macOS). Without one the
+/// message says where the file is.
+enum PictureViewer {
+    static func open(_ picture: InspectionPicture, from source: any ByteSource) -> String {
+        let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array((base + "/atominspect-picture-XXXXXX").utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            return "cannot make a folder for the picture in \(base): \(String(cString: strerror(errno)))"
+        }
+        let folder = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let path = folder + "/picture." + picture.fileExtension
+        do {
+            try FileReplacement.create(path, copying: UInt64(picture.range.count), from: source, at: picture.range.lowerBound)
+        } catch {
+            return "cannot write the picture to \(path): \(error)"
+        }
+        #if os(macOS)
+        let viewer = "open"
+        #else
+        let desktop = [getenv("DISPLAY"), getenv("WAYLAND_DISPLAY")].contains { $0.map { $0.pointee != 0 } ?? false }
+        guard desktop else { return "the picture is in \(path) (no desktop here to show it: DISPLAY is not set)" }
+        let viewer = "xdg-open"
+        #endif
+        guard let program = findInPath(viewer) else { return "the picture is in \(path) (\(viewer) was not found to open it)" }
+        // Through sh, backgrounded: the viewer outlives neither the browser's terminal nor
+        // leaves a child to reap, and its output does not draw over the screen.
+        guard spawnAndWait("/bin/sh", ["sh", "-c", "\"$0\" \"$1\" </dev/null >/dev/null 2>&1 &", program, path]) else {
+            return "the picture is in \(path) (\(viewer) could not be started)"
+        }
+        return "opened \(path) with \(viewer)"
+    }
+
+    static func findInPath(_ name: String) -> String? {
+        let path = getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = folder + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+
+    static func spawnAndWait(_ program: String, _ arguments: [String]) -> Bool {
+        var pid = pid_t()
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        #if canImport(Darwin)
+        let environment = _NSGetEnviron().pointee
+        #else
+        let environment = environ
+        #endif
+        guard posix_spawn(&pid, program, nil, nil, argv, environment) == 0 else { return false }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return true
     }
 }

@@ -1,8 +1,9 @@
 import MediaBytes
 
 /// One self-contained HTML page of a file's structure: the tree, each node's fields, a search
-/// box, and the bytes of every node except media payloads, with inline CSS and script and
-/// nothing fetched from a network, to attach to a bug report or open where the tool is not.
+/// box, the bytes of every node except media payloads, and embedded pictures shown as images,
+/// with inline CSS and script and nothing fetched from a network, to attach to a bug report or
+/// open where the tool is not.
 public enum InspectionHTML {
     /// Leaves larger than this show their first `cappedBytes` only.
     public static let cappedBytes = 64 * 1024
@@ -12,6 +13,9 @@ public enum InspectionHTML {
     /// list them all), so the page stays one a browser opens and its making stays small.
     public static let maxNodes = 10_000
     public static let maxEmbeddedBytes = 8 << 20
+    /// The largest picture a page shows as an image (cover art, a FLAC or ID3 picture); it
+    /// counts against `maxEmbeddedBytes`.
+    public static let maxPictureBytes = 2 << 20
 
     /// What a page may still hold.
     struct Budget {
@@ -70,13 +74,35 @@ public enum InspectionHTML {
             if let reference = field.reference { members.append(("ref", .string(reference.label))) }
             return .object(members)
         }
-        return .object([
+        var members: [(String, JSONValue)] = [
             ("type", .string(node.displayType)), ("path", .string(node.path)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
             ("headerSize", .int(Int64(node.headerSize))), ("summary", .string(details.summary)), ("fields", .array(fields)),
             ("hex", .string(bytes.hexString)), ("shown", .uint(UInt64(bytes.count))),
             ("diagnostics", .array(details.diagnostics.map { .string($0.severity.rawValue + ": " + $0.message) })),
             ("children", .array(children)),
-        ])
+        ]
+        if let image = picture(in: details.fields, of: node, bytes: bytes, file: file, budget: &budget) {
+            members.append(("image", image))
+        }
+        return .object(members)
+    }
+
+    /// A picture a leaf holds (`InspectionPicture`), as the page shows it: its MIME type and
+    /// bytes in Base64, when it fits `maxPictureBytes` and the page's share of bytes.
+    static func picture(in fields: [InspectionField], of node: InspectionNode, bytes: [UInt8], file: FileInspection,
+                        budget: inout Budget) -> JSONValue? {
+        guard let picture = InspectionPicture.find(in: fields, of: node, source: file.source, head: bytes) else { return nil }
+        let count = Int(picture.range.count)
+        // Base64 takes 4 bytes for every 3.
+        let cost = (count + 2) / 3 * 4
+        let start = Int(picture.range.lowerBound - node.offset)
+        guard count <= maxPictureBytes, cost <= budget.bytes,
+              let data = start + count <= bytes.count ? Array(bytes[start..<start + count])
+                  : (try? file.source.read(at: picture.range.lowerBound, count: count)).map({ Array($0) }),
+              data.count == count else { return nil }
+        budget.bytes -= cost
+        return .object([("field", .string(picture.field)), ("mimeType", .string(picture.mimeType)), ("size", .uint(UInt64(count))),
+                        ("base64", .string(Base64.encode(data)))])
     }
 
     static func escape(_ text: String) -> String {
@@ -214,6 +240,19 @@ function select(path, hl) {
     table.append(tr);
   }
   fields.append(table);
+  if (n.image) {
+    const figure = document.createElement("figure");
+    const img = document.createElement("img");
+    img.id = "picture";
+    img.alt = n.image.mimeType + " picture (" + n.image.field + ")";
+    img.style.maxWidth = "100%"; img.style.maxHeight = "320px";
+    img.src = "data:" + n.image.mimeType + ";base64," + n.image.base64;
+    const caption = document.createElement("figcaption");
+    caption.textContent = n.image.mimeType + ", " + n.image.size + " bytes";
+    img.addEventListener("load", () => { caption.textContent += ", " + img.naturalWidth + "×" + img.naturalHeight; });
+    figure.append(img, caption);
+    fields.append(figure);
+  }
   for (const d of n.diagnostics) { const p = document.createElement("div"); p.className = "diag"; p.textContent = d; fields.append(p); }
   document.getElementById("hex").innerHTML = hexView(n, hl);
 }
@@ -235,7 +274,11 @@ document.getElementById("search").addEventListener("input", (e) => {
 });
 document.getElementById("tree").append(build(data.nodes));
 if (data.nodes.length) select(data.nodes[0].path);
-// A link may carry a search: page.html#search=stco
+// A link may carry a search (page.html#search=stco) or a node to select (#path=moov/udta).
+if (location.hash.startsWith("#path=")) {
+  const path = decodeURIComponent(location.hash.slice(6));
+  if (byPath.has(path)) { select(path); byPath.get(path).li.scrollIntoView({ block: "center" }); }
+}
 if (location.hash.startsWith("#search=")) {
   const box = document.getElementById("search");
   box.value = decodeURIComponent(location.hash.slice(8));

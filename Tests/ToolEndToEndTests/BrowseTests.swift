@@ -16,6 +16,50 @@ struct BrowseTests {
         return session
     }
 
+    /// A cover is a picture: the fields pane says what it is, and `o` hands it to the desktop's
+    /// viewer (a stand-in `xdg-open` here, which records the file it was given: the cover's
+    /// bytes, as `tagedit picture extract` writes them); with no desktop, `o` says where the
+    /// picture was written.
+    @Test func aCoverOpensWithTheDesktopsViewer() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let record = folder + "/opened"
+        let viewer = folder + "/xdg-open"
+        try "#!/bin/sh\nprintf '%s' \"$1\" > '\(record)'\n".write(toFile: viewer, atomically: true, encoding: .utf8)
+        #expect(chmod(viewer, 0o755) == 0)
+        let fixture = TestFixtures.path("aac-itunes-tags-cover.m4a")
+        let extracted = try await ToolRunner.run("tagedit", ["picture", "extract", fixture, "--output", folder])
+        #expect(extracted.status == 0)
+        let cover = try TemporaryFile.read(folder + "/aac-itunes-tags-cover-1-front-cover.jpg")
+
+        for desktop in [true, false] {
+            let environment = ["NO_COLOR": "1", "TERM": "xterm-256color", "DISPLAY": desktop ? ":7" : "", "WAYLAND_DISPLAY": "",
+                               "PATH": folder + ":/usr/bin:/bin"]
+            let session = try TmuxSession("'\(tool)' browse '\(fixture)'", width: 120, height: 40, environment: environment)
+            try session.waitFor("? help")
+            try session.send("/")
+            try session.send("/moov/udta/meta/ilst/covr/data[0]", literal: true)
+            try session.send("Enter")
+            try session.waitFor("picture: image/jpeg, \(cover.count) bytes in imageSize (o to open)")
+            try session.send("o")
+            if desktop {
+                try session.waitFor("with xdg-open")
+                var opened = ""
+                for _ in 0..<50 where opened.isEmpty {
+                    opened = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+                    if opened.isEmpty { usleep(100_000) }
+                }
+                #expect(opened.hasSuffix("/picture.jpg"), "\(opened)")
+                #expect(try TemporaryFile.read(opened) == cover)
+            } else {
+                let screen = try session.waitFor("no desktop here to show it")
+                let line = try #require(screen.first { $0.contains("the picture is in ") })
+                let path = String(line[line.range(of: "the picture is in ")!.upperBound...].prefix { $0 != " " })
+                #expect(try TemporaryFile.read(path) == cover)
+            }
+            try session.send("q")
+        }
+    }
+
     @Test func firstScreenSearchExpandAndQuitRestoringTheTerminal() throws {
         let session = try browse(TestFixtures.path("video-h264-aac.mp4"))
         var screen = try session.screen()

@@ -50,6 +50,27 @@ struct HTMLViewTests {
         print("screenshot of the HTML view: \(shot)")
     }
 
+    /// Embedded pictures are shown as images: an MP4 cover, a FLAC `PICTURE` block and an ID3
+    /// `APIC` frame, each decoded by Chromium at the size ffprobe reads from the same picture
+    /// extracted by `tagedit picture extract`.
+    @Test(arguments: [("aac-itunes-tags-cover.m4a", "moov/udta/meta/ilst/covr/data[0]"), ("flac-tags-picture.flac", "PICTURE"),
+                      ("id3v24-full.mp3", "ID3v2/APIC[0]")])
+    func picturesAreShownAsImages(fixture: String, path: String) async throws {
+        let (page, directory) = try await page(fixture)
+        let dom = try await render("file://" + page + "#path=" + path, in: directory)
+        #expect(dom.contains("<li data-path=\"\(path)\" class=\"selected\">"))
+        #expect(dom.contains("<img id=\"picture\""))
+        let pictures = directory + "/pictures"
+        try FileManager.default.createDirectory(atPath: pictures, withIntermediateDirectories: true)
+        let extracted = try await ToolRunner.run("tagedit", ["picture", "extract", TestFixtures.path(fixture), "--output", pictures])
+        #expect(extracted.status == 0)
+        let first = try #require(try FileManager.default.contentsOfDirectory(atPath: pictures).sorted().first)
+        let stream = try #require(try await OtherReaders.ffprobeStreams(pictures + "/" + first).first)
+        let width = try #require(stream["width"] as? Int), height = try #require(stream["height"] as? Int)
+        let size = try TemporaryFile.read(pictures + "/" + first).count
+        #expect(dom.contains(", \(size) bytes, \(width)×\(height)</figcaption>"), "\(first): \(width)×\(height), \(size) bytes")
+    }
+
     @Test func aSearchInTheLinkMarksTheMatches() async throws {
         let (page, directory) = try await page("video-h264-aac.mp4")
         let dom = try await render("file://" + page + "#search=stco", in: directory)

@@ -49,12 +49,13 @@ public struct PropertyBox: AtomPayload, Hashable {
             summary = type == "nmhd" ? "null media header" : "subtitle media header"
         case "iods":
             (fields, summary) = try Self.objectDescriptor(&reader)
-        case "ipma":
-            let count = Int(try reader.readUInt32())
+        case "ipma", "ssix", "leva":
+            // A count (a byte for leva), then the entries, decoded when listed (`entry`).
+            let count = type == "leva" ? Int(try reader.readUInt8()) : Int(try reader.readUInt32())
             entryCount = count
             entryBytes = reader.readRemainingBytes()
             fields = []
-            summary = "\(count) items"
+            summary = "\(count) " + (type == "ipma" ? "items" : type == "ssix" ? "subsegments" : "levels")
         case "pixi":
             let channels = Int(try reader.readUInt8())
             let depths = try reader.readBytes(min(channels, reader.remaining))
@@ -109,18 +110,6 @@ public struct PropertyBox: AtomPayload, Hashable {
                       DescribedField("preloadFlagsSet", .list(flagNames.map { .text($0) })), DescribedField("defaultHints", hints),
                       DescribedField("defaultHintsSet", .list(hintNames.map { .text($0) }))]
             summary = duration == 0xFFFF_FFFF ? "preload from \(start) to the end" : "preload \(duration) from \(start)"
-        case "ssix":
-            let count = Int(try reader.readUInt32())
-            entryCount = count
-            entryBytes = reader.readRemainingBytes()
-            fields = []
-            summary = "\(count) subsegments"
-        case "leva":
-            let count = Int(try reader.readUInt8())
-            entryCount = count
-            entryBytes = reader.readRemainingBytes()
-            fields = []
-            summary = "\(count) levels"
         default:  // ftab
             let count = Int(try reader.readUInt16())
             entryCount = count
