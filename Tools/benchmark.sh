@@ -17,6 +17,7 @@ swift build -c release --product atombench >/dev/null
 bench=$(swift build -c release --show-bin-path)/atombench
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(uname -sr)"
+echo "cpu flags: $(grep -m1 '^flags' /proc/cpuinfo | tr ' ' '\n' | grep -x -E 'sha_ni|avx512f|avx2|aes' | tr '\n' ' ')(of sha_ni, avx512f, avx2, aes)"
 
 # 1. Parsing the tree of a typical tagged M4A, COUNT files in one process.
 mkdir -p "$scratch/m4a"

@@ -154,7 +154,10 @@ def make_corpus(kind):
     return folder, sorted(glob.glob(os.path.join(folder, f"*.{kind}")))
 
 
-machine = f"{os.cpu_count()} cores, " + next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?") + ", " + " ".join(os.uname()[2:3])
+# The CPU's model and the flags that change these figures (SHA-256 instructions, vector widths).
+cpu_flags = next((l.split(":", 1)[1].split() for l in open("/proc/cpuinfo") if l.startswith("flags")), [])
+shown_flags = " ".join(f for f in ["sha_ni", "avx512f", "avx2", "aes"] if f in cpu_flags) or "none of sha_ni, avx512f, avx2, aes"
+machine = f"{os.cpu_count()} cores, " + next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), "?") + f" ({shown_flags})" + ", " + " ".join(os.uname()[2:3])
 print(f"machine: {machine}")
 os.makedirs(os.path.join(S, "empty"), exist_ok=True)
 startup = best([TAGEDIT, "show", "-r", os.path.join(S, "empty")], 10)
