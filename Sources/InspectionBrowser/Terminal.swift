@@ -154,9 +154,10 @@ enum TerminalState {
 }
 
 /// Hands a picture to the desktop's viewer (`o` in the browser): its bytes go to a new file in
-/// a new temporary folder (nothing there is replaced), which `xdg-open` opens when there is a
-/// desktop to show it on (`DISPLAY` or `WAYLAND_DISPLAY` set; `open` on macOS). Without one the
-/// message says where the file is.
+/// a new temporary folder (nothing there is replaced; the file stays for the viewer, which may
+/// read it after the browser is gone), which `xdg-open` opens when there is a desktop to show
+/// it on (`DISPLAY` or `WAYLAND_DISPLAY` set; `open` on macOS). Without one the message says
+/// where the file is.
 enum PictureViewer {
     static func open(_ picture: InspectionPicture, from source: any ByteSource) -> String {
         let base = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
@@ -179,8 +180,8 @@ enum PictureViewer {
         let viewer = "xdg-open"
         #endif
         guard let program = findInPath(viewer) else { return "the picture is in \(path) (\(viewer) was not found to open it)" }
-        // Through sh, backgrounded: the viewer outlives neither the browser's terminal nor
-        // leaves a child to reap, and its output does not draw over the screen.
+        // Through sh, backgrounded: sh exits at once (no child of the browser is left to
+        // reap), the viewer runs on, and its output does not draw over the screen.
         guard spawnAndWait("/bin/sh", ["sh", "-c", "\"$0\" \"$1\" </dev/null >/dev/null 2>&1 &", program, path]) else {
             return "the picture is in \(path) (\(viewer) could not be started)"
         }

@@ -93,6 +93,20 @@ import Testing
         #expect(field(box, "trailingBytes") == nil)
     }
 
+    /// An attribute claiming four billion values and holding none gives the values it holds
+    /// (none), and the attributes after it are read.
+    @Test func anXtraCountItsBytesCannotHoldGivesTheValuesThere() throws {
+        let name = Array("WM/Lie".utf8)
+        let lying = be(UInt64(8 + name.count + 4), 4) + be(UInt64(name.count), 4) + name + be(0xFFFF_FFFF, 4)
+        let next = Array("WM/Next".utf8)
+        let honest = be(UInt64(8 + next.count + 4), 4) + be(UInt64(next.count), 4) + next + be(0, 4)
+        let box = try decodeLeaf("Xtra", lying + honest, parents: ["moov", "udta"])
+        #expect(field(box, "entries") == .list([
+            .record([DescribedField("name", "WM/Lie"), DescribedField("values", .list([]))]),
+            .record([DescribedField("name", "WM/Next"), DescribedField("values", .list([]))]),
+        ]))
+    }
+
     @Test func subsegmentIndexAndLevelAssignment() throws {
         // One subsegment of two ranges: level 1 of 1000 bytes, level 2 of 500.
         let ssix = try decodeLeaf("ssix", full0 + be(1, 4) + be(2, 4) + be(1 << 24 | 1000, 4) + be(2 << 24 | 500, 4))

@@ -113,8 +113,11 @@ public struct XtraBox: AtomPayload, Hashable {
             let name = String(decoding: try entry.readBytes(nameLength), as: UTF8.self)
             var values: [FieldValue] = []
             if entry.remaining >= 4 {
+                // (A count the attribute's bytes cannot hold stops at its end, not after
+                // four billion empty turns.)
                 let count = Int(try entry.readUInt32())
-                for _ in 0..<count where entry.remaining >= 6 {
+                for _ in 0..<count {
+                    guard entry.remaining >= 6 else { break }
                     let valueSize = Int(try entry.readUInt32())
                     let type = try entry.readUInt16()
                     guard valueSize >= 6, valueSize - 6 <= entry.remaining else { break }
