@@ -91,7 +91,8 @@ public enum InspectionHTML {
     /// bytes in Base64, when it fits `maxPictureBytes` and the page's share of bytes.
     static func picture(in fields: [InspectionField], of node: InspectionNode, bytes: [UInt8], file: FileInspection,
                         budget: inout Budget) -> JSONValue? {
-        guard let picture = InspectionPicture.find(in: fields, of: node, source: file.source, head: bytes) else { return nil }
+        // (Once the page's share of bytes is spent, no field is read to look for one.)
+        guard budget.bytes > 0, let picture = InspectionPicture.find(in: fields, of: node, source: file.source, head: bytes) else { return nil }
         let count = Int(picture.range.count)
         // Base64 takes 4 bytes for every 3.
         let cost = (count + 2) / 3 * 4
