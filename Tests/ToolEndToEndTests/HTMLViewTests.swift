@@ -71,6 +71,47 @@ struct HTMLViewTests {
         #expect(dom.contains(", \(size) bytes, \(width)×\(height)</figcaption>"), "\(first): \(width)×\(height), \(size) bytes")
     }
 
+    /// A cover larger than the 64 KiB of bytes a page shows for a node is read from the file
+    /// for its image (every byte of it, checked against the picture extracted); one over
+    /// `maxPictureBytes` (2 MiB) is described but not embedded. Pictures made by ffmpeg.
+    @Test func largeCoversAreReadWholeOrLeftOut() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let noise = ["-f", "lavfi", "-i", "nullsrc=size=1024x1024,geq=random(1)*255:128:128", "-frames:v", "1"]
+        try LongAudiobook.ffmpeg(noise + ["-q:v", "2", directory + "/mid.jpg"])
+        try LongAudiobook.ffmpeg(["-f", "lavfi", "-i", "nullsrc=size=1600x1600,geq=random(1)*255:random(2)*255:128", "-frames:v", "1",
+                                  directory + "/big.png"])
+        for (image, embedded) in [("mid.jpg", true), ("big.png", false)] {
+            let picture = try TemporaryFile.read(directory + "/" + image)
+            #expect(picture.count > 64 * 1024)
+            #expect(embedded == (picture.count <= 2 << 20), "\(image): \(picture.count) bytes")
+            let song = directory + "/\(image).m4a"
+            try Data(try TemporaryFile.read(TestFixtures.path("alac.m4a"))).write(to: URL(fileURLWithPath: song))
+            #expect(try await ToolRunner.run("tagedit", ["picture", "add", song, "--image", directory + "/" + image]).status == 0)
+            let page = directory + "/\(image).html"
+            #expect(try await ToolRunner.run("atominspect", ["html", song, "--output", page]).status == 0)
+            let html = try String(contentsOfFile: page, encoding: .utf8)
+            let start = try #require(html.range(of: "<script id=\"data\" type=\"application/json\">"))
+            let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+            let data = try #require(try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as? [String: Any])
+            var images: [[String: Any]] = []
+            func visit(_ nodes: [[String: Any]]) {
+                for node in nodes {
+                    if let image = node["image"] as? [String: Any] { images.append(image) }
+                    visit(node["children"] as? [[String: Any]] ?? [])
+                }
+            }
+            visit(try #require(data["nodes"] as? [[String: Any]]))
+            if embedded {
+                let image = try #require(images.first)
+                #expect(images.count == 1)
+                #expect(image["size"] as? Int == picture.count)
+                #expect(Data(base64Encoded: try #require(image["base64"] as? String)) == Data(picture))
+            } else {
+                #expect(images.isEmpty)
+            }
+        }
+    }
+
     @Test func aSearchInTheLinkMarksTheMatches() async throws {
         let (page, directory) = try await page("video-h264-aac.mp4")
         let dom = try await render("file://" + page + "#search=stco", in: directory)
