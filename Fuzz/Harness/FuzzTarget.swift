@@ -129,6 +129,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         guard let tree = try? AtomTree(source: source) else { return }
         _ = AtomInspector(tree: tree).inspect()
         _ = AtomStructureCheck.findings(in: tree)
+        _ = ConformanceRule.findings(in: tree, profiles: ConformanceProfile.allCases)
         for track in TimedMetadataTrack.read(tree) { _ = track.samples.count }
         if let metadata = try? MovieMetadata(tree: tree) {
             for scope in [metadata.movie] + metadata.tracks {

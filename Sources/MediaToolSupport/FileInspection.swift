@@ -170,7 +170,8 @@ public struct FileInspection: Sendable {
         return chain
     }
 
-    /// Every problem met reading the file and decoding every node (a whole walk).
+    /// Every problem met reading the file and decoding every node (a whole walk), and the
+    /// cross-checks of `check`: the browser's list of diagnostics holds all `check` reports.
     public func allDiagnostics() -> [Diagnostic] {
         var found = diagnostics
         func visit(_ nodes: [InspectionNode]) {
@@ -180,14 +181,19 @@ public struct FileInspection: Sendable {
             }
         }
         visit(nodes)
+        if let atomTree {
+            found.appendNew(AtomStructureCheck.crossChecks(in: atomTree))
+        } else {
+            found.appendNew(deepCheck?() ?? [])
+        }
         return found
     }
 
     /// What `atominspect check` reports: every problem (not notes), and for atom-based files the
-    /// structural cross-checks of `AtomStructureCheck`.
-    public func findings() -> [Diagnostic] {
+    /// structural cross-checks of `AtomStructureCheck` and the rules of `profiles`.
+    public func findings(profiles: [ConformanceProfile] = []) -> [Diagnostic] {
         if let atomTree {
-            return AtomStructureCheck.findings(in: atomTree).filter(\.isProblem)
+            return AtomStructureCheck.findings(in: atomTree).filter(\.isProblem) + ConformanceRule.findings(in: atomTree, profiles: profiles)
         }
         var found = diagnostics
         found.appendNew(deepCheck?() ?? [])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ISOBMFF
 import MediaMetadata
 import MediaToolSupport
 
@@ -6,12 +7,20 @@ extension AtomInspect {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "check",
-            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of \(MediaFormat.names { $0.structure != .atoms }).",
-            discussion: "Prints 'FILE: ok' or the findings, one per line, and with several files a summary on standard error. Exit 0 when every file is sound, 1 when one has findings, 2-4 when one cannot be read (the worst code wins)."
+            abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of \(MediaFormat.names { $0.structure != .atoms }); with --profile, what a kind of player needs.",
+            discussion: """
+                Prints 'FILE: ok' or the findings, one per line, and with several files a summary on standard error. Exit 0 when every \
+                file is sound, 1 when one has findings, 2-4 when one cannot be read (the worst code wins).
+
+                --profile adds the rules of a kind of player or delivery to an ISO-BMFF file's check: apple (QuickTime, Music, Apple \
+                devices), web (browsers), hls (HTTP Live Streaming fMP4), cmaf (CMAF tracks), heif (HEIF/AVIF images), or all. Each \
+                finding names its rule in brackets, why it matters to a player and the specification it comes from; --list-rules \
+                prints every rule.
+                """
         )
 
         @Argument(help: "The media files (folders with --recursive).")
-        var files: [String]
+        var files: [String] = []
 
         @Flag(name: .shortAndLong, help: "Walk folders: check every media file under them.")
         var recursive = false
@@ -22,7 +31,22 @@ extension AtomInspect {
         @Option(help: "Files checked at once (default: the number of processors); the output is a serial run's.")
         var jobs: Int?
 
+        @Option(name: .long, help: ArgumentHelp("Also hold ISO-BMFF files to a profile's rules (repeatable).", valueName: "apple|web|hls|cmaf|heif|all"))
+        var profile: [String] = []
+
+        @Flag(help: "Print the rules of the profiles (of every profile without --profile) and exit.")
+        var listRules = false
+
+        /// The profiles asked for, `all` standing for every one.
+        var profiles: [ConformanceProfile] {
+            profile.contains("all") ? ConformanceProfile.allCases : profile.compactMap(ConformanceProfile.init(rawValue:))
+        }
+
         func validate() throws {
+            for name in profile where name != "all" && ConformanceProfile(rawValue: name) == nil {
+                throw ValidationError("unknown profile '\(name)'; the profiles are " + (ConformanceProfile.allCases.map(\.rawValue) + ["all"]).joined(separator: ", "))
+            }
+            if listRules { return }
             if files.isEmpty { throw ValidationError("name at least one file") }
             if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         }
@@ -34,6 +58,15 @@ extension AtomInspect {
         }
 
         func run() throws {
+            if listRules {
+                for rule in ConformanceRule.rules(of: profile.isEmpty ? ConformanceProfile.allCases : profiles) {
+                    print("\(rule.id) (\(rule.severity.rawValue); \(rule.profiles.map(\.rawValue).joined(separator: ", ")))")
+                    print("  \(rule.why).")
+                    print("  Source: \(rule.source).")
+                }
+                return
+            }
+            let profiles = self.profiles
             var worst: Int32 = 0
             var counts = (ok: 0, problems: 0, unreadable: 0)
             let paths = MediaFileList.expand(files, recursive: recursive, extensions: MediaFileList.inspectableExtensions)
@@ -49,7 +82,7 @@ extension AtomInspect {
                 } catch {
                     return .unreadable(message: error.message, status: ExitStatus.code(for: error).rawValue)
                 }
-                return .checked(findings: file.findings().map(\.description))
+                return .checked(findings: file.findings(profiles: profiles).map(\.description))
             }, emit: { index, outcome in
                 let path = paths[index]
                 switch outcome {

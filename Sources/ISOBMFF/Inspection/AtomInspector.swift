@@ -48,7 +48,7 @@ public struct AtomInspector: Sendable {
 
     /// The top-level atoms, their contexts made one at a time.
     public func topLevelSiblings() -> AtomSiblings {
-        AtomSiblings(atoms: tree.atoms, parent: nil, handler: nil, metadataKeys: [], perSampleIVSize: nil)
+        AtomSiblings(atoms: tree.atoms, parent: nil, handler: nil, metadataKeys: [], perSampleIVSize: nil, parentVersion: nil)
     }
 
     /// `context`'s children, their contexts made one at a time (a list of a million atoms
@@ -63,7 +63,10 @@ public struct AtomInspector: Sendable {
         }
         if context.atom.type == "traf" { ivSize = fragmentIVSize(context.atom) }
         if context.atom.type == "meta" { keys = metadataKeys(in: context.atom) }
-        return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys, perSampleIVSize: ivSize)
+        // An `iref`'s references read their item IDs by its version.
+        let version = context.atom.type == "iref" ? (try? tree.bytes(at: context.atom.payloadOffset, count: 1)).flatMap(\.first) : nil
+        return AtomSiblings(atoms: context.atom.children, parent: context, handler: handler, metadataKeys: keys, perSampleIVSize: ivSize,
+                            parentVersion: version)
     }
 
     /// The per-sample IV size in the track's first sample entry's `sinf/schi/tenc`
@@ -261,14 +264,16 @@ public final class AtomSiblings: Sendable {
     let handler: FourCC?
     let metadataKeys: [String]
     let perSampleIVSize: Int?
+    let parentVersion: UInt8?
     let indexes: [Int?]
 
-    init(atoms: [Atom], parent: AtomDecodingContext?, handler: FourCC?, metadataKeys: [String], perSampleIVSize: Int?) {
+    init(atoms: [Atom], parent: AtomDecodingContext?, handler: FourCC?, metadataKeys: [String], perSampleIVSize: Int?, parentVersion: UInt8?) {
         self.atoms = atoms
         self.parent = parent
         self.handler = handler
         self.metadataKeys = metadataKeys
         self.perSampleIVSize = perSampleIVSize
+        self.parentVersion = parentVersion
         indexes = AtomTree.siblingIndexes(atoms)
     }
 
@@ -279,7 +284,7 @@ public final class AtomSiblings: Sendable {
         let atom = atoms[index]
         return AtomDecodingContext(atom: atom, parent: parent?.atom.type, grandparent: parent?.parent, handler: handler,
                                    metadataKeys: metadataKeys, path: (parent?.path ?? .root).appending(atom.type, index: indexes[index]),
-                                   perSampleIVSize: perSampleIVSize)
+                                   perSampleIVSize: perSampleIVSize, parentVersion: parentVersion)
     }
 
     /// The contexts of all the atoms.

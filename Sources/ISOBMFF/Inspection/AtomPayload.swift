@@ -34,9 +34,12 @@ public struct AtomDecodingContext: Sendable {
     /// The per-sample IV size of the enclosing encrypted track (its `tenc`; for a fragment, the
     /// track its `tfhd` names), which `senc` needs to be read; nil when not known.
     public var perSampleIVSize: Int?
+    /// The version of the parent when it is a full box whose children read by it (an `iref`'s
+    /// references hold 16-bit item IDs under version 0, 32-bit under 1); nil otherwise.
+    public var parentVersion: UInt8?
 
     public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = [],
-                path: AtomPath = .root, perSampleIVSize: Int? = nil) {
+                path: AtomPath = .root, perSampleIVSize: Int? = nil, parentVersion: UInt8? = nil) {
         self.atom = atom
         self.parent = parent
         self.grandparent = grandparent
@@ -44,6 +47,7 @@ public struct AtomDecodingContext: Sendable {
         self.metadataKeys = metadataKeys
         self.path = path
         self.perSampleIVSize = perSampleIVSize
+        self.parentVersion = parentVersion
     }
 }
 

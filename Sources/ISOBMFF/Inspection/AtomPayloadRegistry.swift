@@ -15,6 +15,7 @@ public enum AtomPayloadRegistry {
             }
         }
         if context.parent == "tref" { return SmallFieldsBox.self }
+        if context.parent == "iref" { return ItemReferenceBox.self }
         if context.grandparent == "keys", ["keyd", "dtyp", "loca"].contains(atom.type) { return MetadataKeyDeclaration.self }
         if context.parent == "udta", atom.type.bytes[0] == 0xA9, atom.role == .leaf { return UserDataTextAtom.self }
         if context.parent == "udta", atom.type == "Xtra" { return XtraBox.self }

@@ -3,19 +3,24 @@ import MediaBytes
 /// Structural validation for `atominspect check`: the tree's own diagnostics, fields that do
 /// not decode, and the cross-checks a player relies on.
 ///
-/// - exactly one `moov` (none for an image file: a top-level `meta` and no movie);
+/// - exactly one `moov` (none for an image file, a top-level `meta` and no movie, nor for a
+///   media segment, which opens with `styp` or a fragment);
 /// - every chunk offset (`stco`/`co64`) starts inside an `mdat` payload, and the chunk (its
 ///   samples' sizes added up through `stsc` and `stsz`) ends inside it too;
 /// - `stsz`, `stts` and `stsc` agree on the number of samples.
 public enum AtomStructureCheck {
     public static func findings(in tree: AtomTree) -> [Diagnostic] {
-        var findings = tree.diagnostics
-        findings += AtomInspector(tree: tree, options: .complete).diagnosticsOfEveryAtom()
+        tree.diagnostics + AtomInspector(tree: tree, options: .complete).diagnosticsOfEveryAtom() + crossChecks(in: tree)
+    }
 
+    /// The checks across atoms alone (the movie count, the tracks' tables against each other
+    /// and against the media data): what `findings` adds to the problems of single atoms.
+    public static func crossChecks(in tree: AtomTree) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
         let movies = tree.atoms.filter { $0.type == "moov" }
         // An image file (HEIF/AVIF: a top-level `meta` and no movie) needs no `moov`.
         let isImageFile = movies.isEmpty && tree.atoms.contains { $0.type == "meta" }
-        if movies.count != 1 && !isImageFile {
+        if movies.count != 1 && !isImageFile && !(movies.isEmpty && isMediaSegment(tree)) {
             findings.append(Diagnostic(
                 .error, .movieCount, offset: movies.dropFirst().first?.offset ?? 0, path: .root,
                 message: movies.isEmpty ? "no 'moov' atom: the file has no movie header" : "\(movies.count) 'moov' atoms; a file has exactly one"))
@@ -29,6 +34,14 @@ public enum AtomStructureCheck {
             findings += checkTrack(trak, path: trakPath, tree: tree, mediaData: mediaData)
         }
         return findings
+    }
+
+    /// A media segment of a stream (DASH, HLS fMP4, CMAF: ISO/IEC 14496-12 section 8.16): its
+    /// fragments need the movie of an initialization segment served apart, so it has none. It
+    /// opens with a segment type box or a fragment (or the index and events that go before it).
+    public static func isMediaSegment(_ tree: AtomTree) -> Bool {
+        guard let first = tree.atoms.first?.type else { return false }
+        return ["styp", "moof", "sidx", "emsg", "prft"].contains(first) && tree.atoms.contains { $0.type == "moof" }
     }
 
     private static func checkTrack(_ trak: Atom, path: AtomPath, tree: AtomTree, mediaData: [Range<UInt64>]) -> [Diagnostic] {

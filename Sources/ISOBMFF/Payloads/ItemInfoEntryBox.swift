@@ -43,3 +43,30 @@ public struct PrimaryItemBox: AtomPayload, Hashable {
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + [DescribedField("itemID", itemID)] }
     public var summary: String { "itemID=\(itemID)" }
 }
+
+/// One reference of an `iref` (ISO/IEC 14496-12 section 8.11.12, `SingleItemTypeReferenceBox`):
+/// its type is the box's (`dimg` derived image, `thmb` thumbnail, `cdsc` content description,
+/// `auxl` auxiliary image...), then the item it is from and the items it is to. Item IDs are 16
+/// bits under an `iref` of version 0, 32 bits under version 1.
+public struct ItemReferenceBox: AtomPayload, Hashable {
+    public var fromItemID: UInt32
+    public var toItemIDs: [UInt32]
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        let wide = (context.parentVersion ?? 0) >= 1
+        func itemID() throws -> UInt32 { wide ? try reader.readUInt32() : UInt32(try reader.readUInt16()) }
+        fromItemID = try itemID()
+        let count = Int(try reader.readUInt16())
+        guard count * (wide ? 4 : 2) <= reader.remaining else {
+            throw ByteReaderError(offset: reader.offset, needed: count * (wide ? 4 : 2), available: reader.remaining)
+        }
+        toItemIDs = try (0..<count).map { _ in try itemID() }
+    }
+
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        [DescribedField("fromItemID", fromItemID), DescribedField("referenceCount", toItemIDs.count),
+         DescribedField("toItemIDs", .list(toItemIDs.map { FieldValue($0) }))]
+    }
+
+    public var summary: String { "from item \(fromItemID) to " + toItemIDs.map(String.init).joined(separator: ", ") }
+}
