@@ -40,8 +40,14 @@ extension Browser {
         if let message { return Self.fit(message, width) }
         let hints = overlay == nil
             ? "? help  q quit  j/k move  l/h open/close  Tab pane  / search  : offset  f follow  t table"
-            : "Esc close  j/k move  Enter go  q quit"
+            : overlayHints
         return styled(Self.fit(hints, width), "2")
+    }
+
+    /// The keys of the open overlay, for the status line.
+    var overlayHints: String {
+        if case .table = overlay { return "Esc close  j/k move  Enter go  : row or time  / find  n/N next" }
+        return "Esc close  j/k move  Enter go  q quit"
     }
 
     // MARK: Panes
@@ -188,6 +194,7 @@ extension Browser {
             "Ctrl-o            back to where you followed from",
             "!                 diagnostics (Enter goes to the node)",
             "t                 the table: entries, or the track's samples",
+            "  in a table      : a row or a time (12.5s), / find text, n / N again",
             "w / W             write the node's bytes / payload to a file",
             "e                 write the subtree as JSON to a file",
             "o                 open the node's picture with the desktop's viewer",
@@ -211,13 +218,26 @@ extension Browser {
 
     func tableLines(_ view: TableView, height: Int) -> [String] {
         let table = view.table
-        var lines = ["\(table.title) of \(view.owner): \(table.rowCount) rows  (row \(view.selected + 1))"]
-        let columnWidth = max(min(18, (width - 18) / max(table.columns.count, 1)), 6)
-        lines.append("  " + table.columns.map { Self.padLeft($0, columnWidth) }.joined())
         let visible = max(height - 3, 1)
         let rows = table.rows(view.top..<view.top + visible)
-        for row in rows {
-            var line = (row.index == view.selected ? "> " : "  ") + row.values.map { Self.padLeft(Self.text($0), columnWidth) }.joined()
+        // Each column as wide as its name or its widest value on the page (at most 20), and
+        // as many columns as the screen holds beside the reference (`→ sample 12`).
+        let texts = rows.map { $0.values.map { Self.text($0) } }
+        var widths: [Int] = []
+        var used = 2 + (rows.contains { $0.reference != nil } ? 16 : 0)
+        for (index, name) in table.columns.enumerated() {
+            let widest = texts.map { index < $0.count ? $0[index].count : 0 }.max() ?? 0
+            let columnWidth = min(max(name.count, widest, 3) + 2, 20)
+            guard used + columnWidth <= width || widths.isEmpty else { break }
+            widths.append(columnWidth)
+            used += columnWidth
+        }
+        let hidden = table.columns.count - widths.count
+        var lines = ["\(table.title) of \(view.owner): \(table.rowCount) rows  (row \(view.selected + 1))"
+                         + (hidden > 0 ? "  \(hidden) more columns past the screen's width" : "")]
+        lines.append("  " + zip(table.columns, widths).map { Self.padLeft($0, $1) }.joined())
+        for (row, values) in zip(rows, texts) {
+            var line = (row.index == view.selected ? "> " : "  ") + zip(values, widths).map { Self.padLeft($0, $1) }.joined()
             if let reference = row.reference { line += "  → " + reference.label }
             lines.append(row.index == view.selected ? styled(Self.fit(line, width), "7") : line)
         }

@@ -26,6 +26,10 @@ public struct Browser {
     /// A one-line question on the status line.
     public enum Prompt: Sendable, Hashable {
         case search, offset, writeBytes, writePayload, writeJSON
+        /// Inside a table: a row number, or a time in seconds (`12.5s`) in a table of samples.
+        case row
+        /// Inside a table: text to find in its rows.
+        case tableSearch
         /// A write to a file that exists waits for a yes: the write and its path.
         indirect case overwrite(Prompt, String)
         var label: String {
@@ -35,6 +39,8 @@ public struct Browser {
             case .writeBytes: "Write node bytes to: "
             case .writePayload: "Write payload to: "
             case .writeJSON: "Write subtree JSON to: "
+            case .row: "Go to row (a number, or a time like 12.5s): "
+            case .tableSearch: "Find in table: "
             case .overwrite(_, let path): "\(path) exists. Replace it? (y/n) "
             }
         }
@@ -84,6 +90,8 @@ public struct Browser {
     var cachedPicture: (path: String, picture: InspectionPicture?)?
     var history: [(path: String, hexStart: UInt64, mark: Range<UInt64>?)] = []
     var lastSearch: String?
+    /// The last text searched for inside a table (`n`/`N` there repeat it).
+    var lastTableSearch: String?
     var allDiagnostics: [Diagnostic]?
     /// With a second file: what differs from it, and the last difference shown.
     public private(set) var comparison: InspectionDiff?
@@ -254,7 +262,7 @@ public struct Browser {
     }
 
     mutating func startPrompt(_ kind: Prompt) {
-        guard kind == .search || kind == .offset || selectedNode != nil else { return }
+        guard [.search, .offset, .row, .tableSearch].contains(kind) || selectedNode != nil else { return }
         prompt = kind
         input = ""
     }
@@ -488,6 +496,10 @@ public struct Browser {
             switch kind {
             case .search: search(text, forward: true)
             case .offset: goToOffset(text)
+            case .row: goToRow(text)
+            case .tableSearch:
+                lastTableSearch = text
+                searchTable(text, forward: true)
             case .writeBytes, .writePayload, .writeJSON:
                 // A file that is there is replaced only when the answer is yes (a device or a
                 // FIFO is written through, as every output of the tools is).
@@ -596,6 +608,19 @@ public struct Browser {
             case .control("u"), .pageUp: view.selected -= visible / 2
             case .character("g"), .home: view.selected = 0
             case .character("G"), .end: view.selected = view.table.rowCount - 1
+            case .character(":"):
+                startPrompt(.row)
+                return .redraw
+            case .character("/"):
+                startPrompt(.tableSearch)
+                return .redraw
+            case .character("n"), .character("N"):
+                guard let text = lastTableSearch else {
+                    message = "no search yet (/ finds text in the table)"
+                    break
+                }
+                searchTable(text, forward: key == .character("n"))
+                return .redraw
             case .enter, .character("f"):
                 if let reference = view.table.rows(view.selected..<view.selected + 1).first?.reference {
                     overlay = nil
@@ -611,6 +636,96 @@ public struct Browser {
             overlay = .table(view)
         }
         return .redraw
+    }
+
+    /// Inside a table: selects row `text` (1-based), or in a table with a `decodeSeconds`
+    /// column (a track's samples) the first row decoded at or after a time (`12.5s`), found
+    /// by halving (the rows are in decode order; a page is read per step).
+    mutating func goToRow(_ text: String) {
+        guard case .table(var view) = overlay else { return }
+        let trimmed = text.trimmingSpaces.lowercased()
+        if trimmed.hasSuffix("s"), let seconds = Double(trimmed.dropLast()) {
+            guard let column = view.table.columns.firstIndex(of: "decodeSeconds") else {
+                message = "this table has no times; give a row number"
+                return
+            }
+            func time(_ row: Int) -> Double? {
+                guard let value = view.table.rows(row..<row + 1).first?.values[safe: column] else { return nil }
+                switch value {
+                case .double(let v): return v
+                case .uint(let v): return Double(v)
+                case .int(let v): return Double(v)
+                default: return nil
+                }
+            }
+            var low = 0, high = view.table.rowCount
+            while low < high {
+                let mid = (low + high) / 2
+                if let t = time(mid), t < seconds { low = mid + 1 } else { high = mid }
+            }
+            guard low < view.table.rowCount else {
+                message = "no sample is decoded at or after \(text.trimmingSpaces) (the last at \(time(view.table.rowCount - 1).map { String($0) } ?? "?") s)"
+                return
+            }
+            view.selected = low
+            message = "row \(low + 1): the first decoded at or after \(text.trimmingSpaces)"
+        } else if let number = Int(trimmed), number >= 1 {
+            guard number <= view.table.rowCount else {
+                message = "the table has \(view.table.rowCount) rows"
+                return
+            }
+            view.selected = number - 1
+        } else {
+            message = "not a row: \(text) (write 120, or 12.5s for a time)"
+            return
+        }
+        scroll(&view)
+        overlay = .table(view)
+    }
+
+    /// Inside a table: the next (or previous) row after the selected one whose values hold
+    /// `text` (any case), read a page at a time; a table of millions of rows is searched in
+    /// steps of at most `tableSearchLimit` rows, the search saying where it stopped.
+    mutating func searchTable(_ text: String, forward: Bool) {
+        guard case .table(var view) = overlay else { return }
+        let needle = text.lowercased()
+        let count = view.table.rowCount
+        let page = 1024
+        var checked = 0
+        var position = view.selected
+        while checked < min(count, Self.tableSearchLimit) {
+            let start = forward ? position + 1 : max(position - page, 0)
+            let end = forward ? min(start + page, count) : position
+            guard start < end else { break }
+            let rows = view.table.rows(start..<end)
+            let ordered = forward ? rows : rows.reversed()
+            if let hit = ordered.first(where: { row in row.values.contains { Self.text($0).lowercased().contains(needle) } }) {
+                view.selected = hit.index
+                scroll(&view)
+                overlay = .table(view)
+                message = "row \(hit.index + 1) holds \(text)"
+                return
+            }
+            checked += end - start
+            position = forward ? end - 1 : start
+        }
+        let reachedEnd = forward ? position >= count - 1 : position <= 0
+        message = reachedEnd ? "\(text): no more rows hold it" : "\(text): not in the \(checked) rows after row \(view.selected + 1); n searches on from row \(position + 1)"
+        if !reachedEnd {
+            view.selected = position
+            scroll(&view)
+            overlay = .table(view)
+        }
+    }
+
+    static let tableSearchLimit = 200_000
+
+    /// Keeps the selected row of a table on the screen.
+    func scroll(_ view: inout TableView) {
+        let visible = max(paneHeight - 3, 1)
+        view.selected = max(0, min(view.selected, view.table.rowCount - 1))
+        if view.selected < view.top { view.top = view.selected }
+        if view.selected >= view.top + visible { view.top = view.selected - visible + 1 }
     }
 
     /// Opens the selected node's table, or the sample table of the track around it.

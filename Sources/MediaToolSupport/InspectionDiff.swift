@@ -29,6 +29,9 @@ public struct InspectionDiff: Sendable {
         /// Offset, size and value in the first and the second file, where they apply.
         public var before: Side?
         public var after: Side?
+        /// For `.bytes`: how far into the node the first differing byte is (the same in both
+        /// files: the sizes are equal).
+        public var firstDifference: UInt64?
 
         public struct Side: Sendable, Equatable {
             public var offset: UInt64
@@ -60,17 +63,25 @@ public struct InspectionDiff: Sendable {
         var changes: [Change] = []
         var shifted = 0
         var uncompared: (nodes: Int, bytes: UInt64) = (0, 0)
+        // Where the last two nodes compared first differ (nil when equal or not read).
+        var lastDifference: UInt64?
         func side(_ node: InspectionNode, _ value: JSONValue? = nil) -> Change.Side {
             Change.Side(offset: node.offset, size: node.size, value: value)
         }
         func sameBytes(_ x: InspectionNode, _ y: InspectionNode) -> Bool {
+            lastDifference = nil
             guard x.size == y.size, x.range.upperBound <= a.source.size, y.range.upperBound <= b.source.size else { return false }
             if structureOnly && x.holdsMedia && y.holdsMedia {
                 uncompared.nodes += 1
                 uncompared.bytes += x.size
                 return true
             }
-            return (try? a.source.hasSameBytes(at: x.offset, as: b.source, at: y.offset, count: x.size)) ?? false
+            do {
+                lastDifference = try a.source.firstDifference(at: x.offset, from: b.source, at: y.offset, count: x.size)
+                return lastDifference == nil
+            } catch {
+                return false
+            }
         }
         func compare(_ first: [InspectionNode], _ second: [InspectionNode], topLevel: Bool) {
             let byKey = Dictionary(second.map { (Self.matchKey($0), $0) }, uniquingKeysWith: { x, _ in x })
@@ -104,7 +115,9 @@ public struct InspectionDiff: Sendable {
                 if x.hasChildren || y.hasChildren {
                     compare(x.children, y.children, topLevel: false)
                 } else if !fieldChanged && x.size == y.size {
-                    changes.append(Change(kind: .bytes, path: x.path, type: x.type, before: side(x), after: side(y)))
+                    var change = Change(kind: .bytes, path: x.path, type: x.type, before: side(x), after: side(y))
+                    change.firstDifference = lastDifference
+                    changes.append(change)
                 }
             }
             for y in second where !firstKeys.contains(Self.matchKey(y)) {
@@ -144,7 +157,9 @@ public struct InspectionDiff: Sendable {
                 let before = change.before?.value.map(Self.short) ?? "(none)"
                 let after = change.after?.value.map(Self.short) ?? "(none)"
                 return "  \(change.path)  \(change.field!): \(before) -> \(after)"
-            case .bytes: return "~ \(change.path)  same size, other bytes"
+            case .bytes:
+                guard let at = change.firstDifference, let before = change.before, let after = change.after else { return "~ \(change.path)  same size, other bytes" }
+                return "~ \(change.path)  same size, other bytes from byte \(at) of it (file offsets \(before.offset + at) and \(after.offset + at))"
             }
         }
     }
@@ -179,6 +194,7 @@ public struct InspectionDiff: Sendable {
                 if let field = change.field { members.append(("field", .string(field))) }
                 if let before = side(change.before) { members.append(("a", before)) }
                 if let after = side(change.after) { members.append(("b", after)) }
+                if let at = change.firstDifference { members.append(("firstDifference", .uint(at))) }
                 return .object(members)
             })),
         ] + (uncomparedMedia.nodes == 0 ? [] : [

@@ -204,17 +204,7 @@ final class AtomNodes: Sendable {
         let source = tree.source
         switch atom.type {
         case "trak":
-            guard let locator = TrackSampleLocator(trak: atom, tree: tree) else { return nil }
-            return InspectionTable(title: "samples", columns: ["sample", "decodeTime", "compositionOffset", "offset", "size", "sync"],
-                                   rowCount: locator.sampleCount) { range in
-                locator.samples(range).map { sample in
-                    InspectionRow(index: sample.number - 1, values: [
-                        .uint(UInt64(sample.number)), sample.decodeTime.map(JSONValue.uint) ?? .null,
-                        sample.compositionOffset.map(JSONValue.int) ?? .null, sample.offset.map(JSONValue.uint) ?? .null,
-                        sample.size.map { .uint(UInt64($0)) } ?? .null, .bool(sample.isSync),
-                    ], reference: Self.sampleReference(sample))
-                }
-            }
+            return trackSampleTable(atom)
         case "stsz", "stz2":
             guard let trak = track(holding: context), let locator = TrackSampleLocator(trak: trak, tree: tree) else { return nil }
             let width: UInt64? = atom.type == "stsz" ? 4 : nil
@@ -255,6 +245,43 @@ final class AtomNodes: Sendable {
             }
         default:
             return nil
+        }
+    }
+
+    /// Every sample of a track: those of its `moov` tables, then those of each movie fragment
+    /// that names it, with decode and presentation times in ticks and seconds (the media
+    /// timescale; presentation is decode time plus composition offset, before any edit list).
+    func trackSampleTable(_ trak: Atom) -> InspectionTable? {
+        let locator = TrackSampleLocator(trak: trak, tree: tree)
+        func decoded<T: AtomPayload>(_ path: [FourCC], as: T.Type) -> T? {
+            guard let atom = trak.descendant(AtomPath(path.map { .init(type: $0) })), let bytes = try? tree.fieldBytes(of: atom) else { return nil }
+            var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
+            return try? T(from: &reader, context: AtomDecodingContext(atom: atom, parent: path.count > 1 ? path[path.count - 2] : "trak"))
+        }
+        let moovCount = locator?.sampleCount ?? 0
+        let hasFragments = tree.atoms.contains { $0.type == "moof" }
+        let fragments = hasFragments ? decoded(["tkhd"], as: TrackHeaderBox.self).map { FragmentSampleLocator(trackID: $0.trackID, tree: tree, firstSample: moovCount) } : nil
+        guard locator != nil || (fragments?.sampleCount ?? 0) > 0 else { return nil }
+        let timescale = decoded(["mdia", "mdhd"], as: MediaHeaderBox.self)?.timescale ?? 0
+        @Sendable func seconds(_ ticks: Int64?) -> JSONValue {
+            guard let ticks, timescale > 0 else { return .null }
+            return .double((Double(ticks) / Double(timescale) * 1_000_000).rounded() / 1_000_000)
+        }
+        return InspectionTable(title: "samples",
+                               columns: ["sample", "offset", "size", "sync", "decodeTime", "duration", "compositionOffset", "decodeSeconds", "presentationSeconds", "fragment"],
+                               rowCount: moovCount + (fragments?.sampleCount ?? 0)) { range in
+            let samples = (locator?.samples(range) ?? []) + (fragments?.samples(range) ?? [])
+            return samples.map { sample in
+                let decode = sample.decodeTime.flatMap { Int64(exactly: $0) }
+                let presented = decode.map { $0 &+ (sample.compositionOffset ?? 0) }
+                // Where and how big first (what a narrow screen keeps), then the times.
+                return InspectionRow(index: sample.number - 1, values: [
+                    .uint(UInt64(sample.number)), sample.offset.map(JSONValue.uint) ?? .null, sample.size.map { .uint(UInt64($0)) } ?? .null,
+                    .bool(sample.isSync), sample.decodeTime.map(JSONValue.uint) ?? .null, sample.duration.map { .uint(UInt64($0)) } ?? .null,
+                    sample.compositionOffset.map(JSONValue.int) ?? .null, seconds(decode), seconds(presented),
+                    sample.fragment.map { .uint(UInt64($0)) } ?? .null,
+                ], reference: Self.sampleReference(sample))
+            }
         }
     }
 

@@ -344,3 +344,52 @@ struct LintFile {
         #expect(try Self.ruleIDs(Self.fixture("heif-jpeg-item.heif"), [.heif]).isEmpty)
     }
 }
+
+/// The command reference's table of profiles lists each profile's rules as the code has them.
+@Suite struct ConformanceDocumentationTests {
+    @Test func theProfileTableMatchesTheRules() throws {
+        let article = try String(contentsOfFile: TestFixtures.packageRoot + "/Sources/MediaMetadata/MediaMetadata.docc/AtomInspectTool.md", encoding: .utf8)
+        for profile in ConformanceProfile.allCases {
+            let row = try #require(article.split(separator: "\n").first { $0.hasPrefix("| `\(profile.rawValue)` |") }, "no row for \(profile)")
+            let rules = ConformanceRule.rules(of: [profile]).map(\.id)
+            // The rule IDs (code spans with a hyphen) of the row's last cell; "the three duration
+            // rules" stands for those three.
+            let cell = row.split(separator: "|").last.map(String.init) ?? ""
+            let spans = cell.split(separator: "`", omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            var named = Set(spans.filter { $0.contains("-") && !$0.contains("/") })
+            if cell.contains("the three duration rules") { named.formUnion(["movie-duration", "track-duration", "media-duration"]) }
+            #expect(named == Set(rules), "\(profile): the table says \(named.sorted()), the code \(rules.sorted())")
+        }
+    }
+}
+
+/// The rules at the sizes streams have: thousands of fragments indexed by a `sidx` of as many
+/// references, and runs that claim billions of samples.
+@Suite struct ConformanceAtScaleTests {
+    @Test func anIndexOfThousandsOfFragmentsIsCheckedReferenceByReference() throws {
+        var file = LintFile()
+        let count = 5000
+        file.fragments = (0..<count).map { [LintFile.TrackFragment(decodeTime: UInt64($0) * 3000)] }
+        let size = LintFile.fragment([.init()], sequence: 1).count
+        var sidx = B.be(1, width: 4) + B.be(1000, width: 4) + B.be(0, width: 4) + B.be(0, width: 4) + B.be(0, width: 2) + B.be(UInt64(count), width: 2)
+        for index in 0..<count { sidx += B.be(UInt64(size), width: 4) + B.be(index == 4321 ? 2000 : 3000, width: 4) + [0x90, 0, 0, 0] }
+        file.beforeFragments = [B.fullBox("sidx", sidx)]
+        let found = ConformanceRule.findings(in: try parse(file.build()), profiles: [.web])
+        #expect(found.map(\.code) == ["sidx-references"], "\(found)")
+        #expect(found.first?.message.contains("reference 4322 says its subsegment lasts 2000") == true)
+    }
+
+    @Test func aRunClaimingBillionsOfSamplesIsWorkedOutNotWalked() throws {
+        var file = LintFile()
+        file.fragments = [[LintFile.TrackFragment(decodeTime: 0, samples: Int(UInt32.max))], [LintFile.TrackFragment(decodeTime: 0)]]
+        let size = LintFile.fragment([.init(samples: Int(UInt32.max))], sequence: 1).count
+        var sidx = B.be(1, width: 4) + B.be(1000, width: 4) + B.be(0, width: 4) + B.be(0, width: 4) + B.be(0, width: 2) + B.be(1, width: 2)
+        sidx += B.be(UInt64(size), width: 4) + B.be(3000, width: 4) + [0x90, 0, 0, 0]
+        file.beforeFragments = [B.fullBox("sidx", sidx)]
+        let found = ConformanceRule.findings(in: try parse(file.build()), profiles: ConformanceProfile.allCases)
+        // 4294967295 samples of 1000 ticks: the index's 3000 is wrong, and the second fragment
+        // starts long before the first ends.
+        #expect(found.contains { $0.code == "sidx-references" && $0.message.contains("4294967295000") })
+        #expect(found.contains { $0.code == "tfdt-continuity" && $0.message.contains("an overlap") })
+    }
+}

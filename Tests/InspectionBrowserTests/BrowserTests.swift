@@ -200,6 +200,36 @@ import Testing
         #expect(browser.lines().last?.contains("followed sample 23") == true)
     }
 
+    /// A fragmented track's table runs across its fragments; inside it `:` goes to a sample
+    /// number or a time and `/` finds text in the rows, `n` again.
+    @Test func insideATableRowsAreFoundByNumberTimeAndText() throws {
+        var browser = try browser("fragmented.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "/moov/trak[1]")
+        press(&browser, .enter, .character("t"))
+        #expect(browser.lines()[1].hasPrefix("samples of moov/trak[1]: 23 rows"))
+        press(&browser, .character(":"))
+        type(&browser, "17")
+        press(&browser, .enter)
+        #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("→ sample 17") })
+        // 22050 Hz: sample 9 is decoded at 11578 / 22050 = 0.525 s, sample 8 at 0.479 s.
+        press(&browser, .character(":"))
+        type(&browser, "0.5s")
+        press(&browser, .enter)
+        #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("→ sample 9") })
+        #expect(browser.lines().last?.contains("row 9: the first decoded at or after 0.5s") == true)
+        press(&browser, .character("/"))
+        type(&browser, "8778")
+        press(&browser, .enter)
+        #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("8778") && $0.contains("→ sample 19") })
+        press(&browser, .character("n"))
+        #expect(browser.lines().last?.contains("8778: no more rows hold it") == true)
+        press(&browser, .character(":"))
+        type(&browser, "99")
+        press(&browser, .enter)
+        #expect(browser.lines().last?.contains("the table has 23 rows") == true)
+    }
+
     @Test func helpListsTheKeysAndEscapeCloses() throws {
         var browser = try browser("video-h264-aac.mp4")
         press(&browser, .character("?"))

@@ -36,6 +36,31 @@ public enum OtherReaders {
         return object["streams"] as? [[String: Any]] ?? []
     }
 
+    /// One packet as ffprobe reports it (`-show_packets`): decode and presentation times and
+    /// duration in the stream's time base, size, byte position, and whether it is a key frame.
+    public struct Packet: Sendable, Equatable {
+        public var dts: Int64?
+        public var pts: Int64?
+        public var duration: Int64?
+        public var size: Int
+        public var position: UInt64?
+        public var isKey: Bool
+    }
+
+    /// The packets of stream `index` (`-select_streams`), in file order.
+    public static func ffprobePackets(_ path: String, stream index: Int) async throws -> [Packet] {
+        let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-select_streams", String(index), "-show_entries",
+                                                               "packet=dts,pts,duration,size,pos,flags", "-of", "csv=p=0", path])
+        guard result.status == 0 else { throw ReaderFailure(reader: "ffprobe", message: result.standardError) }
+        // The columns come in ffprobe's own order: pts, dts, duration, size, pos, flags.
+        return result.standardOutput.split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count >= 6, let size = Int(fields[3]) else { return nil }
+            return Packet(dts: Int64(fields[1]), pts: Int64(fields[0]), duration: Int64(fields[2]), size: size, position: UInt64(fields[4]),
+                          isKey: fields[5].hasPrefix("K"))
+        }
+    }
+
     /// The duration in seconds ffprobe reports for the file (`format.duration`).
     public static func ffprobeDuration(_ path: String) async throws -> Double {
         let result = try await ToolRunner.runProgram(ffprobe, ["-v", "error", "-show_entries", "format=duration", "-of", "default=noprint_wrappers=1:nokey=1", path])

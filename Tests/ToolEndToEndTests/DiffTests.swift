@@ -78,6 +78,24 @@ import Testing
         }
     }
 
+    /// A byte changed inside the media: the line and the JSON say where, in the node and in
+    /// both files.
+    @Test func aChangedPayloadNamesItsFirstDifferingByte() async throws {
+        let (a, b) = try copies("moov-before-mdat.m4a")
+        var bytes = try TemporaryFile.read(b)
+        let mdat = try #require(bytes.indices.first { bytes[$0..<min($0 + 4, bytes.count)].elementsEqual("mdat".utf8) }) - 4
+        bytes[mdat + 100] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: b))
+        let result = try await ToolRunner.run("atominspect", ["diff", a, b])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("~ mdat  same size, other bytes from byte 100 of it (file offsets \(mdat + 100) and \(mdat + 100))"),
+                "\(result.standardOutput)")
+        let json = try await ToolRunner.run("atominspect", ["diff", "--json", a, b])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any])
+        let changes = try #require(document["changes"] as? [[String: Any]])
+        #expect(changes.first { $0["path"] as? String == "mdat" }?["firstDifference"] as? Int == 100)
+    }
+
     @Test func aMissingFileIsExit66() async throws {
         let (a, _) = try copies("no-tags.mp3")
         let result = try await ToolRunner.run("atominspect", ["diff", a, a + ".missing"])

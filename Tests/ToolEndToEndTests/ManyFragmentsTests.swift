@@ -2,6 +2,7 @@ import Foundation
 import ISOBMFF
 import MediaBytes
 import MediaMetadata
+import MediaToolSupport
 import TestSupport
 import Testing
 
@@ -75,5 +76,28 @@ struct ManyFragmentsTests {
         #expect(try await OtherReaders.ffprobeTags(path)["title"] == "Many fragments")
         #expect(try await LongAudiobook.packetChecksum(path) == (try await LongAudiobook.packetChecksum(original)))
         #expect(abs(try await OtherReaders.ffprobeDuration(path) - expected) < 0.001)
+    }
+
+    /// The track's table of samples runs across every fragment: as many rows as ffprobe
+    /// reads packets, a page from the end in the right place; the conformance profiles of
+    /// streaming find the decode times continuous and the fragments sound.
+    @Test func theTrackListsEverySampleOfEveryFragment() async throws {
+        let path = try Self.made.get()
+        let file = try FileInspection.open(path)
+        let trak = try #require(file.nodes.first { $0.type == "moov" }?.children.first { $0.type == "trak" })
+        let table = try #require(trak.details.table)
+        let packets = try await OtherReaders.ffprobePackets(path, stream: 0)
+        #expect(table.rowCount == packets.count)
+        let columns = table.columns
+        let tail = table.rows(table.rowCount - 20..<table.rowCount)
+        #expect(tail.count == 20)
+        for (row, packet) in zip(tail, packets.suffix(20)) {
+            #expect(row.values[columns.firstIndex(of: "offset")!] == .uint(packet.position ?? 0))
+            #expect(row.values[columns.firstIndex(of: "size")!] == .uint(UInt64(packet.size)))
+        }
+        let fragments = try AtomTree(contentsOf: path).atoms.filter { $0.type == "moof" }.count
+        #expect(tail.last?.values[columns.firstIndex(of: "fragment")!] == .uint(UInt64(fragments)))
+        let check = try await ToolRunner.run("atominspect", ["check", "--profile", "web", "--profile", "cmaf", path])
+        #expect(check.standardOutput == "\(path): ok\n", "\(check.standardOutput)")
     }
 }

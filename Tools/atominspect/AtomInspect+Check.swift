@@ -10,7 +10,7 @@ extension AtomInspect {
             abstract: "Validate structure: sizes, chunk offsets, sample tables, one moov; tags and chunks of \(MediaFormat.names { $0.structure != .atoms }); with --profile, what a kind of player needs.",
             discussion: """
                 Prints 'FILE: ok' or the findings, one per line, and with several files a summary on standard error. Exit 0 when every \
-                file is sound, 1 when one has findings, 2-4 when one cannot be read (the worst code wins).
+                file is sound, 1 when one has findings, 66-74 when one cannot be read (the worst code wins).
 
                 --profile adds the rules of a kind of player or delivery to an ISO-BMFF file's check: apple (QuickTime, Music, Apple \
                 devices), web (browsers), hls (HTTP Live Streaming fMP4), cmaf (CMAF tracks), heif (HEIF/AVIF images), or all. Each \

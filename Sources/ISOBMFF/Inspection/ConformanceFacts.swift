@@ -77,6 +77,19 @@ struct ConformanceFacts {
 
     var isFragmented: Bool { hasMovieExtends || !fragments.isEmpty }
 
+    /// The fragments whose `moof` starts in `range`, found by binary search (they are in file
+    /// order): a segment index of thousands of references looks each up without a scan.
+    func fragments(in range: Range<UInt64>) -> ArraySlice<Fragment> {
+        var low = 0, high = fragments.count
+        while low < high {
+            let mid = (low + high) / 2
+            if fragments[mid].atom.offset < range.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        var end = low
+        while end < fragments.count, fragments[end].atom.offset < range.upperBound { end += 1 }
+        return fragments[low..<end]
+    }
+
     init(tree: AtomTree) {
         self.tree = tree
         let inspector = AtomInspector(tree: tree, options: .complete)

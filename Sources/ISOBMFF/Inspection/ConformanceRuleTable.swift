@@ -323,13 +323,25 @@ enum ConformanceRules {
         let fallback = traf.header?.defaultSampleDuration ?? traf.header.flatMap { defaults[$0.trackID] }
         var decode = Int64(start)
         var span: (earliest: Int64, end: Int64)?
+        func add(_ presented: Int64, _ ends: Int64) {
+            span = (min(span?.earliest ?? presented, presented), max(span?.end ?? ends, ends))
+        }
         for run in traf.runs {
-            for index in 0..<Int(run.sampleCount) {
-                let sample = index < run.samples.count ? run.samples[index] : nil
-                guard let duration = sample?.duration ?? fallback else { return nil }
-                let presented = decode &+ (sample?.compositionTimeOffset ?? 0)
-                let ends = presented &+ Int64(duration)
-                span = (min(span?.earliest ?? presented, presented), max(span?.end ?? ends, ends))
+            // A run of defaults is worked out, not walked: its count is the box's word (up to
+            // 2^32 - 1 samples of no bytes each).
+            if run.samples.isEmpty {
+                guard run.sampleCount > 0 else { continue }
+                guard let fallback else { return nil }
+                let length = Int64(run.sampleCount) &* Int64(fallback)
+                add(decode, decode &+ length)
+                decode &+= length
+                continue
+            }
+            // Per-sample fields: as many as the run's bytes hold.
+            for sample in run.samples {
+                guard let duration = sample.duration ?? fallback else { return nil }
+                let presented = decode &+ (sample.compositionTimeOffset ?? 0)
+                add(presented, presented &+ Int64(duration))
                 decode &+= Int64(duration)
             }
         }
@@ -362,7 +374,7 @@ enum ConformanceRules {
             // end of its last sample).
             guard let scale = timescale(of: box.referenceID, in: facts), scale > 0, box.timescale > 0 else { continue }
             let spans: [(earliest: Int64, end: Int64)?] = ranges.map { range in
-                let trafs = facts.fragments.filter { range.contains($0.atom.offset) }.flatMap(\.trackFragments).filter { $0.header?.trackID == box.referenceID }
+                let trafs = facts.fragments(in: range).flatMap(\.trackFragments).filter { $0.header?.trackID == box.referenceID }
                 let each = trafs.map { presentationSpan(of: $0, defaults: facts.defaultDurations) }
                 guard !each.isEmpty, !each.contains(where: { $0 == nil }) else { return nil }
                 return (each.map { $0!.earliest }.min()!, each.map { $0!.end }.max()!)
@@ -404,8 +416,16 @@ enum ConformanceRules {
         let atoms = facts.tree.atoms
         // What may sit between an event message and its fragment.
         let between: Set<FourCC> = ["emsg", "free", "skip", "prft", "styp", "sidx", "ssix", "uuid"]
+        // The first box after each place that may not sit between, found in one pass from the end
+        // (a run of a million event messages is not walked once per message).
+        var nextOther: [Int?] = Array(repeating: nil, count: atoms.count)
+        var found: Int?
+        for index in atoms.indices.reversed() {
+            nextOther[index] = found
+            if !between.contains(atoms[index].type) { found = index }
+        }
         return atoms.indices.filter { atoms[$0].type == "emsg" }.compactMap { index in
-            let following = atoms[(index + 1)...].first { !between.contains($0.type) }
+            let following = nextOther[index].map { atoms[$0] }
             guard following?.type != "moof" else { return nil }
             return Breach(atoms[index], facts.tree.path(ofAtomAt: atoms[index].offset),
                           "the event message is followed by " + (following.map { "'\($0.type)' at byte \($0.offset)" } ?? "the end of the file") + ", not a 'moof'")

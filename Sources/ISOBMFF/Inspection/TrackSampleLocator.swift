@@ -21,8 +21,13 @@ public struct TrackSampleLocator: Sendable {
         public var offset: UInt64?
         public var size: UInt32?
         public var isSync: Bool
-        /// The 1-based chunk that holds it.
+        /// The 1-based chunk that holds it (in the `moov` tables).
         public var chunk: Int?
+        /// How long it lasts, in the media timescale.
+        public var duration: UInt32? = nil
+        /// The 1-based number of the top-level `moof` that holds it (a sample of a movie
+        /// fragment); nil for a sample of the `moov` tables.
+        public var fragment: Int? = nil
     }
 
     struct Run: Sendable {
@@ -206,7 +211,8 @@ public struct TrackSampleLocator: Sendable {
             result.append(Sample(
                 number: sample + 1, decodeTime: time(of: sample, in: index.times).map { UInt64($0) },
                 compositionOffset: index.compositionOffsets.isEmpty ? nil : run(of: sample, in: index.compositionOffsets)?.value,
-                offset: offset, size: size, isSync: isSync(sample, index.syncSamples), chunk: chunkIndex.map { $0 + 1 }))
+                offset: offset, size: size, isSync: isSync(sample, index.syncSamples), chunk: chunkIndex.map { $0 + 1 },
+                duration: run(of: sample, in: index.times).map { UInt32(truncatingIfNeeded: $0.value) }))
             offset = offset.map { $0 &+ UInt64(size ?? 0) }
         }
         return result

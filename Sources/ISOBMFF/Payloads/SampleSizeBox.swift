@@ -63,6 +63,6 @@ public struct SampleSizeBox: AtomPayload, Hashable {
     }
 
     public var summary: String {
-        uniformSize != 0 ? "samples=\(sampleCount) size=\(uniformSize)" : "samples=\(sampleCount)"
+        uniformSize != 0 ? "samples=\(sampleCount), each \(uniformSize) bytes" : "samples=\(sampleCount)"
     }
 }

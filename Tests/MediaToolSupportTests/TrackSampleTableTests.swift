@@ -1,0 +1,80 @@
+import Foundation
+import MediaToolSupport
+import TestSupport
+import Testing
+
+/// A track's table of samples, across its `moov` tables and every movie fragment, checked
+/// sample by sample against the packets ffprobe reads from the same file: where each sample's
+/// bytes are, how many, its decode time and duration, its composition offset and whether it is
+/// a key frame. (Fragmented tracks showed "0 rows" before 2026-11-29.)
+@Suite(.enabled(if: OtherReaders.isRequired || OtherReaders.hasFFprobe))
+struct TrackSampleTableTests {
+    /// The sample tables of the file's tracks, in track order.
+    static func tables(_ path: String) throws -> [InspectionTable] {
+        let file = try FileInspection.open(path)
+        let movie = try #require(file.nodes.first { $0.type == "moov" })
+        return movie.children.filter { $0.type == "trak" }.compactMap { $0.details.table }
+    }
+
+    static func column(_ table: InspectionTable, _ name: String, _ row: InspectionRow) -> JSONValue {
+        row.values[table.columns.firstIndex(of: name)!]
+    }
+
+    /// Every row of `table` against every packet of ffprobe's stream `stream`.
+    static func agree(_ table: InspectionTable, _ packets: [OtherReaders.Packet], _ label: String) {
+        #expect(table.rowCount == packets.count, "\(label): \(table.rowCount) rows, ffprobe \(packets.count) packets")
+        let rows = table.rows(0..<table.rowCount)
+        guard rows.count == packets.count, let firstRow = rows.first, let firstPacket = packets.first else { return }
+        guard case .uint(let time0) = column(table, "decodeTime", firstRow), let dts0 = firstPacket.dts else {
+            Issue.record("\(label): no decode time")
+            return
+        }
+        for (position, (row, packet)) in zip(rows, packets).enumerated() {
+            let where_ = "\(label) sample \(row.index + 1)"
+            #expect(column(table, "offset", row) == .uint(packet.position ?? 0), "\(where_)")
+            #expect(column(table, "size", row) == .uint(UInt64(packet.size)), "\(where_)")
+            #expect(column(table, "sync", row) == .bool(packet.isKey), "\(where_)")
+            if case .uint(let time) = column(table, "decodeTime", row), let dts = packet.dts {
+                #expect(Int64(time) - Int64(time0) == dts - dts0, "\(where_): decode time")
+            } else {
+                Issue.record("\(where_): no decode time")
+            }
+            // The container's duration is the step to the next decode time (ffprobe's own
+            // duration comes from the codec: an AAC frame is 1024 whatever the container says).
+            if position + 1 < packets.count, let dts = packet.dts, let next = packets[position + 1].dts {
+                #expect(column(table, "duration", row) == .uint(UInt64(next - dts)), "\(where_): duration")
+            }
+            if let pts = packet.pts, let dts = packet.dts {
+                let offset: Int64 = switch column(table, "compositionOffset", row) { case .int(let v): v; case .uint(let v): Int64(v); default: 0 }
+                #expect(offset == pts - dts, "\(where_): composition offset")
+            }
+        }
+    }
+
+    @Test(arguments: ["fragmented.mp4", "fragmented-sidx.mp4", "video-h264-aac.mp4", "co64-chunk-offsets.m4a", "moov-after-mdat.m4a"])
+    func samplesAgreeWithFFprobesPackets(_ fixture: String) async throws {
+        let path = TestFixtures.path(fixture)
+        let tables = try Self.tables(path)
+        #expect(!tables.isEmpty)
+        for (index, table) in tables.enumerated() {
+            Self.agree(table, try await OtherReaders.ffprobePackets(path, stream: index), "\(fixture) track \(index + 1)")
+        }
+    }
+
+    /// A fragmented track's samples say which `moof` holds them and have times in seconds.
+    @Test func fragmentSamplesNameTheirFragmentAndTime() throws {
+        let table = try #require(try Self.tables(TestFixtures.path("fragmented.mp4")).first)
+        let rows = table.rows(0..<table.rowCount)
+        #expect(Self.column(table, "fragment", rows[0]) == .uint(1))
+        #expect(Self.column(table, "fragment", rows[rows.count - 1]) != .uint(1))
+        #expect(Self.column(table, "decodeSeconds", rows[0]) == .double(0))
+        guard case .double(let last) = Self.column(table, "decodeSeconds", rows[rows.count - 1]) else {
+            Issue.record("no seconds")
+            return
+        }
+        #expect(last > 0.5 && last < 2)
+        // A page from the middle is the same as those rows of the whole.
+        let middle = table.rows(5..<9)
+        #expect(middle.map(\.values) == Array(rows[5..<9]).map(\.values))
+    }
+}
