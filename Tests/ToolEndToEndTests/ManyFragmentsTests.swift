@@ -97,7 +97,7 @@ struct ManyFragmentsTests {
         }
         let fragments = try AtomTree(contentsOf: path).atoms.filter { $0.type == "moof" }.count
         #expect(tail.last?.values[columns.firstIndex(of: "fragment")!] == .uint(UInt64(fragments)))
-        let check = try await ToolRunner.run("atominspect", ["check", "--profile", "web", "--profile", "cmaf", path])
+        let check = try await ToolRunner.run("atominspect", ["check", "--profile", "web", "--profile", "hls", path])
         #expect(check.standardOutput == "\(path): ok\n", "\(check.standardOutput)")
     }
 }
