@@ -59,12 +59,16 @@ public struct InspectionDiff: Sendable {
     /// `structureOnly`, a node holding media (`InspectionNode.holdsMedia`: `mdat`, MP3 and
     /// ADTS frames) is compared by its size, not its bytes: the structure and metadata of two
     /// large movies compared without reading their media.
-    public init(_ a: FileInspection, _ b: FileInspection, structureOnly: Bool = false) {
+    ///
+    /// `progress`, when given, is called with the number of bytes compared so far as a large
+    /// node's bytes are compared (every `progressStep` bytes), for a tool to show on a terminal.
+    public init(_ a: FileInspection, _ b: FileInspection, structureOnly: Bool = false, progress: ((_ compared: UInt64) -> Void)? = nil) {
         var changes: [Change] = []
         var shifted = 0
         var uncompared: (nodes: Int, bytes: UInt64) = (0, 0)
         // Where the last two nodes compared first differ (nil when equal or not read).
         var lastDifference: UInt64?
+        var compared: UInt64 = 0
         func side(_ node: InspectionNode, _ value: JSONValue? = nil) -> Change.Side {
             Change.Side(offset: node.offset, size: node.size, value: value)
         }
@@ -76,12 +80,25 @@ public struct InspectionDiff: Sendable {
                 uncompared.bytes += x.size
                 return true
             }
-            do {
-                lastDifference = try a.source.firstDifference(at: x.offset, from: b.source, at: y.offset, count: x.size)
-                return lastDifference == nil
-            } catch {
-                return false
+            // In steps, so a large node's comparison reports its progress as it goes.
+            var done: UInt64 = 0
+            while done < x.size {
+                let step = min(Self.progressStep, x.size - done)
+                let difference: UInt64?
+                do {
+                    difference = try a.source.firstDifference(at: x.offset + done, from: b.source, at: y.offset + done, count: step)
+                } catch {
+                    return false
+                }
+                compared += step
+                if x.size >= Self.progressStep { progress?(compared) }
+                if let difference {
+                    lastDifference = done + difference
+                    return false
+                }
+                done += step
             }
+            return true
         }
         func compare(_ first: [InspectionNode], _ second: [InspectionNode], topLevel: Bool) {
             let byKey = Dictionary(second.map { (Self.matchKey($0), $0) }, uniquingKeysWith: { x, _ in x })
@@ -129,6 +146,9 @@ public struct InspectionDiff: Sendable {
         shiftedInside = shifted
         uncomparedMedia = uncompared
     }
+
+    /// How many bytes a comparison reads between two reports of its progress.
+    public static let progressStep: UInt64 = 64 << 20
 
     /// What matches a node with its counterpart among the other file's siblings: a track by
     /// its track ID (a track added before it does not make it another), anything else by its
