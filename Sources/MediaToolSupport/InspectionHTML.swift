@@ -169,18 +169,33 @@ td.name { color: #555; } tr.hl td { background: #ffe58a; }
 <script>
 "use strict";
 const data = JSON.parse(document.getElementById("data").textContent);
+// Every node by path, with its parent; a node's list item is made when it is first shown.
 const byPath = new Map();
+let total = 0;
+(function index(nodes, parent) {
+  for (const n of nodes) { byPath.set(n.path, { node: n, li: null, parent }); total++; index(n.children, n.path); }
+})(data.nodes, null);
+// A page of many nodes (a file of thousands of fragments) makes the items of a list when it
+// is opened, so it opens at once; a smaller one shows the whole tree open.
+const lazy = total > 2000;
+let query = "";
 let selected = null;
 document.getElementById("title").textContent = data.path;
 document.getElementById("info").textContent = (data.format || "?") + ", " + data.fileSize + " bytes, " + data.diagnostics.length + " diagnostics"
-  + (data.listingLimit ? "; this page holds the first " + data.listingLimit + " nodes (atominspect tree lists them all)" : "");
+  + (data.listingLimit ? "; this page holds the first " + data.listingLimit + " nodes (atominspect tree lists them all)" : "")
+  + (lazy ? "; " + total + " nodes, each list made when it is opened" : "");
 function text(v) { return typeof v === "string" ? JSON.stringify(v) : JSON.stringify(v); }
-function build(nodes, parent) {
+function open(li, n) {
+  if (!li.dataset.built) { li.append(build(n.children)); li.dataset.built = "1"; }
+  li.classList.remove("collapsed");
+  li.firstChild.firstChild.textContent = "▾";
+}
+function build(nodes) {
   const ul = document.createElement("ul");
   for (const n of nodes) {
     const li = document.createElement("li");
     li.dataset.path = n.path;
-    byPath.set(n.path, { node: n, li });
+    byPath.get(n.path).li = li;
     const row = document.createElement("div");
     row.className = "row";
     const t = document.createElement("span"); t.className = "toggle"; t.textContent = n.children.length ? "▾" : "";
@@ -189,12 +204,31 @@ function build(nodes, parent) {
     const sum = document.createElement("span"); sum.className = "sum"; sum.textContent = n.summary ? "  " + n.summary : "";
     row.append(t, ty, off, sum);
     if (n.diagnostics.length) { const d = document.createElement("span"); d.className = "diag"; d.textContent = "  ⚠ " + n.diagnostics.length; row.append(d); }
-    row.addEventListener("click", (e) => { if (e.target === t) li.classList.toggle("collapsed"); select(n.path); });
+    row.addEventListener("click", (e) => {
+      if (e.target === t && n.children.length) {
+        if (li.classList.contains("collapsed")) { open(li, n); } else { li.classList.add("collapsed"); t.textContent = "▸"; }
+      }
+      select(n.path);
+    });
     li.append(row);
-    if (n.children.length) li.append(build(n.children, li));
+    if (query && matches(n, query)) li.classList.add("match");
+    if (n.children.length) {
+      if (lazy) { li.classList.add("collapsed"); t.textContent = "▸"; } else { li.append(build(n.children)); li.dataset.built = "1"; }
+    }
     ul.append(li);
   }
   return ul;
+}
+// The entry of `path` with its list item made (its ancestors opened), or null.
+function ensure(path) {
+  const entry = byPath.get(path);
+  if (!entry) return null;
+  if (!entry.li) {
+    const parent = entry.parent === null ? null : ensure(entry.parent);
+    if (!parent) return null;
+    open(parent.li, parent.node);
+  }
+  return entry;
 }
 function hexView(n, hl) {
   const out = [];
@@ -217,7 +251,7 @@ function hexView(n, hl) {
   return out.join("\n");
 }
 function select(path, hl) {
-  const entry = byPath.get(path);
+  const entry = ensure(path);
   if (!entry) return;
   if (selected) selected.classList.remove("selected");
   selected = entry.li;
@@ -264,10 +298,11 @@ function matches(n, q) {
 }
 document.getElementById("search").addEventListener("input", (e) => {
   const q = e.target.value.trim().toLowerCase();
+  query = q;
   let count = 0, first = null;
   for (const [path, { node, li }] of byPath) {
     const hit = q !== "" && matches(node, q);
-    li.classList.toggle("match", hit);
+    if (li) li.classList.toggle("match", hit);
     if (hit) { count++; if (!first) first = path; }
   }
   document.getElementById("count").textContent = q ? count + " found" : "";
@@ -278,7 +313,7 @@ if (data.nodes.length) select(data.nodes[0].path);
 // A link may carry a search (page.html#search=stco) or a node to select (#path=moov/udta).
 if (location.hash.startsWith("#path=")) {
   const path = decodeURIComponent(location.hash.slice(6));
-  if (byPath.has(path)) { select(path); byPath.get(path).li.scrollIntoView({ block: "center" }); }
+  if (byPath.has(path)) { select(path); const li = byPath.get(path).li; if (li) li.scrollIntoView({ block: "center" }); }
 }
 if (location.hash.startsWith("#search=")) {
   const box = document.getElementById("search");

@@ -50,6 +50,29 @@ struct HTMLViewTests {
         print("screenshot of the HTML view: \(shot)")
     }
 
+    /// A page of thousands of nodes (ffmpeg's fragmented AAC, a fragment every 0.1 s: about
+    /// 3,100 `moof`s, cut at the page's 10,000 nodes) makes each list when it is opened: the
+    /// top level is there, a fragment's boxes are not until a link or a search opens them.
+    @Test func aPageOfThousandsOfFragmentsOpensItsListsWhenAsked() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let movie = directory + "/fragments.m4a"
+        try LongAudiobook.ffmpeg(["-f", "lavfi", "-i", "sine=duration=360", "-c:a", "aac", "-b:a", "32k",
+                                  "-movflags", "+frag_keyframe+empty_moov+default_base_moof", "-frag_duration", "100000", movie])
+        let page = directory + "/page.html"
+        #expect(try await ToolRunner.run("atominspect", ["html", movie, "--output", page]).status == 0)
+        let plain = try await render("file://" + page, in: directory)
+        #expect(plain.contains("10000 nodes, each list made when it is opened"))
+        #expect(plain.contains("data-path=\"moof[100]\""))
+        #expect(!plain.contains("data-path=\"moof[100]/traf\""))
+        let linked = try await render("file://" + page + "#path=moof[100]/traf/trun", in: directory)
+        #expect(linked.contains("<li data-path=\"moof[100]/traf/trun\" class=\"selected\">"))
+        #expect(!linked.contains("data-path=\"moof[101]/traf\""))
+        let searched = try await render("file://" + page + "#search=tfdt", in: directory)
+        let count = try #require(searched.firstRange(of: "id=\"count\">").map { searched[$0.upperBound...].prefix { $0 != " " } })
+        #expect((Int(count) ?? 0) > 1000, "\(count) found")
+        #expect(searched.contains("<li data-path=\"moof[0]/traf/tfdt\" class=\"match selected\">"))
+    }
+
     /// Embedded pictures are shown as images: an MP4 cover, a FLAC `PICTURE` block and an ID3
     /// `APIC` frame, each decoded by Chromium at the size ffprobe reads from the same picture
     /// extracted by `tagedit picture extract`.
