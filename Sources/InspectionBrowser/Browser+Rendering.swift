@@ -38,6 +38,7 @@ extension Browser {
     func statusLine() -> String {
         if let prompt { return Self.fit(prompt.label + input + "_", width) }
         if let message { return Self.fit(message, width) }
+        if let comparisonPending, overlay == nil { return styled(Self.fit(comparisonPending, width), "2") }
         let hints = overlay == nil
             ? "? help  q quit  j/k move  l/h open/close  Tab pane  / search  : offset  f follow  t table"
             : overlayHints
@@ -78,7 +79,7 @@ extension Browser {
             let row = rows[index]
             let node = row.node
             let sign = node.hasChildren ? (expanded.contains(node.path) ? "-" : "+") : " "
-            let marker = index == selected ? ">" : " "
+            let marker = (index == selected ? ">" : " ") + (comparison == nil && comparisonPending == nil ? "" : String(differenceMarks[node.path] ?? " "))
             let share = Double(node.size) * 100 / Double(total)
             let right = " " + Self.shortSize(node.size) + " " + (share >= 10 ? String(Int(share.rounded())) : Self.oneDecimal(share)) + "%"
             let left = marker + String(repeating: " ", count: row.depth * 2) + sign + " " + node.displayType + " @\(node.offset)"

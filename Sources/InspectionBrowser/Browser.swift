@@ -96,14 +96,20 @@ public struct Browser {
     /// With a second file: what differs from it, and the last difference shown.
     public private(set) var comparison: InspectionDiff?
     var differenceIndex: Int?
+    /// While a comparison runs in the background: what the status line says of it.
+    public var comparisonPending: String?
+    /// How each node that differs from the compared file is marked in the tree: `~` changed,
+    /// `-` only in this file, `=` moved unchanged, `+` holds a node only in the other file,
+    /// `*` holds changes further down.
+    var differenceMarks: [String: Character] = [:]
 
     /// A browser of `file`; with `comparedTo`, `]` and `[` step through what differs from it.
     public init(file: FileInspection, comparedTo other: FileInspection? = nil, width: Int = 80, height: Int = 24, useColor: Bool = false) {
         self.file = file
-        self.comparison = other.map { InspectionDiff(file, $0) }
         self.width = width
         self.height = height
         self.useColor = useColor
+        if let other { setComparison(InspectionDiff(file, other)) }
         rebuildRows()
         hexStart = rows.first?.node.offset ?? 0
     }
@@ -390,10 +396,42 @@ public struct Browser {
 
     // MARK: Differences
 
+    /// Takes the comparison with a second file (made in the background by the caller): the
+    /// tree marks what differs, and `]`/`[` step through it.
+    public mutating func setComparison(_ diff: InspectionDiff) {
+        comparison = diff
+        comparisonPending = nil
+        var marks: [String: Character] = [:]
+        func markAncestors(of path: String) {
+            var path = path
+            while let slash = path.lastIndex(of: "/") {
+                path = String(path[..<slash])
+                if marks[path] == nil { marks[path] = "*" }
+            }
+        }
+        for change in diff.changes {
+            switch change.kind {
+            case .added:
+                // The node is the other file's: its parent here holds it.
+                if let slash = change.path.lastIndex(of: "/") {
+                    let parent = String(change.path[..<slash])
+                    marks[parent] = "+"
+                    markAncestors(of: parent)
+                }
+                continue
+            case .removed: marks[change.path] = "-"
+            case .moved: if marks[change.path] == nil { marks[change.path] = "=" }
+            case .resized, .field, .bytes: marks[change.path] = "~"
+            }
+            markAncestors(of: change.path)
+        }
+        differenceMarks = marks
+    }
+
     /// Selects the next (or previous) difference from the compared file and says what it is.
     mutating func stepDifference(forward: Bool) {
         guard let comparison else {
-            message = "no second file to compare (atominspect browse A B)"
+            message = comparisonPending.map { "not yet: \($0)" } ?? "no second file to compare (atominspect browse A B)"
             return
         }
         guard !comparison.changes.isEmpty else {

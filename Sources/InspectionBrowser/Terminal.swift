@@ -35,7 +35,9 @@ public enum Terminal {
 
     /// Runs `browser` until it quits: draws, reads keys, applies them. `reopen` reads the file
     /// again for `r`.
-    public static func run(_ browser: inout Browser, reopen: () -> Result<FileInspection, any Error>) {
+    /// `tick` is called after every key and every 200 ms without one (work running in the
+    /// background reports through it); it returns true when the screen must be drawn again.
+    public static func run(_ browser: inout Browser, reopen: () -> Result<FileInspection, any Error>, tick: (inout Browser) -> Bool = { _ in false }) {
         TerminalState.enter()
         defer { TerminalState.leave() }
         var needsDraw = true
@@ -50,6 +52,7 @@ public enum Terminal {
             var descriptor = pollfd(fd: 0, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 200)
             if ready < 0 && errno != EINTR { return }
+            if tick(&browser) { needsDraw = true }
             guard ready > 0 else { continue }
             var buffer = [UInt8](repeating: 0, count: 256)
             let count = read(0, &buffer, buffer.count)

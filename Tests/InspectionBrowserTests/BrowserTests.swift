@@ -385,9 +385,23 @@ import Testing
         #expect(browser.lines().last?.contains("difference 1/1: moov/trak[0]/tkhd  modificationTime:") == true)
         press(&browser, .character("g"), .character("["))
         #expect(browser.selectedPath == "moov/trak[0]/tkhd")
+        // The tree marks the changed node `~` and the nodes above it `*`.
+        let tree = treeLines(browser.lines())
+        #expect(tree.contains { $0.hasPrefix(">~") && $0.contains("tkhd @") })
+        #expect(tree.contains { $0.hasPrefix(" *") && $0.contains("moov @") })
+        #expect(tree.contains { $0.hasPrefix("  ") && $0.contains("ftyp @") })
         var alone = try self.browser("video-h264-aac.mp4")
         press(&alone, .character("]"))
         #expect(alone.lines().last?.contains("no second file") == true)
+        // A comparison still running in the background: the status line says so, `]` waits.
+        var waiting = try self.browser("video-h264-aac.mp4")
+        waiting.comparisonPending = "comparing with b.mp4: 1.0 of 5.0 GiB"
+        #expect(waiting.lines().last?.hasPrefix("comparing with b.mp4: 1.0 of 5.0 GiB") == true)
+        press(&waiting, .character("]"))
+        #expect(waiting.lines().last?.hasPrefix("not yet: comparing with b.mp4") == true)
+        waiting.setComparison(InspectionDiff(try FileInspection.open(a), try FileInspection.open(b)))
+        press(&waiting, .character("]"))
+        #expect(waiting.lines().last?.contains("difference 1/1: moov/trak[0]/tkhd") == true)
     }
 
     @Test func keysDecodeFromTerminalBytes() {

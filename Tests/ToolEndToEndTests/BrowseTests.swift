@@ -151,6 +151,32 @@ struct BrowseTests {
         #expect(try session.exitStatus() == 0)
     }
 
+    /// `browse A B` of two 2 GiB movies that differ in their last media byte: the first file is
+    /// on the screen at once while the comparison runs in the background, the status line says
+    /// how far it has got, and when it is done the tree marks what differs and `]` goes there.
+    @Test func aComparisonRunsInTheBackgroundAndMarksWhatDiffers() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let a = directory + "/a.mp4", b = directory + "/b.mp4"
+        for path in [a, b] { try LargeMovieBuilder.write(to: path, sampleCount: 1000, mediaSize: 2 << 30) }
+        let handle = try #require(FileHandle(forWritingAtPath: b))
+        try handle.seekToEnd()
+        try handle.seek(toOffset: try handle.offset() - 1)
+        try handle.write(contentsOf: Data([1]))
+        try handle.close()
+        let session = try TmuxSession("'\(tool)' browse '\(a)' '\(b)'", width: 120, height: 30, environment: ["NO_COLOR": "1", "TERM": "xterm-256color"])
+        let first = try session.waitFor(timeout: 10) { $0.contains { $0.contains("ftyp @0") } }
+        #expect(first.last?.hasPrefix("comparing with ") == true, "\(first.last ?? "")")
+        let done = try session.waitFor(timeout: 120) { $0.last?.hasPrefix("compared with ") == true }
+        #expect(done.last?.contains("1 difference") == true)
+        #expect(done.contains { $0.hasPrefix(" ~") && $0.contains("mdat @") })
+        try session.send("]")
+        let stepped = try session.waitFor { $0.last?.hasPrefix("difference 1/1: ~ mdat  same size, other bytes from byte ") == true }
+        #expect(stepped.contains { $0.hasPrefix(">~") && $0.contains("mdat @") })
+        try session.send("q")
+        try session.waitFor("STATUS=")
+        #expect(try session.exitStatus() == 0)
+    }
+
     @Test func anMP3ShowsItsFramesAndCtrlCQuits() throws {
         let session = try browse(TestFixtures.path("id3v24-full.mp3"), width: 80, height: 24)
         try session.send("l", "j")
