@@ -468,19 +468,32 @@ public struct Browser {
             history.removeLast()
             query = path
         }
-        let all = preorder()
-        guard !all.isEmpty else { return }
-        let current = selectedPath.flatMap { path in all.firstIndex(where: { $0.last?.path == path }) } ?? -1
+        // Node by node from the selection, in tree order (wrapping), until one matches: a match
+        // nearby is found at once in a file of thousands of fragments; a search with no match
+        // stops after `searchStepLimit` nodes and says where (`n` goes on from there).
+        guard !file.nodes.isEmpty else { return }
+        var cursor = currentCursor() ?? TreeCursor(frames: [(file.nodes, 0)])
+        let start = cursor.chain.map(\.path)
         let lowered = query.lowercased()
-        for step in 1...all.count {
-            let index = ((current + (forward ? step : -step)) % all.count + all.count) % all.count
-            guard let node = all[index].last else { continue }
-            if node.type == query || node.type.lowercased() == lowered || Self.valuesContain(node, lowered) {
+        var visited = 0
+        while visited < Self.searchStepLimit {
+            advance(&cursor, forward: forward)
+            visited += 1
+            let chain = cursor.chain
+            guard let node = chain.last else { break }
+            if node.type == query || node.type.lowercased() == lowered || (node.kind != .more && Self.valuesContain(node, lowered)) {
                 remember()
-                _ = select(chain: all[index])
+                _ = select(chain: chain)
                 message = "found \(query) at \(node.path)"
                 return
             }
+            if chain.map(\.path) == start { break }
+        }
+        if visited >= Self.searchStepLimit, let node = cursor.chain.last {
+            remember()
+            _ = select(chain: cursor.chain)
+            message = "\(query): not in the \(visited) nodes searched, up to \(node.path); n searches on"
+            return
         }
         message = "not found: \(query)"
     }
@@ -502,18 +515,73 @@ public struct Browser {
         }
     }
 
-    /// Every node with its ancestors, in tree order (media data is a node; its bytes are not read).
-    mutating func preorder() -> [[InspectionNode]] {
-        var result: [[InspectionNode]] = []
-        func visit(_ nodes: [InspectionNode], chain: [InspectionNode]) {
-            for node in nodes {
-                let next = chain + [node]
-                result.append(next)
-                visit(cachedChildren(of: node), chain: next)
+    /// How many nodes one search step looks at before it stops and says where it got to.
+    static let searchStepLimit = 100_000
+
+    /// A place in the tree for walking it node by node: the sibling list and index at each level.
+    struct TreeCursor {
+        var frames: [(siblings: [InspectionNode], index: Int)]
+        var chain: [InspectionNode] { frames.map { $0.siblings[$0.index] } }
+    }
+
+    /// The cursor at the selected node.
+    mutating func currentCursor() -> TreeCursor? {
+        guard selected < rows.count else { return nil }
+        // The selected row's ancestors are the last rows above it at each smaller depth.
+        var chain: [InspectionNode] = [rows[selected].node]
+        var depth = rows[selected].depth
+        var index = selected
+        while depth > 0, index > 0 {
+            index -= 1
+            if rows[index].depth == depth - 1 {
+                chain.insert(rows[index].node, at: 0)
+                depth -= 1
             }
         }
-        visit(file.nodes, chain: [])
-        return result
+        var frames: [(siblings: [InspectionNode], index: Int)] = []
+        var siblings = file.nodes
+        for node in chain {
+            guard let position = siblings.firstIndex(where: { $0.path == node.path }) else { return nil }
+            frames.append((siblings, position))
+            siblings = cachedChildren(of: node)
+        }
+        return TreeCursor(frames: frames)
+    }
+
+    /// Moves `cursor` to the next (or previous) node in tree order, wrapping at the ends.
+    mutating func advance(_ cursor: inout TreeCursor, forward: Bool) {
+        if forward {
+            if let node = cursor.chain.last {
+                let children = cachedChildren(of: node)
+                if !children.isEmpty {
+                    cursor.frames.append((children, 0))
+                    return
+                }
+            }
+            while let top = cursor.frames.last {
+                if top.index + 1 < top.siblings.count {
+                    cursor.frames[cursor.frames.count - 1].index += 1
+                    return
+                }
+                cursor.frames.removeLast()
+            }
+            cursor.frames = [(file.nodes, 0)]
+            return
+        }
+        if let top = cursor.frames.last, top.index > 0 {
+            cursor.frames[cursor.frames.count - 1].index -= 1
+        } else if cursor.frames.count > 1 {
+            cursor.frames.removeLast()
+            return
+        } else {
+            cursor.frames = [(file.nodes, file.nodes.count - 1)]
+        }
+        // The last node in the subtree of the one reached.
+        while let node = cursor.chain.last {
+            let children = cachedChildren(of: node)
+            guard !children.isEmpty else { break }
+            cursor.frames.append((children, children.count - 1))
+        }
     }
 
     // MARK: Prompts

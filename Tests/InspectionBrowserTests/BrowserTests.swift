@@ -91,6 +91,11 @@ import Testing
         #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
         press(&browser, .character("N"))
         #expect(browser.selectedPath == "moov/trak[0]/mdia/minf/stbl/stco")
+        // Back past the first match wraps to the last, forward past the last to the first.
+        press(&browser, .character("N"))
+        #expect(browser.selectedPath == "moov/trak[1]/mdia/minf/stbl/stco")
+        press(&browser, .character("n"))
+        #expect(browser.selectedPath == "moov/trak[0]/mdia/minf/stbl/stco")
         press(&browser, .character("/"))
         type(&browser, "/moov/trak[1]/mdia")
         press(&browser, .enter)
@@ -103,6 +108,23 @@ import Testing
         type(&browser, "nothing-like-this")
         press(&browser, .enter)
         #expect(browser.lines().last?.contains("not found: nothing-like-this") == true)
+    }
+
+    /// The search walks the tree node by node from the selection into unopened fragments.
+    @Test func searchStepsThroughFragmentsFromTheSelection() throws {
+        var browser = try browser("fragmented.mp4")
+        press(&browser, .character("/"))
+        type(&browser, "tfdt")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moof[0]/traf[0]/tfdt")
+        press(&browser, .character("n"), .character("n"))
+        #expect(browser.selectedPath == "moof[1]/traf[0]/tfdt")
+        press(&browser, .character("N"))
+        #expect(browser.selectedPath == "moof[0]/traf[1]/tfdt")
+        press(&browser, .character("/"))
+        type(&browser, "baseMediaDecodeTime=7482")
+        press(&browser, .enter)
+        #expect(browser.selectedPath == "moof[2]/traf[1]/tfdt", "\(browser.lines().last ?? "")")
     }
 
     /// Text with a `/` that names no node is searched for as text: `/image/jpeg` finds a
