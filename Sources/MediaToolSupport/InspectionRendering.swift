@@ -86,8 +86,11 @@ public enum InspectionRendering {
     /// At most `maxNodes` nodes are written (nil: every node); a list cut there ends in a node
     /// of type `…` for the siblings left out (fields `listedFrom`, `more`, `notListed`), and
     /// the diagnostics end with a `listingCut` note.
+    ///
+    /// With `fieldRanges`, each node also carries `payloadRange` and `fieldRanges` (each field
+    /// with file bytes of its own: `[start, end)` offsets), for byte-coverage checks.
     public static func writeJSON(path: String, format: String?, fileSize: UInt64, nodes: [InspectionNode], maxDepth: Int? = nil,
-                                 maxNodes: Int? = nil, diagnostics: [Diagnostic], bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
+                                 maxNodes: Int? = nil, fieldRanges: Bool = false, diagnostics: [Diagnostic], bytes write: (UnsafeBufferPointer<UInt8>) -> Void) {
         var diagnostics = diagnostics
         let budget = ListingBudget(limit: maxNodes)
         var writer = JSONWriter(indentLevel: 0, capacity: 1 << 17)
@@ -100,7 +103,7 @@ public enum InspectionRendering {
         writer.key("fileSize")
         writer.uint(fileSize)
         writer.key("atoms")
-        writeList(nodes, maxDepth: maxDepth, into: &writer, diagnostics: &diagnostics, budget: budget, flush: flush)
+        writeList(nodes, maxDepth: maxDepth, fieldRanges: fieldRanges, into: &writer, diagnostics: &diagnostics, budget: budget, flush: flush)
         if let cut = budget.cutDiagnostic { diagnostics.append(cut) }
         writer.key("diagnostics")
         writer.value(.array(diagnostics.map(\.json)))
@@ -112,20 +115,20 @@ public enum InspectionRendering {
 
     /// A JSON array of nodes and their children, written into `writer` (handed to `flush`
     /// whenever it holds 64 KiB) while `budget` lasts.
-    static func writeList(_ nodes: [InspectionNode], maxDepth: Int?, into writer: inout JSONWriter, diagnostics: inout [Diagnostic],
-                          budget: ListingBudget, flush: (inout JSONWriter) -> Void) {
+    static func writeList(_ nodes: [InspectionNode], maxDepth: Int?, fieldRanges: Bool = false, into writer: inout JSONWriter,
+                          diagnostics: inout [Diagnostic], budget: ListingBudget, flush: (inout JSONWriter) -> Void) {
         writer.beginArray()
         InspectionNode.forEachListed(nodes, budget: budget) { node in
             let details = node.details
             writer.beginObject()
-            for (key, value) in jsonMembers(node, details: details) {
+            for (key, value) in jsonMembers(node, details: details, fieldRanges: fieldRanges) {
                 writer.key(string: key)
                 writer.value(value)
             }
             writer.key("children")
             if node.kind != .more, maxDepth.map({ $0 > 1 }) ?? true {
-                writeList(node.children, maxDepth: maxDepth.map { $0 - 1 }, into: &writer, diagnostics: &diagnostics, budget: budget,
-                          flush: flush)
+                writeList(node.children, maxDepth: maxDepth.map { $0 - 1 }, fieldRanges: fieldRanges, into: &writer, diagnostics: &diagnostics,
+                          budget: budget, flush: flush)
             } else {
                 writer.beginArray()
                 writer.endArray()
@@ -138,13 +141,20 @@ public enum InspectionRendering {
     }
 
     /// A node's JSON members before `children`.
-    static func jsonMembers(_ node: InspectionNode, details: InspectionDetails) -> [(String, JSONValue)] {
+    static func jsonMembers(_ node: InspectionNode, details: InspectionDetails, fieldRanges: Bool = false) -> [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
             ("type", .string(node.type)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
             ("headerSize", .int(Int64(node.headerSize))), ("path", .string(node.path)),
         ]
         members += node.extra
         members.append(("fields", .object(details.fields.map { ($0.name, $0.value) })))
+        if fieldRanges {
+            let payload = node.payloadRange
+            members.append(("payloadRange", .array([.uint(payload.lowerBound), .uint(payload.upperBound)])))
+            members.append(("fieldRanges", .object(details.fields.compactMap { field in
+                field.range.map { (field.name, .array([.uint($0.lowerBound), .uint($0.upperBound)])) }
+            })))
+        }
         return members
     }
 

@@ -66,6 +66,21 @@ import Testing
         #expect(result.standardOutput.contains("  Cover Art (Front) @2783 size=225  cover \"cover.png\", 189 bytes\n"))
     }
 
+    /// `--ranges` adds each node's payload and its fields' own bytes: `avcC`'s fields, each
+    /// from where the one before it ended, cover its payload, and the profile is one byte.
+    @Test func rangesGiveEachFieldItsBytes() async throws {
+        let result = try await atominspect("tree", TestFixtures.path("video-h264-aac.mp4"), "--json", "--ranges", "--path", "moov/trak[0]/mdia/minf/stbl/stsd/avc1/avcC")
+        #expect(result.status == 0)
+        let node = try #require((try jsonObject(result.standardOutput)["atoms"] as? [[String: Any]])?.first)
+        let payload = try #require(node["payloadRange"] as? [Int])
+        let ranges = try #require(node["fieldRanges"] as? [String: [Int]])
+        #expect(ranges["profile"] == [payload[0] + 1, payload[0] + 2])
+        let sorted = ranges.values.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+        #expect(sorted.first?[0] == payload[0] && sorted.map { $0[1] }.max() == payload[1])
+        let refused = try await atominspect("tree", TestFixtures.path("video-h264-aac.mp4"), "--ranges")
+        #expect(refused.status == 64 && refused.standardError.contains("--ranges goes with --json"))
+    }
+
     @Test func jsonFollowsThePinnedShape() async throws {
         let result = try await atominspect(fixture, "--json")
         #expect(result.status == 0)

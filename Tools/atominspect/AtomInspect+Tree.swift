@@ -22,6 +22,9 @@ extension AtomInspect {
         @Flag(help: "List every table entry (sample sizes, chunk offsets...) instead of the first 32.")
         var allEntries = false
 
+        @Flag(help: "With --json: each node's payloadRange and the file bytes of each field that has its own (fieldRanges: name -> [start, end)).")
+        var ranges = false
+
         @Option(help: ArgumentHelp("List at most this many nodes (0: every node).",
                                    discussion: "The siblings left out are shown as one '…' line (a node of type '…' in JSON) with their count, and a listingCut note says where the listing stopped."))
         var maxNodes = ListingBudget.defaultLimit
@@ -29,6 +32,7 @@ extension AtomInspect {
         func validate() throws {
             if let depth, depth < 1 { throw ValidationError("--depth must be at least 1") }
             if maxNodes < 0 { throw ValidationError("--max-nodes must be 0 or more") }
+            if ranges && !json { throw ValidationError("--ranges goes with --json") }
         }
 
         func run() throws {
@@ -38,7 +42,7 @@ extension AtomInspect {
             if json {
                 InspectionRendering.writeJSON(
                     path: options.file, format: file.formatName, fileSize: file.source.size, nodes: nodes, maxDepth: depth,
-                    maxNodes: maxNodes == 0 ? nil : maxNodes, diagnostics: file.diagnostics, bytes: StandardOutput.write)
+                    maxNodes: maxNodes == 0 ? nil : maxNodes, fieldRanges: ranges, diagnostics: file.diagnostics, bytes: StandardOutput.write)
             } else {
                 var diagnostics = file.diagnostics
                 InspectionRendering.writeText(nodes, maxDepth: depth, maxNodes: maxNodes == 0 ? nil : maxNodes, diagnostics: &diagnostics,
