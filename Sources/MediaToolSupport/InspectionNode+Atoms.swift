@@ -161,9 +161,14 @@ final class AtomNodes: Sendable {
         case "ftyp", "styp": layout = Self.fileTypeLayout
         case "hdlr": layout.merge(Self.handlerLayout) { $1 }
         case "data" where payload is ItemDataAtom: layout = Self.itemDataLayout
-        case "mvhd", "mdhd": layout.merge(fields.first?.value == .uint(1) ? Self.wideHeaderLayout : Self.headerLayout) { $1 }
+        case "mvhd": layout.merge(fields.first?.value == .uint(1) ? Self.wideMovieHeaderLayout : Self.movieHeaderLayout) { $1 }
+        case "mdhd": layout.merge(fields.first?.value == .uint(1) ? Self.wideMediaHeaderLayout : Self.mediaHeaderLayout) { $1 }
+        case "tkhd": layout.merge(fields.first?.value == .uint(1) ? Self.wideTrackHeaderLayout : Self.trackHeaderLayout) { $1 }
         case "stsz": layout.merge(Self.sampleSizeLayout) { $1 }
-        case "stco", "co64", "stts", "ctts", "stss", "stps", "stsc": layout.merge(Self.tableLayout) { $1 }
+        case "stco", "co64", "stts", "ctts", "stss", "stps", "stsc", "elst": layout.merge(Self.tableLayout) { $1 }
+        case "stsd", "dref": layout["entryCount"] = (4, 8)
+        case "iinf": layout["entryCount"] = fields.first?.value == .uint(0) ? (4, 6) : (4, 8)
+        case "pitm": layout["itemID"] = (4, nil)
         default:
             if atom.type.bytes[0] != 0xA9, fields.first?.name == "trackIDs" { layout["trackIDs"] = (0, nil) }
         }
@@ -175,16 +180,39 @@ final class AtomNodes: Sendable {
     // Where fixed fields sit in a payload (from, to; nil: to the end), made once.
     static let fullBoxLayout: [String: (UInt64, UInt64?)] = ["version": (0, 1), "flags": (1, 4), "flagsSet": (1, 4)]
     static let fileTypeLayout: [String: (UInt64, UInt64?)] = ["majorBrand": (0, 4), "minorVersion": (4, 8), "compatibleBrands": (8, nil)]
-    static let handlerLayout: [String: (UInt64, UInt64?)] = ["componentType": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "name": (24, nil)]
+    static let handlerLayout: [String: (UInt64, UInt64?)] = [
+        "componentType": (4, 8), "preDefined": (4, 8), "handlerType": (8, 12), "manufacturer": (12, 16), "componentFlags": (16, 24), "reserved": (12, 24),
+        "name": (24, nil),
+    ]
     static let itemDataLayout: [String: (UInt64, UInt64?)] = [
         "typeSet": (0, 1), "typeIndicator": (1, 4), "typeName": (0, 4), "country": (4, 6), "language": (6, 8),
         "value": (8, nil), "mimeType": (0, 4), "imageSize": (8, nil),
     ]
-    static let wideHeaderLayout: [String: (UInt64, UInt64?)] = [
-        "creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "language": (32, 34),
+    static let wideMediaHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "durationSeconds": (24, 32),
+        "language": (32, 34), "preDefined": (34, 36),
     ]
-    static let headerLayout: [String: (UInt64, UInt64?)] = [
-        "creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "language": (20, 22),
+    static let mediaHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "durationSeconds": (16, 20),
+        "language": (20, 22), "preDefined": (22, 24),
+    ]
+    static let wideMovieHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 12), "modificationTime": (12, 20), "timescale": (20, 24), "duration": (24, 32), "durationSeconds": (24, 32),
+        "rate": (32, 36), "volume": (36, 38), "reserved": (38, 48), "matrix": (48, 84), "preDefined": (84, 108), "nextTrackID": (108, 112),
+    ]
+    static let movieHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "creationTime": (4, 8), "modificationTime": (8, 12), "timescale": (12, 16), "duration": (16, 20), "durationSeconds": (16, 20),
+        "rate": (20, 24), "volume": (24, 26), "reserved": (26, 36), "matrix": (36, 72), "preDefined": (72, 96), "nextTrackID": (96, 100),
+    ]
+    static let trackHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "enabled": (1, 4), "inMovie": (1, 4), "inPreview": (1, 4), "creationTime": (4, 8), "modificationTime": (8, 12), "trackID": (12, 16),
+        "reservedAfterTrackID": (16, 20), "duration": (20, 24), "reservedAfterDuration": (24, 32), "layer": (32, 34), "alternateGroup": (34, 36),
+        "volume": (36, 38), "reservedAfterVolume": (38, 40), "matrix": (40, 76), "width": (76, 80), "height": (80, 84),
+    ]
+    static let wideTrackHeaderLayout: [String: (UInt64, UInt64?)] = [
+        "enabled": (1, 4), "inMovie": (1, 4), "inPreview": (1, 4), "creationTime": (4, 12), "modificationTime": (12, 20), "trackID": (20, 24),
+        "reservedAfterTrackID": (24, 28), "duration": (28, 36), "reservedAfterDuration": (36, 44), "layer": (44, 46), "alternateGroup": (46, 48),
+        "volume": (48, 50), "reservedAfterVolume": (50, 52), "matrix": (52, 88), "width": (88, 92), "height": (92, 96),
     ]
     static let sampleSizeLayout: [String: (UInt64, UInt64?)] = ["sampleSize": (4, 8), "sampleCount": (8, 12), "entryCount": (8, 12), "entries": (12, nil)]
     static let tableLayout: [String: (UInt64, UInt64?)] = ["entryCount": (4, 8), "entries": (8, nil)]

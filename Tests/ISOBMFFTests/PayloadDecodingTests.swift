@@ -213,7 +213,12 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         let isoAudio = try #require((iso.payload as? SampleEntry)?.audio)
         #expect(isoAudio.version == 0 && isoAudio.channelCount == 2 && isoAudio.sampleRate == 44100 && isoAudio.sampleSize == 16)
         #expect(isoAudio.bytesPerSample == nil && isoAudio.bitsPerChannel == nil)
-        #expect(iso.fields.map(\.name) == ["kind", "dataReferenceIndex", "version", "channelCount", "sampleRate", "sampleSize", "compressionID", "packetSize"])
+        // Every fixed field is listed (zero ones too: each byte is some field's), with its bytes.
+        #expect(iso.fields.map(\.name) == ["kind", "reserved", "dataReferenceIndex", "version", "channelCount", "sampleRate", "revision", "vendor",
+                                          "sampleSize", "compressionID", "packetSize"])
+        let payload = iso.atom.payloadOffset
+        #expect(iso.fields.first { $0.name == "channelCount" }?.range == payload + 16..<payload + 18)
+        #expect(iso.fields.first { $0.name == "sampleRate" }?.range == payload + 24..<payload + 28)
 
         var version2 = [UInt8](repeating: 0, count: 6) + [0, 1] + [0, 2, 0, 0] + zero4 + [0, 3, 0, 16, 0xFF, 0xFE, 0, 0] + B.be(0x10000, width: 4)
         version2 += B.be(72, width: 4) + B.be(Double(96000).bitPattern, width: 8) + B.be(6, width: 4) + B.be(0x7F00_0000, width: 4)
@@ -224,9 +229,13 @@ let zero4: [UInt8] = [0, 0, 0, 0]
         #expect(audio.sampleSize == nil && audio.compressionID == nil, "version 2 keeps placeholders there")
         #expect(audio.bitsPerChannel == 24 && audio.formatSpecificFlags == 12 && audio.bytesPerAudioPacket == 18 && audio.framesPerAudioPacket == 1)
         #expect(quickTime.fields.map(\.name) == [
-            "kind", "dataReferenceIndex", "version", "channelCount", "sampleRate",
-            "bitsPerChannel", "formatSpecificFlags", "bytesPerAudioPacket", "framesPerAudioPacket",
+            "kind", "reserved", "dataReferenceIndex", "version", "channelCount", "sampleRate", "revision", "vendor", "placeholders",
+            "sizeOfStructOnly", "always7F000000", "bitsPerChannel", "formatSpecificFlags", "bytesPerAudioPacket", "framesPerAudioPacket",
         ])
+        // Version 2's rate and channels are its own fields' bytes, not the placeholders'.
+        let start = quickTime.atom.payloadOffset
+        #expect(quickTime.fields.first { $0.name == "sampleRate" }?.range == start + 32..<start + 40)
+        #expect(quickTime.fields.first { $0.name == "placeholders" }?.range == start + 16..<start + 28)
     }
 
     @Test func videoEntryWithChildren() throws {

@@ -9,9 +9,15 @@ import Testing
 /// of every other type met is printed, the worst first, as the list of what is left to do.
 @Suite(.enabled(if: OtherReaders.isRequired || OtherReaders.hasFFprobe))
 struct ByteCoverageTests {
-    /// The types whose fields cover every payload byte.
+    /// The types whose fields cover every payload byte: the codec configurations, the headers,
+    /// the sample tables, fragments, sample groups, encryption and the HEIF item boxes.
     static let complete: Set<String> = [
-        "avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "alac", "chan", "enda", "fiel", "mdcv", "clli", "clap",
+        "avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "dac4", "alac", "chan", "enda", "fiel", "mdcv", "clli", "clap",
+        "ftyp", "mvhd", "tkhd", "mdhd", "hdlr", "smhd", "vmhd", "elst", "dref", "url ", "stsd", "stts", "ctts", "stsc", "stsz", "stco", "co64", "stss",
+        "btrt", "pasp", "frma", "ispe", "chap", "meta", "data",
+        "mfhd", "tfhd", "tfdt", "trun", "trex", "mfro", "sgpd", "sbgp", "sdtp",
+        "schm", "tenc", "senc", "saiz", "saio", "pssh",
+        "iinf", "pitm", "iref", "ipma", "pixi", "cdsc", "dimg", "thmb", "gmin", "tcmi",
     ]
 
     /// Files with each codec configuration, made by ffmpeg, and the fixtures.
@@ -31,7 +37,9 @@ struct ByteCoverageTests {
             try make("eac3.mp4", audio + ["-ac", "6", "-c:a", "eac3", "-b:a", "384k"]),
             try make("alac.m4a", audio + ["-c:a", "alac"]),
             try make("pcm51.mov", audio + ["-ac", "6", "-c:a", "pcm_s16le"]),
-            try make("prores.mov", video + ["-c:v", "prores_ks", "-profile:v", "0"]),
+            try make("prores.mov", video + ["-c:v", "prores_ks", "-profile:v", "0", "-timecode", "01:00:00:00"]),
+            try make("cenc.mp4", audio + ["-c:a", "aac", "-encryption_scheme", "cenc-aes-ctr", "-encryption_key", "00112233445566778899aabbccddeeff",
+                                          "-encryption_kid", "0123456789abcdef0123456789abcdef", "-movflags", "+frag_keyframe+empty_moov"]),
         ]
         files += try FileManager.default.contentsOfDirectory(atPath: TestFixtures.directory)
             .filter { name in [".mp4", ".m4a", ".m4b", ".mov", ".3gp", ".heic", ".heif"].contains { name.hasSuffix($0) } }
@@ -75,8 +83,11 @@ struct ByteCoverageTests {
                     entry.total += total
                     entry.boxes += 1
                     coverage[node.type] = entry
-                    // (An `alac` under `stsd` is the sample entry; the cookie is the `alac` inside it.)
-                    if Self.complete.contains(node.type), parent != "stsd" {
+                    // Sample entries (under `stsd`) are held to every byte by kind: audio and video
+                    // entries are (timecode and text entries are not yet); the other types by name
+                    // (the `alac` cookie is the one inside the `alac` entry).
+                    let isEntry = parent == "stsd"
+                    if isEntry ? !["text", "tx3g", "tmcd"].contains(node.type) : Self.complete.contains(node.type) {
                         seen.insert(node.type)
                         #expect(covered == total, "\(path): \(node.path) has \(total - covered) of \(total) payload bytes in no field")
                     }
@@ -84,7 +95,8 @@ struct ByteCoverageTests {
             }
             visit(file.nodes, parent: nil)
         }
-        #expect(seen.isSuperset(of: ["avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "alac", "chan"]), "met: \(seen.sorted())")
+        #expect(seen.isSuperset(of: ["avcC", "hvcC", "av1C", "vpcC", "dOps", "dfLa", "dac3", "dec3", "alac", "chan", "tkhd", "trun", "senc", "saiz", "ipma"]),
+                "met: \(seen.sorted())")
         let rows = coverage.map { ($0.key, Double($0.value.covered) / Double(max($0.value.total, 1)), $0.value.boxes) }.sorted { ($0.1, $0.0) < ($1.1, $1.0) }
         print("byte coverage by box type (worst first): " + rows.map { "\($0.0) \(Int(($0.1 * 100).rounded(.down)))% (\($0.2))" }.joined(separator: ", "))
     }

@@ -23,7 +23,11 @@ public struct AtomFieldOptions: Sendable, Hashable {
     /// that holds them), only as many as are listed: a table of a million entries costs its
     /// bytes, not a million values. `count` is how many the box says it has; reading stops at
     /// the end of the bytes, at an entry that does not read, or at one that takes no bytes.
-    public func tableFields(count: Int, bytes: [UInt8], _ next: (inout ByteReader) throws -> FieldValue) -> [DescribedField] {
+    ///
+    /// `countRange` and `entriesRange` are the file bytes of the count and of the entries, for
+    /// the fields' byte ranges.
+    public func tableFields(count: Int, bytes: [UInt8], countRange: Range<UInt64>? = nil, entriesRange: Range<UInt64>? = nil,
+                            _ next: (inout ByteReader) throws -> FieldValue) -> [DescribedField] {
         var reader = ByteReader(bytes)
         let wanted = maxEntries.map { min($0, count) } ?? count
         var entries: [FieldValue] = []
@@ -33,7 +37,7 @@ public struct AtomFieldOptions: Sendable, Hashable {
             entries.append(entry)
             if reader.remaining == before { break }
         }
-        var fields = [DescribedField("entryCount", count), DescribedField("entries", .list(entries))]
+        var fields = [DescribedField("entryCount", count, range: countRange), DescribedField("entries", .list(entries), range: entriesRange)]
         if entries.count < count { fields.append(DescribedField("entriesTruncated", true)) }
         return fields
     }

@@ -25,6 +25,26 @@ struct FieldList {
     mutating func add(_ name: String, _ value: Bool, _ reader: ByteReader) { add(name, .boolean(value), reader) }
     mutating func add(_ name: String, _ value: Double, _ reader: ByteReader) { add(name, .number(value), reader) }
 
+    /// The bytes read since the last field, by name, for a decoder that makes its fields
+    /// later from typed values (`apply`).
+    private(set) var ranges: [String: Range<UInt64>] = [:]
+
+    /// Notes `name`'s bytes (those read since the last field or note) without adding a field.
+    mutating func note(_ name: String, _ reader: ByteReader) {
+        if mark < reader.offset { ranges[name] = mark..<reader.offset }
+        mark = reader.offset
+    }
+
+    /// `fields` with the ranges noted under their names.
+    static func apply(_ ranges: [String: Range<UInt64>], to fields: [DescribedField]) -> [DescribedField] {
+        guard !ranges.isEmpty else { return fields }
+        return fields.map { field in
+            var field = field
+            if field.range == nil, let range = ranges[field.name] { field.range = range }
+            return field
+        }
+    }
+
     /// Adds a field worked out from others, with no bytes of its own.
     mutating func derive(_ name: String, _ value: FieldValue) {
         fields.append(DescribedField(name, value))

@@ -35,9 +35,15 @@ public struct HandlerBox: AtomPayload, Hashable {
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = header.fields
-        if componentType.rawValue != 0 { fields.append(DescribedField("componentType", componentType)) }
+        // ISO's pre_defined and reserved words where QuickTime has its component type,
+        // manufacturer, flags and flags mask.
+        fields.append(componentType.rawValue != 0 ? DescribedField("componentType", componentType) : DescribedField("preDefined", "4 bytes"))
         fields.append(DescribedField("handlerType", handlerType))
-        if manufacturer.rawValue != 0 { fields.append(DescribedField("manufacturer", manufacturer)) }
+        if manufacturer.rawValue != 0 {
+            fields += [DescribedField("manufacturer", manufacturer), DescribedField("componentFlags", "8 bytes")]
+        } else {
+            fields.append(DescribedField("reserved", "12 bytes"))
+        }
         fields.append(DescribedField("name", name))
         return fields
     }

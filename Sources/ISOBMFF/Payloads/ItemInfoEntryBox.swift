@@ -51,22 +51,26 @@ public struct PrimaryItemBox: AtomPayload, Hashable {
 public struct ItemReferenceBox: AtomPayload, Hashable {
     public var fromItemID: UInt32
     public var toItemIDs: [UInt32]
+    private var described: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         let wide = (context.parentVersion ?? 0) >= 1
         func itemID() throws -> UInt32 { wide ? try reader.readUInt32() : UInt32(try reader.readUInt16()) }
+        var list = FieldList(at: reader)
         fromItemID = try itemID()
+        list.add("fromItemID", fromItemID, reader)
         let count = Int(try reader.readUInt16())
+        list.add("referenceCount", count, reader)
         guard count * (wide ? 4 : 2) <= reader.remaining else {
             throw ByteReaderError(offset: reader.offset, needed: count * (wide ? 4 : 2), available: reader.remaining)
         }
         toItemIDs = try (0..<count).map { _ in try itemID() }
+        list.add("toItemIDs", .list(toItemIDs.map { FieldValue($0) }), reader)
+        list.addRest(&reader)
+        described = list.fields
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        [DescribedField("fromItemID", fromItemID), DescribedField("referenceCount", toItemIDs.count),
-         DescribedField("toItemIDs", .list(toItemIDs.map { FieldValue($0) }))]
-    }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { described }
 
     public var summary: String { "from item \(fromItemID) to " + toItemIDs.map(String.init).joined(separator: ", ") }
 }

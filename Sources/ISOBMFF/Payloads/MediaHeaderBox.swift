@@ -17,7 +17,7 @@ public struct MediaHeaderBox: AtomPayload, Hashable {
     public var duration: UInt64 { times.duration }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + times.fields + [DescribedField("language", language)]
+        header.fields + times.fields + [DescribedField("language", language), DescribedField("preDefined", "2 bytes")]
     }
 
     public var summary: String { times.summary + " language=\(language)" }

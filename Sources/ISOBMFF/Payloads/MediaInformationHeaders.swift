@@ -8,13 +8,19 @@ public struct MediaInformationHeader: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
         if context.atom.type == "smhd" {
-            fields = [DescribedField("balance", try reader.readFixed8_8())]
+            list.add("balance", try reader.readFixed8_8(), reader)
+            if reader.remaining >= 2 {
+                try reader.skip(2)
+                list.add("reserved", "2 bytes", reader)
+            }
         } else {
-            let mode = try reader.readUInt16()
-            let color = [try reader.readUInt16(), try reader.readUInt16(), try reader.readUInt16()]
-            fields = [DescribedField("graphicsMode", mode), DescribedField("opcolor", .list(color.map { FieldValue($0) }))]
+            list.add("graphicsMode", try reader.readUInt16(), reader)
+            list.add("opcolor", .list([FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16())]), reader)
         }
+        list.addRest(&reader)
+        fields = list.fields
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + fields }

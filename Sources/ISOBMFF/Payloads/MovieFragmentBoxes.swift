@@ -10,22 +10,23 @@ public struct FragmentFieldsBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let wide = header.version == 1
+        var list = FieldList(at: reader)
         switch context.atom.type {
         case "mfhd":
-            fields = [DescribedField("sequenceNumber", try reader.readUInt32())]
+            list.add("sequenceNumber", try reader.readUInt32(), reader)
         case "tfdt":
-            fields = [DescribedField("baseMediaDecodeTime", try reader.readUInt(width: wide ? 8 : 4))]
+            list.add("baseMediaDecodeTime", try reader.readUInt(width: wide ? 8 : 4), reader)
         case "mehd":
-            fields = [DescribedField("fragmentDuration", try reader.readUInt(width: wide ? 8 : 4))]
+            list.add("fragmentDuration", try reader.readUInt(width: wide ? 8 : 4), reader)
         case "mfro":
-            fields = [DescribedField("mfraSize", try reader.readUInt32())]
+            list.add("mfraSize", try reader.readUInt32(), reader)
         default:  // trex
-            fields = [
-                DescribedField("trackID", try reader.readUInt32()), DescribedField("defaultSampleDescriptionIndex", try reader.readUInt32()),
-                DescribedField("defaultSampleDuration", try reader.readUInt32()), DescribedField("defaultSampleSize", try reader.readUInt32()),
-                DescribedField("defaultSampleFlags", try reader.readUInt32()),
-            ]
+            for name in ["trackID", "defaultSampleDescriptionIndex", "defaultSampleDuration", "defaultSampleSize", "defaultSampleFlags"] {
+                list.add(name, try reader.readUInt32(), reader)
+            }
         }
+        list.addRest(&reader)
+        fields = list.fields
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + fields }
@@ -41,15 +42,22 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
     public var defaultSampleSize: UInt32?
     public var defaultSampleFlags: UInt32?
 
+    /// Where each field's bytes are, by name.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let flags = header.flags
+        var list = FieldList(at: reader)
         trackID = try reader.readUInt32()
-        if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64() }
-        if flags & 0x02 != 0 { sampleDescriptionIndex = try reader.readUInt32() }
-        if flags & 0x08 != 0 { defaultSampleDuration = try reader.readUInt32() }
-        if flags & 0x10 != 0 { defaultSampleSize = try reader.readUInt32() }
-        if flags & 0x20 != 0 { defaultSampleFlags = try reader.readUInt32() }
+        list.add("trackID", trackID, reader)
+        if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64(); list.add("baseDataOffset", baseDataOffset!, reader) }
+        if flags & 0x02 != 0 { sampleDescriptionIndex = try reader.readUInt32(); list.add("sampleDescriptionIndex", sampleDescriptionIndex!, reader) }
+        if flags & 0x08 != 0 { defaultSampleDuration = try reader.readUInt32(); list.add("defaultSampleDuration", defaultSampleDuration!, reader) }
+        if flags & 0x10 != 0 { defaultSampleSize = try reader.readUInt32(); list.add("defaultSampleSize", defaultSampleSize!, reader) }
+        if flags & 0x20 != 0 { defaultSampleFlags = try reader.readUInt32(); list.add("defaultSampleFlags", defaultSampleFlags!, reader) }
+        list.addRest(&reader)
+        for field in list.fields { if let range = field.range { ranges[field.name] = range } }
     }
 
     public var durationIsEmpty: Bool { header.flags & 0x10000 != 0 }
@@ -66,6 +74,8 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
         if let defaultSampleSize { fields.append(DescribedField("defaultSampleSize", defaultSampleSize)) }
         if let defaultSampleFlags { fields.append(DescribedField("defaultSampleFlags", SampleFlags.value(defaultSampleFlags))) }
         fields += [DescribedField("durationIsEmpty", durationIsEmpty), DescribedField("defaultBaseIsMoof", defaultBaseIsMoof)]
+        for index in fields.indices { if let range = ranges[fields[index].name] { fields[index].range = range } }
+        if let range = ranges["trailingBytes"] { fields.append(DescribedField("trailingBytes", range.count, range: range)) }
         return fields
     }
 
@@ -97,15 +107,22 @@ public struct TrackRunBox: AtomPayload, Hashable {
     /// Per-sample fields; empty when the flags say every sample uses the defaults.
     public var samples: [Sample]
 
+    /// Where each field's bytes are, by name (`entries`: the per-sample fields).
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let flags = header.flags
+        var start = reader.offset
         let count = try reader.readUInt32()
         sampleCount = count
-        if flags & 0x001 != 0 { dataOffset = try reader.readInt32() }
-        if flags & 0x004 != 0 { firstSampleFlags = try reader.readUInt32() }
+        ranges["sampleCount"] = start..<reader.offset
+        start = reader.offset
+        if flags & 0x001 != 0 { dataOffset = try reader.readInt32(); ranges["dataOffset"] = start..<reader.offset; start = reader.offset }
+        if flags & 0x004 != 0 { firstSampleFlags = try reader.readUInt32(); ranges["firstSampleFlags"] = start..<reader.offset; start = reader.offset }
         let perSample = [0x100, 0x200, 0x400, 0x800].filter { flags & UInt32($0) != 0 }.count * 4
         samples = []
+        defer { if reader.offset > start { ranges["entries"] = start..<reader.offset } }
         guard perSample > 0 else { return }
         try reader.require(entries: count, of: perSample)
         samples.reserveCapacity(Int(count))
@@ -123,6 +140,12 @@ public struct TrackRunBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
+        var fields = listedFields(options)
+        for index in fields.indices { if let range = ranges[fields[index].name] { fields[index].range = range } }
+        return fields
+    }
+
+    private func listedFields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = header.fields(naming: [0x001: "data-offset-present", 0x004: "first-sample-flags-present", 0x100: "sample-duration-present",
                                             0x200: "sample-size-present", 0x400: "sample-flags-present", 0x800: "sample-composition-time-offsets-present"])
         fields.append(DescribedField("sampleCount", sampleCount))

@@ -17,6 +17,9 @@ public struct PropertyBox: AtomPayload, Hashable {
     /// The entries of `ipma`, `ftab`, `ssix` and `leva`, kept as their bytes and decoded when listed.
     var entryCount = 0
     var entryBytes: [UInt8] = []
+    /// The file bytes of the entry count and of the entries.
+    var countRange: Range<UInt64>?
+    var entriesRange: Range<UInt64>?
     var type: FourCC
 
     /// The types without version and flags.
@@ -27,115 +30,148 @@ public struct PropertyBox: AtomPayload, Hashable {
         self.type = type
         let header = Self.plainBoxes.contains(type) ? nil : try FullBoxHeader(from: &reader)
         self.header = header
+        var list = FieldList(at: reader)
         switch type {
         case "elng":
             let language = reader.readCString()
-            fields = [DescribedField("extendedLanguage", language)]
+            list.add("extendedLanguage", language, reader)
             summary = language
         case "kind":
-            let scheme = reader.readCString(), value = reader.readCString()
-            fields = [DescribedField("schemeURI", scheme), DescribedField("value", value)]
+            let scheme = reader.readCString()
+            list.add("schemeURI", scheme, reader)
+            let value = reader.readCString()
+            list.add("value", value, reader)
             summary = "\(scheme) \(value)"
         case "prft":
-            let track = try reader.readUInt32(), ntp = try reader.readUInt64()
-            let media = header?.version == 0 ? UInt64(try reader.readUInt32()) : try reader.readUInt64()
+            let track = try reader.readUInt32()
+            list.add("referenceTrackID", track, reader)
+            let ntp = try reader.readUInt64()
+            list.add("ntpTimestamp", ntp, reader)
             // NTP time: seconds since 1900 in the high 32 bits, the fraction in the low.
-            let seconds = Double(ntp >> 32) - 2_208_988_800 + Double(ntp & 0xFFFF_FFFF) / 4_294_967_296
-            fields = [DescribedField("referenceTrackID", track), DescribedField("ntpTimestamp", ntp), DescribedField("unixSeconds", seconds),
-                      DescribedField("mediaTime", media)]
+            list.derive("unixSeconds", .number(Double(ntp >> 32) - 2_208_988_800 + Double(ntp & 0xFFFF_FFFF) / 4_294_967_296))
+            let media = header?.version == 0 ? UInt64(try reader.readUInt32()) : try reader.readUInt64()
+            list.add("mediaTime", media, reader)
             summary = "track \(track) at media time \(media)"
         case "nmhd", "sthd":
-            fields = []
             summary = type == "nmhd" ? "null media header" : "subtitle media header"
         case "iods":
-            (fields, summary) = try Self.objectDescriptor(&reader)
+            summary = try Self.objectDescriptor(&reader, into: &list)
         case "ipma", "ssix", "leva":
             // A count (a byte for leva), then the entries, decoded when listed (`entry`).
+            let before = reader.offset
             let count = type == "leva" ? Int(try reader.readUInt8()) : Int(try reader.readUInt32())
             entryCount = count
+            countRange = before..<reader.offset
             entryBytes = reader.readRemainingBytes()
-            fields = []
+            entriesRange = countRange!.upperBound..<reader.offset
             summary = "\(count) " + (type == "ipma" ? "items" : type == "ssix" ? "subsegments" : "levels")
         case "pixi":
             let channels = Int(try reader.readUInt8())
+            list.add("channels", channels, reader)
             let depths = try reader.readBytes(min(channels, reader.remaining))
-            fields = [DescribedField("channels", channels), DescribedField("bitsPerChannel", .list(depths.map { FieldValue($0) }))]
+            list.add("bitsPerChannel", .list(depths.map { FieldValue($0) }), reader)
             summary = "\(channels) channels of " + depths.map { String($0) }.joined(separator: "/") + " bits"
         case "irot":
             let angle = Int(try reader.readUInt8() & 3) * 90
-            fields = [DescribedField("angle", angle)]
+            list.add("angle", angle, reader)
             summary = "rotated \(angle)° anticlockwise"
         case "imir":
             let axis = try reader.readUInt8() & 1
-            fields = [DescribedField("axis", axis == 0 ? "vertical" : "horizontal")]
+            list.add("axis", axis == 0 ? "vertical" : "horizontal", reader)
             summary = "mirrored about the \(axis == 0 ? "vertical" : "horizontal") axis"
         case "auxC":
             let auxType = reader.readCString()
-            fields = [DescribedField("auxType", auxType), DescribedField("auxSubtypeSize", reader.remaining)]
+            list.add("auxType", auxType, reader)
+            let subtype = reader.remaining
+            try reader.skip(subtype)
+            list.add("auxSubtypeSize", subtype, reader)
             summary = auxType
         case "gmin":
-            fields = [DescribedField("graphicsMode", try reader.readUInt16()),
-                      DescribedField("opcolor", .list([FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16())])),
-                      DescribedField("balance", try reader.readFixed8_8())]
-            summary = "graphics mode \(fields[0].value.summaryText)"
+            let mode = try reader.readUInt16()
+            list.add("graphicsMode", mode, reader)
+            list.add("opcolor", .list([FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16())]), reader)
+            list.add("balance", try reader.readFixed8_8(), reader)
+            summary = "graphics mode \(mode)"
         case "clef", "prof", "enof":
-            let width = try reader.readUFixed16_16(), height = try reader.readUFixed16_16()
-            fields = [DescribedField("width", width), DescribedField("height", height)]
+            let width = try reader.readUFixed16_16()
+            list.add("width", width, reader)
+            let height = try reader.readUFixed16_16()
+            list.add("height", height, reader)
             let name = type == "clef" ? "clean aperture" : type == "prof" ? "production aperture" : "encoded pixels"
             summary = "\(name) \(FieldValue.number(width).summaryText)x\(FieldValue.number(height).summaryText)"
         case "tcmi":
-            let font = try reader.readUInt16(), face = try reader.readUInt16(), size = try reader.readUInt16()
+            list.add("textFont", try reader.readUInt16(), reader)
+            list.add("textFace", try reader.readUInt16(), reader)
+            let size = try reader.readUInt16()
+            list.add("textSize", size, reader)
             _ = try reader.readUInt16()
-            let color = [try reader.readUInt16(), try reader.readUInt16(), try reader.readUInt16()]
-            let background = [try reader.readUInt16(), try reader.readUInt16(), try reader.readUInt16()]
+            list.add("textColor", .list([FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16())]), reader)
+            list.add("backgroundColor", .list([FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16()), FieldValue(try reader.readUInt16())]), reader)
             let nameLength = Int(try reader.readUInt8())
             let name = TextDecoding.macRoman(try reader.readBytes(min(nameLength, reader.remaining)))
-            fields = [DescribedField("textFont", font), DescribedField("textFace", face), DescribedField("textSize", size),
-                      DescribedField("textColor", .list(color.map { FieldValue($0) })), DescribedField("backgroundColor", .list(background.map { FieldValue($0) })),
-                      DescribedField("fontName", name)]
+            list.add("fontName", name, reader)
             summary = "\(name) \(size) pt"
         case "alis", "rsrc":
             let selfReference = (header?.flags ?? 0) & 1 != 0
-            fields = [DescribedField("selfReference", selfReference)] + (selfReference ? [] : [DescribedField("recordSize", reader.remaining)])
-            summary = selfReference ? "the media is in this file" : "alias record, \(reader.remaining) bytes"
+            list.derive("selfReference", .boolean(selfReference))
+            let size = reader.remaining
+            if !selfReference {
+                try reader.skip(size)
+                list.add("recordSize", size, reader)
+            }
+            summary = selfReference ? "the media is in this file" : "alias record, \(size) bytes"
         case "load":
-            let start = try reader.readUInt32(), duration = try reader.readUInt32(), flags = try reader.readUInt32(), hints = try reader.readUInt32()
+            let start = try reader.readUInt32()
+            list.add("preloadStartTime", start, reader)
+            let duration = try reader.readUInt32()
+            list.add("preloadDuration", duration, reader)
+            let flags = try reader.readUInt32()
+            list.add("preloadFlags", flags, reader)
             var flagNames: [String] = []
             if flags & 1 != 0 { flagNames.append("preload always") }
             if flags & 2 != 0 { flagNames.append("preload only if enabled") }
+            list.derive("preloadFlagsSet", .list(flagNames.map { .text($0) }))
+            let hints = try reader.readUInt32()
+            list.add("defaultHints", hints, reader)
             var hintNames: [String] = []
             if hints & 0x20 != 0 { hintNames.append("double buffer") }
             if hints & 0x100 != 0 { hintNames.append("high quality") }
-            fields = [DescribedField("preloadStartTime", start), DescribedField("preloadDuration", duration), DescribedField("preloadFlags", flags),
-                      DescribedField("preloadFlagsSet", .list(flagNames.map { .text($0) })), DescribedField("defaultHints", hints),
-                      DescribedField("defaultHintsSet", .list(hintNames.map { .text($0) }))]
+            list.derive("defaultHintsSet", .list(hintNames.map { .text($0) }))
             summary = duration == 0xFFFF_FFFF ? "preload from \(start) to the end" : "preload \(duration) from \(start)"
         default:  // ftab
+            let before = reader.offset
             let count = Int(try reader.readUInt16())
             entryCount = count
+            countRange = before..<reader.offset
             entryBytes = reader.readRemainingBytes()
-            fields = [DescribedField("fontCount", count)]
+            entriesRange = countRange!.upperBound..<reader.offset
             summary = "\(count) fonts"
         }
+        list.addRest(&reader)
+        fields = list.fields
     }
 
     /// An `iods` box's initial object descriptor (tag 0x10, or 0x02 in MP4 files), with the
     /// track IDs of its ES_ID_Inc descriptors.
-    static func objectDescriptor(_ reader: inout ByteReader) throws -> ([DescribedField], String) {
-        let tag = try reader.readUInt8()
+    static func objectDescriptor(_ reader: inout ByteReader, into list: inout FieldList) throws -> String {
+        list.add("descriptorTag", try reader.readUInt8(), reader)
         let size = try reader.readDescriptorLength()
         var body = try reader.readSubReader(min(size, reader.remaining))
         let idAndFlags = try body.readUInt16()
-        var fields = [DescribedField("descriptorTag", tag), DescribedField("objectDescriptorID", idAndFlags >> 6)]
+        list.add("objectDescriptorID", idAndFlags >> 6, body)
         let hasURL = idAndFlags & 0x20 != 0
         var summary = "object descriptor \(idAndFlags >> 6)"
         if hasURL {
             let length = Int(try body.readUInt8())
-            fields.append(DescribedField("url", String(decoding: try body.readBytes(min(length, body.remaining)), as: UTF8.self)))
+            list.add("url", String(decoding: try body.readBytes(min(length, body.remaining)), as: UTF8.self), body)
         } else if body.remaining >= 5 {
-            let names = ["odProfileLevel", "sceneProfileLevel", "audioProfileLevel", "visualProfileLevel", "graphicsProfileLevel"]
-            for name in names { fields.append(DescribedField(name, try body.readUInt8())) }
-            summary += ", audio profile \(fields[fields.count - 3].value.summaryText), visual \(fields[fields.count - 2].value.summaryText)"
+            var levels: [UInt8] = []
+            for name in ["odProfileLevel", "sceneProfileLevel", "audioProfileLevel", "visualProfileLevel", "graphicsProfileLevel"] {
+                let level = try body.readUInt8()
+                levels.append(level)
+                list.add(name, level, body)
+            }
+            summary += ", audio profile \(levels[2]), visual \(levels[3])"
         }
         var tracks: [FieldValue] = []
         while body.remaining >= 6 {
@@ -144,8 +180,11 @@ public struct PropertyBox: AtomPayload, Hashable {
             var descriptor = try body.readSubReader(min(length, body.remaining))
             if inner == 0x0E, descriptor.remaining >= 4 { tracks.append(FieldValue(try descriptor.readUInt32())) }
         }
-        if !tracks.isEmpty { fields.append(DescribedField("esTrackIDs", .list(tracks))) }
-        return (fields, summary)
+        if !tracks.isEmpty || !body.isAtEnd {
+            try body.skip(body.remaining)
+            list.add("esTrackIDs", .list(tracks), body)
+        }
+        return summary
     }
 
     /// One `ipma` item with its property associations, one `ftab` font, one `ssix`
@@ -191,6 +230,10 @@ public struct PropertyBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        (header?.fields ?? []) + fields + (entryBytes.isEmpty ? [] : options.tableFields(count: entryCount, bytes: entryBytes) { try entry(&$0) })
+        var table = entryBytes.isEmpty && countRange == nil ? [] : options.tableFields(count: entryCount, bytes: entryBytes, countRange: countRange,
+                                                                                         entriesRange: entriesRange) { try entry(&$0) }
+        // `ftab` names its count fontCount.
+        if type == "ftab", !table.isEmpty { table[0].name = "fontCount" }
+        return (header?.fields ?? []) + fields + table
     }
 }

@@ -19,6 +19,9 @@ public struct ProtectionBox: AtomPayload, Hashable {
         var layout: Layout = .none
         var count = 0
         var bytes: [UInt8] = []
+        /// The file bytes of the entries, and of their count when no field above holds it.
+        var range: Range<UInt64>?
+        var countRange: Range<UInt64>?
     }
 
     /// The DRM systems' IDs (from the DASH-IF registry of content protection identifiers).
@@ -38,43 +41,57 @@ public struct ProtectionBox: AtomPayload, Hashable {
     init(from reader: inout ByteReader, type: FourCC, piff: Bool, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         entries = Entries()
+        var list = FieldList(at: reader)
         switch type {
         case "tenc" where piff:
-            let algorithm = try reader.readUInt24(), ivSize = try reader.readUInt8()
+            let algorithm = try reader.readUInt24()
+            list.add("defaultAlgorithmID", algorithm, reader)
+            list.derive("algorithm", .text(Self.piffAlgorithm(algorithm)))
+            let ivSize = try reader.readUInt8()
+            list.add("defaultIVSize", ivSize, reader)
             let kid = try reader.readBytes(16)
-            fields = [DescribedField("defaultAlgorithmID", algorithm), DescribedField("algorithm", Self.piffAlgorithm(algorithm)),
-                      DescribedField("defaultIVSize", ivSize), DescribedField("defaultKID", Self.uuid(kid))]
+            list.add("defaultKID", Self.uuid(kid), reader)
             summary = "\(Self.piffAlgorithm(algorithm)), IV \(ivSize) bytes, KID \(Self.uuid(kid))"
         case "schm":
-            let scheme = try reader.readFourCC(), version = try reader.readUInt32()
-            fields = [DescribedField("schemeType", scheme), DescribedField("schemeVersion", "\(version >> 16).\(version & 0xFFFF)")]
-            if header.flags & 1 != 0 { fields.append(DescribedField("schemeURI", reader.readCString())) }
+            let scheme = try reader.readFourCC()
+            list.add("schemeType", .text(scheme.description), reader)
+            let version = try reader.readUInt32()
+            list.add("schemeVersion", "\(version >> 16).\(version & 0xFFFF)", reader)
+            if header.flags & 1 != 0 { list.add("schemeURI", reader.readCString(), reader) }
             summary = "scheme \(scheme) \(version >> 16).\(version & 0xFFFF)"
         case "tenc":
             _ = try reader.readUInt8()
             let pattern = try reader.readUInt8()
-            let isProtected = try reader.readUInt8(), ivSize = try reader.readUInt8()
+            if header.version > 0 {
+                list.add("defaultCryptByteBlock", pattern >> 4, reader)
+                list.add("defaultSkipByteBlock", pattern & 0x0F, reader)
+            }
+            let isProtected = try reader.readUInt8()
+            list.add("defaultIsProtected", isProtected, reader)
+            let ivSize = try reader.readUInt8()
+            list.add("defaultPerSampleIVSize", ivSize, reader)
             let kid = try reader.readBytes(16)
-            fields = []
-            if header.version > 0 { fields += [DescribedField("defaultCryptByteBlock", pattern >> 4), DescribedField("defaultSkipByteBlock", pattern & 0x0F)] }
-            fields += [DescribedField("defaultIsProtected", isProtected), DescribedField("defaultPerSampleIVSize", ivSize),
-                       DescribedField("defaultKID", Self.uuid(kid))]
+            list.add("defaultKID", Self.uuid(kid), reader)
             if isProtected == 1 && ivSize == 0 {
                 let size = Int(try reader.readUInt8())
-                fields.append(DescribedField("defaultConstantIV", .bytes(try reader.readBytes(size))))
+                list.add("defaultConstantIV", .bytes(try reader.readBytes(size)), reader)
             }
             summary = (isProtected == 1 ? "protected" : "clear") + ", IV \(ivSize) bytes, KID \(Self.uuid(kid))"
         case "senc":
-            var override: [DescribedField] = []
             var known = context.perSampleIVSize
             if piff, header.flags & 1 != 0 {
-                let algorithm = try reader.readUInt24(), ivSize = try reader.readUInt8()
-                override = [DescribedField("algorithmID", algorithm), DescribedField("algorithm", Self.piffAlgorithm(algorithm)),
-                            DescribedField("ivSize", ivSize), DescribedField("kid", Self.uuid(try reader.readBytes(16)))]
+                let algorithm = try reader.readUInt24()
+                list.add("algorithmID", algorithm, reader)
+                list.derive("algorithm", .text(Self.piffAlgorithm(algorithm)))
+                let ivSize = try reader.readUInt8()
+                list.add("ivSize", ivSize, reader)
+                list.add("kid", Self.uuid(try reader.readBytes(16)), reader)
                 known = Int(ivSize)
             }
             let count = Int(try reader.readUInt32())
+            list.add("sampleCount", count, reader)
             let subsamples = header.flags & 2 != 0
+            list.derive("subsampleEncryption", .boolean(subsamples))
             // The IV size is the track's `tenc`'s; without one in the file, the size that makes
             // the box's length come out exactly (said so). The samples are walked to check, and
             // decoded only when listed.
@@ -82,44 +99,65 @@ public struct ProtectionBox: AtomPayload, Hashable {
                 var attempt = reader
                 return (try? Self.skipSamples(&attempt, count: count, ivSize: ivSize, subsamples: subsamples)) != nil && attempt.isAtEnd
             }
-            fields = override + [DescribedField("sampleCount", count), DescribedField("subsampleEncryption", subsamples)]
             if let ivSize = chosen {
-                fields.append(DescribedField("perSampleIVSize", ivSize))
-                if known == nil { fields.append(DescribedField("ivSizeFrom", "the box's length (no tenc found)")) }
+                list.derive("perSampleIVSize", FieldValue(ivSize))
+                if known == nil { list.derive("ivSizeFrom", .text("the box's length (no tenc found)")) }
+                let start = reader.offset
                 entries = Entries(layout: ivSize == 0 && !subsamples ? .none : .samples(ivSize: ivSize, subsamples: subsamples), count: count,
-                                  bytes: reader.readRemainingBytes())
+                                  bytes: reader.readRemainingBytes(), range: start..<reader.offset)
                 summary = "\(count) samples, IV \(ivSize) bytes" + (subsamples ? ", subsamples" : "")
             } else {
-                fields.append(DescribedField("undecoded", reader.remaining))
+                let rest = reader.remaining
+                try reader.skip(rest)
+                list.add("undecoded", rest, reader)
                 summary = "\(count) samples (" + (known.map { "an IV size of \($0), as the track's tenc says, does not fit the box" } ?? "no IV size fits the box") + ")"
             }
         case "saiz":
-            fields = []
-            if header.flags & 1 != 0 { fields += [DescribedField("auxInfoType", try reader.readFourCC()), DescribedField("auxInfoTypeParameter", try reader.readUInt32())] }
+            if header.flags & 1 != 0 {
+                list.add("auxInfoType", .text(try reader.readFourCC().description), reader)
+                list.add("auxInfoTypeParameter", try reader.readUInt32(), reader)
+            }
             let defaultSize = try reader.readUInt8()
+            list.add("defaultSampleInfoSize", defaultSize, reader)
             let count = Int(try reader.readUInt32())
-            fields += [DescribedField("defaultSampleInfoSize", defaultSize), DescribedField("sampleCount", count)]
-            if defaultSize == 0 { entries = Entries(layout: .sizes, count: count, bytes: reader.readRemainingBytes()) }
+            list.add("sampleCount", count, reader)
+            if defaultSize == 0 {
+                let start = reader.offset
+                entries = Entries(layout: .sizes, count: count, bytes: reader.readRemainingBytes(), range: start..<reader.offset)
+            }
             summary = "\(count) samples, " + (defaultSize == 0 ? "sizes listed" : "\(defaultSize) bytes each")
         case "saio":
-            fields = []
-            if header.flags & 1 != 0 { fields += [DescribedField("auxInfoType", try reader.readFourCC()), DescribedField("auxInfoTypeParameter", try reader.readUInt32())] }
+            if header.flags & 1 != 0 {
+                list.add("auxInfoType", .text(try reader.readFourCC().description), reader)
+                list.add("auxInfoTypeParameter", try reader.readUInt32(), reader)
+            }
+            let before = reader.offset
             let count = Int(try reader.readUInt32())
-            entries = Entries(layout: .offsets(width: header.version == 0 ? 4 : 8), count: count, bytes: reader.readRemainingBytes())
+            let start = reader.offset
+            entries = Entries(layout: .offsets(width: header.version == 0 ? 4 : 8), count: count, bytes: reader.readRemainingBytes(),
+                              range: start..<reader.offset, countRange: before..<start)
             summary = "\(count) offsets"
         default:  // pssh
             let system = Self.hex(try reader.readBytes(16))
-            fields = [DescribedField("systemID", Self.uuid(system)), DescribedField("system", Self.systems[system] ?? "unknown")]
+            list.add("systemID", Self.uuid(system), reader)
+            list.derive("system", .text(Self.systems[system] ?? "unknown"))
             if header.version > 0 {
                 let count = Int(try reader.readUInt32())
+                list.add("kidCount", count, reader)
+                let start = reader.offset
                 let kids = try reader.readBytes(min(count, reader.remaining / 16) * 16)
-                entries = Entries(layout: .keyIDs, count: count, bytes: kids)
-                fields.append(DescribedField("kidCount", count))
+                entries = Entries(layout: .keyIDs, count: count, bytes: kids, range: start..<reader.offset)
             }
             let size = try reader.readUInt32()
-            fields.append(DescribedField("dataSize", size))
+            list.add("dataSize", size, reader)
+            if size > 0, Int(size) <= reader.remaining {
+                try reader.skip(Int(size))
+                list.add("data", .text("\(size) bytes"), reader)
+            }
             summary = (Self.systems[system] ?? "system \(Self.uuid(system))") + ", \(size) bytes of data"
         }
+        list.addRest(&reader)
+        fields = list.fields
     }
 
     /// Walks `count` samples of a `senc` box without keeping them; throws where they do not fit.
@@ -175,10 +213,21 @@ public struct ProtectionBox: AtomPayload, Hashable {
         switch entries.layout {
         case .none: table = []
         case .samples(let ivSize, let subsamples):
-            table = options.tableFields(count: entries.count, bytes: entries.bytes) { try Self.sample(&$0, ivSize: ivSize, subsamples: subsamples) }
-        case .sizes: table = options.tableFields(count: entries.count, bytes: entries.bytes) { FieldValue(try $0.readUInt8()) }
-        case .offsets(let width): table = options.tableFields(count: entries.count, bytes: entries.bytes) { FieldValue(try $0.readUInt(width: width)) }
-        case .keyIDs: table = options.tableFields(count: entries.count, bytes: entries.bytes) { .text(Self.uuid(try $0.readBytes(16))) }
+            table = options.tableFields(count: entries.count, bytes: entries.bytes, countRange: entries.countRange, entriesRange: entries.range) {
+                try Self.sample(&$0, ivSize: ivSize, subsamples: subsamples)
+            }
+        case .sizes:
+            table = options.tableFields(count: entries.count, bytes: entries.bytes, countRange: entries.countRange, entriesRange: entries.range) {
+                FieldValue(try $0.readUInt8())
+            }
+        case .offsets(let width):
+            table = options.tableFields(count: entries.count, bytes: entries.bytes, countRange: entries.countRange, entriesRange: entries.range) {
+                FieldValue(try $0.readUInt(width: width))
+            }
+        case .keyIDs:
+            table = options.tableFields(count: entries.count, bytes: entries.bytes, countRange: entries.countRange, entriesRange: entries.range) {
+                .text(Self.uuid(try $0.readBytes(16)))
+            }
         }
         return header.fields + fields + table
     }

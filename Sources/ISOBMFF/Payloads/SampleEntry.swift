@@ -11,73 +11,98 @@ public struct SampleEntry: AtomPayload, Hashable {
     public var audio: AudioSampleDescription?
     /// The fixed fields of the other kinds, as the inspector shows them.
     private var otherFields: [DescribedField]
+    /// The file bytes of each field, by name.
+    private var ranges: [String: Range<UInt64>] = [:]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         guard case .sampleEntry(let kind) = context.atom.role else {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "not a sample entry")
         }
         self.kind = kind
+        var list = FieldList(at: reader)
         try reader.skip(6)
+        list.note("reserved", reader)
         dataReferenceIndex = try reader.readUInt16()
+        list.note("dataReferenceIndex", reader)
         audio = nil
         switch kind {
         case .audio:
-            audio = try AudioSampleDescription(&reader)
+            audio = try AudioSampleDescription(&reader, list: &list)
             otherFields = []
-        case .video: otherFields = try Self.videoFields(&reader)
-        case .timedText: otherFields = try Self.timedTextFields(&reader)
-        case .quickTimeText: otherFields = try Self.quickTimeTextFields(&reader)
-        case .timecode: otherFields = try Self.timecodeFields(&reader)
+        case .video: otherFields = try Self.videoFields(&reader, &list)
+        case .timedText: otherFields = try Self.timedTextFields(&reader, &list)
+        case .quickTimeText: otherFields = try Self.quickTimeTextFields(&reader, &list)
+        case .timecode: otherFields = try Self.timecodeFields(&reader, &list)
         case .generic: otherFields = []
         }
+        // The rest of the fixed fields this reader does not know (before the children).
+        if !reader.isAtEnd {
+            let rest = reader.remaining
+            try reader.skip(rest)
+            list.note("unknownFixedFields", reader)
+            otherFields.append(DescribedField("unknownFixedFields", .text("\(rest) bytes")))
+        }
+        ranges = list.ranges
     }
 
     /// The entry's fields as the inspector shows them: kind, data reference, then the fixed
     /// fields of its kind.
     public var fields: [DescribedField] {
-        [DescribedField("kind", kind.rawValue), DescribedField("dataReferenceIndex", dataReferenceIndex)] + (audio?.fields ?? otherFields)
+        FieldList.apply(ranges, to: [DescribedField("kind", kind.rawValue), DescribedField("reserved", "6 bytes"), DescribedField("dataReferenceIndex", dataReferenceIndex)]
+            + (audio.map { $0.fields + otherFields } ?? otherFields))
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] { fields }
 
     public var summary: String {
         let wanted: Set<String> = ["channelCount", "sampleRate", "sampleSize", "width", "height", "compressorName", "timescale", "version"]
-        let parts = fields.filter { wanted.contains($0.name) }.map { "\($0.name)=\($0.value.summaryText)" }
+        // A video entry's version is shown when it is set (it is 0 in nearly every file).
+        let parts = fields.filter { wanted.contains($0.name) && !(kind == .video && $0.name == "version" && $0.value == .unsigned(0)) }
+            .map { "\($0.name)=\($0.value.summaryText)" }
         return ([kind.rawValue] + parts).joined(separator: " ")
     }
 
-    private static func videoFields(_ reader: inout ByteReader) throws -> [DescribedField] {
+    private static func videoFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         let version = try reader.readUInt16()
+        list.note("version", reader)
         let revision = try reader.readUInt16()
+        list.note("revision", reader)
         let vendor = try reader.readFourCC()
+        list.note("vendor", reader)
         let temporalQuality = try reader.readUInt32()
+        list.note("temporalQuality", reader)
         let spatialQuality = try reader.readUInt32()
+        list.note("spatialQuality", reader)
         let width = try reader.readUInt16()
+        list.note("width", reader)
         let height = try reader.readUInt16()
+        list.note("height", reader)
         let horizontal = try reader.readUFixed16_16()
+        list.note("horizontalResolution", reader)
         let vertical = try reader.readUFixed16_16()
-        try reader.skip(4)
+        list.note("verticalResolution", reader)
+        let dataSize = try reader.readUInt32()
+        list.note("dataSize", reader)
         let frameCount = try reader.readUInt16()
+        list.note("frameCount", reader)
         let nameBytes = try reader.readBytes(32)
+        list.note("compressorName", reader)
         let nameLength = min(Int(nameBytes[0]), 31)
         let depth = try reader.readUInt16()
+        list.note("depth", reader)
         let colorTable = try reader.readInt16()
-        var fields = [DescribedField("width", width), DescribedField("height", height)]
-        if version != 0 || revision != 0 { fields += [DescribedField("version", version), DescribedField("revision", revision)] }
-        if vendor.rawValue != 0 { fields.append(DescribedField("vendor", vendor)) }
-        if temporalQuality != 0 || spatialQuality != 0 {
-            fields += [DescribedField("temporalQuality", temporalQuality), DescribedField("spatialQuality", spatialQuality)]
-        }
-        fields += [
-            DescribedField("horizontalResolution", horizontal), DescribedField("verticalResolution", vertical),
-            DescribedField("frameCount", frameCount),
+        list.note("colorTableID", reader)
+        return [
+            DescribedField("width", width), DescribedField("height", height), DescribedField("version", version), DescribedField("revision", revision),
+            DescribedField("vendor", vendor.rawValue == 0 ? "" : vendor.description), DescribedField("temporalQuality", temporalQuality),
+            DescribedField("spatialQuality", spatialQuality), DescribedField("horizontalResolution", horizontal),
+            DescribedField("verticalResolution", vertical), DescribedField("dataSize", dataSize), DescribedField("frameCount", frameCount),
             DescribedField("compressorName", String(decoding: nameBytes[1..<1 + nameLength], as: UTF8.self)),
             DescribedField("depth", depth), DescribedField("colorTableID", colorTable),
         ]
-        return fields
     }
 
-    private static func timedTextFields(_ reader: inout ByteReader) throws -> [DescribedField] {
+    private static func timedTextFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
         let horizontal = try reader.readInt(width: 1)
         let vertical = try reader.readInt(width: 1)
@@ -89,6 +114,7 @@ public struct SampleEntry: AtomPayload, Hashable {
         let face = try reader.readUInt8()
         let fontSize = try reader.readUInt8()
         let color = try reader.readBytes(4)
+        list.note("timedTextFields", reader)
         return [
             DescribedField("displayFlags", displayFlags), DescribedField("horizontalJustification", horizontal),
             DescribedField("verticalJustification", vertical), DescribedField("backgroundColor", .bytes(background)),
@@ -100,7 +126,7 @@ public struct SampleEntry: AtomPayload, Hashable {
         ]
     }
 
-    private static func quickTimeTextFields(_ reader: inout ByteReader) throws -> [DescribedField] {
+    private static func quickTimeTextFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
         let justification = try reader.readInt32()
         let background = try reader.readBytes(6)
@@ -120,18 +146,24 @@ public struct SampleEntry: AtomPayload, Hashable {
                 fields.append(DescribedField("fontName", String(decoding: name, as: UTF8.self)))
             }
         }
+        list.note("textFields", reader)
         return fields
     }
 
-    private static func timecodeFields(_ reader: inout ByteReader) throws -> [DescribedField] {
+    private static func timecodeFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         try reader.skip(4)
+        list.note("reservedWord", reader)
         let flags = try reader.readUInt32()
+        list.note("flags", reader)
         let timescale = try reader.readUInt32()
+        list.note("timescale", reader)
         let frameDuration = try reader.readUInt32()
+        list.note("frameDuration", reader)
         let frames = try reader.readUInt8()
+        list.note("framesPerSecond", reader)
         return [
-            DescribedField("flags", flags), DescribedField("dropFrame", flags & 1 != 0), DescribedField("timescale", timescale),
-            DescribedField("frameDuration", frameDuration), DescribedField("framesPerSecond", frames),
+            DescribedField("reservedWord", "4 bytes"), DescribedField("flags", flags), DescribedField("dropFrame", flags & 1 != 0),
+            DescribedField("timescale", timescale), DescribedField("frameDuration", frameDuration), DescribedField("framesPerSecond", frames),
         ]
     }
 }
@@ -162,16 +194,27 @@ public struct AudioSampleDescription: Sendable, Hashable {
     public var bytesPerAudioPacket: UInt32?
     public var framesPerAudioPacket: UInt32?
 
-    init(_ reader: inout ByteReader) throws {
+    init(_ reader: inout ByteReader, list: inout FieldList) throws {
         version = try reader.readUInt16()
+        list.note("version", reader)
         revision = try reader.readUInt16()
+        list.note("revision", reader)
         vendor = try reader.readFourCC()
+        list.note("vendor", reader)
+        let isVersion2 = version == 2
+        // Version 2 keeps fixed placeholders in the version 0 fields (section "Sound sample
+        // description version 2"); its values follow the fixed part.
         channelCount = UInt64(try reader.readUInt16())
+        if !isVersion2 { list.note("channelCount", reader) }
         let sampleSize = try reader.readUInt16()
+        if !isVersion2 { list.note("sampleSize", reader) }
         let compressionID = try reader.readInt16()
+        if !isVersion2 { list.note("compressionID", reader) }
         let packetSize = try reader.readUInt16()
+        if !isVersion2 { list.note("packetSize", reader) }
         sampleRate = try reader.readUFixed16_16()
-        if version != 2 {
+        list.note(isVersion2 ? "placeholders" : "sampleRate", reader)
+        if !isVersion2 {
             self.sampleSize = sampleSize
             self.compressionID = compressionID
             self.packetSize = packetSize
@@ -180,27 +223,39 @@ public struct AudioSampleDescription: Sendable, Hashable {
         // or 2 description (16 or 36 more bytes) from an ISO entry that merely says version 1.
         if version == 1 && reader.remaining >= 16 {
             samplesPerPacket = try reader.readUInt32()
+            list.note("samplesPerPacket", reader)
             bytesPerPacket = try reader.readUInt32()
+            list.note("bytesPerPacket", reader)
             bytesPerFrame = try reader.readUInt32()
+            list.note("bytesPerFrame", reader)
             bytesPerSample = try reader.readUInt32()
-        } else if version == 2 && reader.remaining >= 36 {
-            _ = try reader.readUInt32()  // sizeOfStructOnly
+            list.note("bytesPerSample", reader)
+        } else if isVersion2 && reader.remaining >= 36 {
+            _ = try reader.readUInt32()
+            list.note("sizeOfStructOnly", reader)
             sampleRate = try reader.readFloat64()
+            list.note("sampleRate", reader)
             channelCount = UInt64(try reader.readUInt32())
+            list.note("channelCount", reader)
             try reader.skip(4)  // always 0x7F000000
+            list.note("always7F000000", reader)
             bitsPerChannel = try reader.readUInt32()
+            list.note("bitsPerChannel", reader)
             formatSpecificFlags = try reader.readUInt32()
+            list.note("formatSpecificFlags", reader)
             bytesPerAudioPacket = try reader.readUInt32()
+            list.note("bytesPerAudioPacket", reader)
             framesPerAudioPacket = try reader.readUInt32()
+            list.note("framesPerAudioPacket", reader)
         }
     }
 
     /// The fields as the inspector shows them, in this order: version, channels, rate, then
     /// revision and vendor when set, the version 0/1 fields, and the version 1 or 2 extension.
     var fields: [DescribedField] {
-        var fields = [DescribedField("version", version), DescribedField("channelCount", channelCount), DescribedField("sampleRate", sampleRate)]
-        if revision != 0 { fields.append(DescribedField("revision", revision)) }
-        if vendor.rawValue != 0 { fields.append(DescribedField("vendor", vendor)) }
+        var fields = [DescribedField("version", version), DescribedField("channelCount", channelCount), DescribedField("sampleRate", sampleRate),
+                      DescribedField("revision", revision), DescribedField("vendor", vendor.rawValue == 0 ? "" : vendor.description)]
+        if version == 2 { fields.append(DescribedField("placeholders", "12 bytes")) }
         if let sampleSize, let compressionID, let packetSize {
             fields += [DescribedField("sampleSize", sampleSize), DescribedField("compressionID", compressionID), DescribedField("packetSize", packetSize)]
         }
@@ -211,6 +266,7 @@ public struct AudioSampleDescription: Sendable, Hashable {
             ]
         }
         if let bitsPerChannel, let formatSpecificFlags, let bytesPerAudioPacket, let framesPerAudioPacket {
+            fields += [DescribedField("sizeOfStructOnly", "4 bytes"), DescribedField("always7F000000", "4 bytes")]
             fields += [
                 DescribedField("bitsPerChannel", bitsPerChannel), DescribedField("formatSpecificFlags", formatSpecificFlags),
                 DescribedField("bytesPerAudioPacket", bytesPerAudioPacket), DescribedField("framesPerAudioPacket", framesPerAudioPacket),

@@ -9,35 +9,46 @@ public struct SmallFieldsBox: AtomPayload, Hashable {
     public var fields: [DescribedField]
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        fields = []
+        var list = FieldList(at: reader)
+        defer { fields = list.fields }
         if context.parent == "tref" {
             var ids: [FieldValue] = []
             while reader.remaining >= 4 { ids.append(FieldValue(try reader.readUInt32())) }
-            fields = [DescribedField("trackIDs", .list(ids))]
+            list.add("trackIDs", .list(ids), reader)
+            list.addRest(&reader)
             return
         }
         switch context.atom.type {
         case "btrt":
-            fields = [DescribedField("bufferSize", try reader.readUInt32()), DescribedField("maxBitrate", try reader.readUInt32()),
-                      DescribedField("averageBitrate", try reader.readUInt32())]
+            list.add("bufferSize", try reader.readUInt32(), reader)
+            list.add("maxBitrate", try reader.readUInt32(), reader)
+            list.add("averageBitrate", try reader.readUInt32(), reader)
         case "pasp":
-            fields = [DescribedField("hSpacing", try reader.readUInt32()), DescribedField("vSpacing", try reader.readUInt32())]
+            list.add("hSpacing", try reader.readUInt32(), reader)
+            list.add("vSpacing", try reader.readUInt32(), reader)
         case "ispe":
-            _ = try FullBoxHeader(from: &reader)
-            fields = [DescribedField("width", try reader.readUInt32()), DescribedField("height", try reader.readUInt32())]
+            let header = try FullBoxHeader(from: &reader)
+            list.add(header, reader)
+            list.add("width", try reader.readUInt32(), reader)
+            list.add("height", try reader.readUInt32(), reader)
         case "colr":
             let colourType = try reader.readFourCC()
-            fields = [DescribedField("colourType", colourType)]
+            list.add("colourType", .text(colourType.description), reader)
             if colourType == "nclx" || colourType == "nclc" {
-                fields += [DescribedField("colourPrimaries", try reader.readUInt16()),
-                           DescribedField("transferCharacteristics", try reader.readUInt16()),
-                           DescribedField("matrixCoefficients", try reader.readUInt16())]
-                if colourType == "nclx" { fields.append(DescribedField("fullRange", try reader.readUInt8() >> 7 != 0)) }
+                list.add("colourPrimaries", try reader.readUInt16(), reader)
+                list.add("transferCharacteristics", try reader.readUInt16(), reader)
+                list.add("matrixCoefficients", try reader.readUInt16(), reader)
+                if colourType == "nclx" { list.add("fullRange", try reader.readUInt8() >> 7 != 0, reader) }
             } else {
-                fields.append(DescribedField("iccProfileSize", reader.remaining))
+                let size = reader.remaining
+                try reader.skip(size)
+                list.add("iccProfileSize", size, reader)
             }
         default:  // frma
-            fields = [DescribedField("dataFormat", try reader.readFourCC())]
+            list.add("dataFormat", .text(try reader.readFourCC().description), reader)
         }
+        list.addRest(&reader)
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] { fields }

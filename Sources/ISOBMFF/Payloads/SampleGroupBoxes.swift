@@ -15,33 +15,43 @@ public struct SampleGroupBox: AtomPayload, Hashable {
     /// What the entries are: the box type (and for `sgpd` the grouping type and the length of
     /// each description).
     var layout: Layout = .none
+    /// The file bytes of the entry count and of the entries.
+    var countRange: Range<UInt64>?
+    var entriesRange: Range<UInt64>?
 
     enum Layout: Hashable { case none, descriptions(FourCC, defaultLength: UInt32), runs, sampleFlags, subsamples }
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
         switch context.atom.type {
         case "sgpd":
             let grouping = try reader.readFourCC()
-            fields = [DescribedField("groupingType", grouping)]
+            list.add("groupingType", .text(grouping.description), reader)
             var defaultLength: UInt32 = 0
             if header.version == 1 {
                 defaultLength = try reader.readUInt32()
-                fields.append(DescribedField("defaultLength", defaultLength))
+                list.add("defaultLength", defaultLength, reader)
             }
-            if header.version >= 2 { fields.append(DescribedField("defaultDescriptionIndex", try reader.readUInt32())) }
+            if header.version >= 2 { list.add("defaultDescriptionIndex", try reader.readUInt32(), reader) }
+            let before = reader.offset
             entryCount = Int(try reader.readUInt32())
+            countRange = before..<reader.offset
             layout = .descriptions(grouping, defaultLength: defaultLength)
             entryBytes = reader.readRemainingBytes()
+            entriesRange = countRange!.upperBound..<reader.offset
             summary = "\(grouping), \(entryCount) descriptions"
         case "sbgp":
             let grouping = try reader.readFourCC()
-            fields = [DescribedField("groupingType", grouping)]
-            if header.version == 1 { fields.append(DescribedField("groupingTypeParameter", try reader.readUInt32())) }
+            list.add("groupingType", .text(grouping.description), reader)
+            if header.version == 1 { list.add("groupingTypeParameter", try reader.readUInt32(), reader) }
+            let before = reader.offset
             entryCount = Int(try reader.readUInt32())
+            countRange = before..<reader.offset
             var samples = 0
             layout = .runs
             entryBytes = try reader.readBytes(min(entryCount, reader.remaining / 8) * 8)
+            entriesRange = countRange!.upperBound..<reader.offset
             var runs = ByteReader(entryBytes)
             while !runs.isAtEnd {
                 samples += Int(try runs.readUInt32())
@@ -49,23 +59,26 @@ public struct SampleGroupBox: AtomPayload, Hashable {
             }
             summary = "\(grouping), \(entryCount) runs, \(samples) samples"
         case "sdtp":
+            let start = reader.offset
             let bytes = reader.readRemainingBytes()
             entryCount = bytes.count
             entryBytes = bytes
+            entriesRange = start..<reader.offset
             layout = .sampleFlags
             let independent = bytes.filter { $0 >> 4 & 3 == 2 }.count
             let disposable = bytes.filter { $0 >> 2 & 3 == 2 }.count
-            fields = [DescribedField("independentSamples", independent), DescribedField("disposableSamples", disposable)]
+            list.derive("independentSamples", FieldValue(independent))
+            list.derive("disposableSamples", FieldValue(disposable))
             summary = "\(bytes.count) samples, \(independent) independent, \(disposable) disposable"
         case "cslg":
             let names = ["compositionToDTSShift", "leastDecodeToDisplayDelta", "greatestDecodeToDisplayDelta", "compositionStartTime", "compositionEndTime"]
-            var values: [DescribedField] = []
-            for name in names { values.append(DescribedField(name, header.version == 0 ? Int64(try reader.readInt32()) : try reader.readInt64())) }
-            fields = values
+            for name in names { list.add(name, FieldValue(header.version == 0 ? Int64(try reader.readInt32()) : try reader.readInt64()), reader) }
             entryCount = 0
-            summary = values.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
+            summary = list.fields.prefix(3).map { "\($0.name)=\($0.value.summaryText)" }.joined(separator: " ")
         default:  // subs
+            let before = reader.offset
             entryCount = Int(try reader.readUInt32())
+            countRange = before..<reader.offset
             var subsamples = 0
             var walk = reader
             for _ in 0..<min(entryCount, walk.remaining / 6) {
@@ -76,9 +89,11 @@ public struct SampleGroupBox: AtomPayload, Hashable {
             }
             layout = .subsamples
             entryBytes = reader.readRemainingBytes()
-            fields = []
+            entriesRange = countRange!.upperBound..<reader.offset
             summary = "\(entryCount) samples, \(subsamples) sub-samples"
         }
+        list.addRest(&reader)
+        fields = list.fields
     }
 
     /// One entry of the table, read from its bytes.
@@ -155,6 +170,7 @@ public struct SampleGroupBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + fields + (layout == .none ? [] : options.tableFields(count: entryCount, bytes: entryBytes) { try entry(&$0) })
+        header.fields + fields + (layout == .none ? [] : options.tableFields(count: entryCount, bytes: entryBytes, countRange: countRange,
+                                                                            entriesRange: entriesRange) { try entry(&$0) })
     }
 }

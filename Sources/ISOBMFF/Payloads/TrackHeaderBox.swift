@@ -12,6 +12,8 @@ public struct TrackHeaderBox: AtomPayload, Hashable {
     public var volume: Double
     public var width: Double
     public var height: Double
+    /// The transformation matrix (see `MovieHeaderBox.matrix`).
+    public var matrix: [Double] = []
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
@@ -25,7 +27,8 @@ public struct TrackHeaderBox: AtomPayload, Hashable {
         layer = try reader.readInt16()
         alternateGroup = try reader.readInt16()
         volume = try reader.readFixed8_8()
-        try reader.skip(2 + 36)
+        try reader.skip(2)
+        matrix = try TransformationMatrix.read(&reader)
         width = try reader.readUFixed16_16()
         height = try reader.readUFixed16_16()
     }
@@ -38,9 +41,10 @@ public struct TrackHeaderBox: AtomPayload, Hashable {
             DescribedField("inPreview", header.flags & 4 != 0),
             DescribedField("creationTime", MovieTime.iso8601(secondsSince1904: creationTime)),
             DescribedField("modificationTime", MovieTime.iso8601(secondsSince1904: modificationTime)),
-            DescribedField("trackID", trackID), DescribedField("duration", duration), DescribedField("layer", layer),
-            DescribedField("alternateGroup", alternateGroup), DescribedField("volume", volume),
-            DescribedField("width", width), DescribedField("height", height),
+            DescribedField("trackID", trackID), DescribedField("reservedAfterTrackID", "4 bytes"), DescribedField("duration", duration),
+            DescribedField("reservedAfterDuration", "8 bytes"), DescribedField("layer", layer),
+            DescribedField("alternateGroup", alternateGroup), DescribedField("volume", volume), DescribedField("reservedAfterVolume", "2 bytes"),
+            DescribedField("matrix", .list(matrix.map(FieldValue.number))), DescribedField("width", width), DescribedField("height", height),
         ]
     }
 
