@@ -6,11 +6,16 @@ public struct ItemFreeformNameAtom: AtomPayload, Hashable {
     public var header: FullBoxHeader
     public var text: String
 
+    /// The file bytes of the text.
+    var textRange: Range<UInt64>?
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        let start = reader.offset
         text = reader.readRemainingUTF8()
+        if reader.offset > start { textRange = start..<reader.offset }
     }
 
-    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + [DescribedField("value", text)] }
+    public func fields(_ options: AtomFieldOptions) -> [DescribedField] { header.fields + [DescribedField("value", .text(text), range: textRange)] }
     public var summary: String { "\"\(text)\"" }
 }

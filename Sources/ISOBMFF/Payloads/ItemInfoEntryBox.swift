@@ -10,21 +10,35 @@ public struct ItemInfoEntryBox: AtomPayload, Hashable {
     public var itemName: String
     public var contentType: String?
 
+    /// The file bytes of each field, by name.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
         itemID = header.version == 3 ? try reader.readUInt32() : UInt32(try reader.readUInt16())
+        list.note("itemID", reader)
         protectionIndex = try reader.readUInt16()
-        if header.version >= 2 { itemType = try reader.readFourCC() }
+        list.note("protectionIndex", reader)
+        if header.version >= 2 { itemType = try reader.readFourCC(); list.note("itemType", reader) }
         itemName = reader.isAtEnd ? "" : reader.readCString()
-        if itemType == nil || itemType == "mime" { contentType = reader.isAtEnd ? nil : reader.readCString() }
+        list.note("itemName", reader)
+        if itemType == nil || itemType == "mime" { contentType = reader.isAtEnd ? nil : reader.readCString(); list.note("contentType", reader) }
+        if !reader.isAtEnd {
+            try reader.skip(reader.remaining)
+            list.note("rest", reader)
+        }
+        ranges = list.ranges
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        var fields = header.fields + [DescribedField("itemID", itemID), DescribedField("protectionIndex", protectionIndex)]
+        var fields = [DescribedField("itemID", itemID), DescribedField("protectionIndex", protectionIndex)]
         if let itemType { fields.append(DescribedField("itemType", itemType)) }
         fields.append(DescribedField("itemName", itemName))
         if let contentType { fields.append(DescribedField("contentType", contentType)) }
-        return fields
+        // (A `uri ` item's URI, a `mime` item's encoding: named, not decoded.)
+        if let rest = ranges["rest"] { fields.append(DescribedField("rest", .text("\(rest.count) bytes"))) }
+        return header.fields + FieldList.apply(ranges, to: fields)
     }
 
     public var summary: String { "itemID=\(itemID)" + (itemType.map { " type=\($0)" } ?? "") + (itemName.isEmpty ? "" : " name=\"\(itemName)\"") }

@@ -18,22 +18,32 @@ public struct NeroChapterListBox: AtomPayload, Hashable {
     }
 
     /// Reads the payload of a `chpl` atom (it needs no context).
+    /// The file bytes of each field, by name.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader) throws {
         header = try FullBoxHeader(from: &reader)
-        if header.version == 1 { try reader.skip(4) }
+        var list = FieldList(at: reader)
+        if header.version == 1 {
+            try reader.skip(4)
+            list.note("reserved", reader)
+        }
         let count = try reader.readUInt8()
+        list.note("entryCount", reader)
         chapters = []
         for _ in 0..<count {
             let start = try reader.readUInt64()
             let length = try reader.readUInt8()
             chapters.append(Chapter(start: start, title: String(decoding: try reader.readBytes(Int(length)), as: UTF8.self)))
         }
+        list.note("entries", reader)
+        ranges = list.ranges
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + options.tableFields(chapters) {
+        header.fields + FieldList.apply(ranges, to: (ranges["reserved"] == nil ? [] : [DescribedField("reserved", "4 bytes")]) + options.tableFields(chapters) {
             .record([DescribedField("start", $0.start), DescribedField("startSeconds", $0.startSeconds), DescribedField("title", $0.title)])
-        }
+        })
     }
 
     public var summary: String {

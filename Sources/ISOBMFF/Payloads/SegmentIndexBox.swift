@@ -18,15 +18,24 @@ public struct SegmentIndexBox: AtomPayload, Hashable {
     public var firstOffset: UInt64
     public var references: [Reference]
 
+    /// The file bytes of each field, by name.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let wide = header.version != 0
+        var list = FieldList(at: reader)
         referenceID = try reader.readUInt32()
+        list.note("referenceID", reader)
         timescale = try reader.readUInt32()
+        list.note("timescale", reader)
         earliestPresentationTime = try reader.readUInt(width: wide ? 8 : 4)
+        list.note("earliestPresentationTime", reader)
         firstOffset = try reader.readUInt(width: wide ? 8 : 4)
+        list.note("firstOffset", reader)
         try reader.skip(2)
         let count = try reader.readUInt16()
+        list.note("entryCount", reader)
         try reader.require(entries: UInt32(count), of: 12)
         references = []
         for _ in 0..<count {
@@ -37,13 +46,19 @@ public struct SegmentIndexBox: AtomPayload, Hashable {
                 referencesIndex: first >> 31 != 0, size: first & 0x7FFF_FFFF, subsegmentDuration: duration,
                 startsWithSAP: sap >> 31 != 0, sapType: UInt8((sap >> 28) & 0x7), sapDeltaTime: sap & 0x0FFF_FFFF))
         }
+        list.note("entries", reader)
+        ranges = list.ranges
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + [
+        header.fields + FieldList.apply(ranges, to: [
             DescribedField("referenceID", referenceID), DescribedField("timescale", timescale),
             DescribedField("earliestPresentationTime", earliestPresentationTime), DescribedField("firstOffset", firstOffset),
-        ] + options.tableFields(references) {
+        ] + tableFields(options))
+    }
+
+    private func tableFields(_ options: AtomFieldOptions) -> [DescribedField] {
+        options.tableFields(references) {
             .record([
                 DescribedField("referenceType", $0.referencesIndex ? "index" : "media"), DescribedField("size", $0.size),
                 DescribedField("subsegmentDuration", $0.subsegmentDuration), DescribedField("startsWithSAP", $0.startsWithSAP),

@@ -13,8 +13,13 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
     /// `©xyz`: the first string read as an ISO 6709 point (latitude, longitude, altitude).
     public var location: ISO6709Point?
 
+    /// The file bytes of the strings, and of zero padding after them.
+    var stringsRange: Range<UInt64>?
+    var paddingRange: Range<UInt64>?
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         entries = []
+        let start = reader.offset
         while reader.remaining >= 4 {
             let length = try reader.readUInt16()
             let language = try reader.readUInt16()
@@ -22,14 +27,20 @@ public struct UserDataTextAtom: AtomPayload, Hashable {
             // Text under a Macintosh language code is Mac OS Roman (`UserDataItem.LocalizedText`).
             entries.append(Entry(language: LanguageCode.decode(language), text: UserDataItem.LocalizedText(decoding: text, languageCode: language).text))
         }
+        if reader.offset > start { stringsRange = start..<reader.offset }
+        let padding = reader.offset
         guard reader.remaining == 0 || reader.readRemainingBytes().allSatisfy({ $0 == 0 }) else {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "user-data text item ends with bytes that form no string")
         }
+        if reader.offset > padding { paddingRange = padding..<reader.offset }
         if context.atom.type == "\u{A9}xyz", let text = entries.first?.text { location = ISO6709Point(text) }
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        options.tableFields(entries) { .record([DescribedField("language", $0.language), DescribedField("text", $0.text)]) }
+        var table = options.tableFields(entries) { .record([DescribedField("language", $0.language), DescribedField("text", $0.text)]) }
+        if let index = table.firstIndex(where: { $0.name == "entries" }) { table[index].range = stringsRange }
+        if let paddingRange { table.append(DescribedField("padding", .text("\(paddingRange.count) bytes"), range: paddingRange)) }
+        return table
             + (location.map { point in
                 [DescribedField("latitude", point.latitude), DescribedField("longitude", point.longitude)]
                     + (point.altitude.map { [DescribedField("altitude", $0)] } ?? [])
