@@ -112,6 +112,12 @@ final class AtomNodes: Sendable {
         let atom = context.atom
         var fields = inspected.fields.map(InspectionField.init)
         assignRanges(&fields, atom: atom, payload: inspected.payload)
+        // Bytes at the end of a container too few to be an atom: named, so every byte of the
+        // payload is some field's or child's.
+        if atom.trailingSize > 0, !atom.children.isEmpty || atom.isContainer, atom.trailingSize <= atom.size {
+            let end = atom.endOffset
+            fields.append(InspectionField("trailingBytes", .string("\(atom.trailingSize) bytes that form no atom"), range: end - atom.trailingSize..<end))
+        }
         var references: [InspectionReference] = []
         var table: InspectionTable?
         switch inspected.payload {

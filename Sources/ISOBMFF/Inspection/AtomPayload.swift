@@ -61,6 +61,11 @@ public struct FullBoxHeader: Sendable, Hashable {
         flags = try reader.readUInt24()
     }
 
+    public init(version: UInt8, flags: UInt32) {
+        self.version = version
+        self.flags = flags
+    }
+
     public var fields: [DescribedField] { [DescribedField("version", version), DescribedField("flags", flags)] }
 
     /// Version, flags, and the names of the flags that are set, bit by bit (`flagNames`: each

@@ -11,13 +11,41 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
     public var maxBitrate: UInt32?
     public var averageBitrate: UInt32?
     public var decoderSpecificInfo: [UInt8]?
+    /// The flags byte of the ES_Descriptor (stream dependence, URL, OCR stream).
+    public var esFlags: UInt8?
+    public var header = FullBoxHeader(version: 0, flags: 0)
+    /// Descriptors this reader does not decode (an SLConfigDescriptor, tag 6), by name, with
+    /// their sizes.
+    var otherDescriptors: [(name: String, size: Int)] = []
+    /// The file bytes of each field, by name; a descriptor's tag and length belong to the
+    /// field after them.
+    var ranges: [String: Range<UInt64>] = [:]
 
-    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
-        _ = try FullBoxHeader(from: &reader)
-        try parseDescriptors(&reader, depth: 0)
+    public static func == (a: Self, b: Self) -> Bool {
+        a.esID == b.esID && a.objectTypeIndication == b.objectTypeIndication && a.streamType == b.streamType && a.bufferSize == b.bufferSize
+            && a.maxBitrate == b.maxBitrate && a.averageBitrate == b.averageBitrate && a.decoderSpecificInfo == b.decoderSpecificInfo
     }
 
-    private mutating func parseDescriptors(_ reader: inout ByteReader, depth: Int) throws {
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(esID)
+        hasher.combine(objectTypeIndication)
+        hasher.combine(decoderSpecificInfo)
+    }
+
+    public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
+        header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
+        try parseDescriptors(&reader, depth: 0, list: &list)
+        if !reader.isAtEnd {
+            let rest = reader.remaining
+            try reader.skip(rest)
+            list.note("trailingBytes", reader)
+            otherDescriptors.append(("trailingBytes", rest))
+        }
+        ranges = list.ranges
+    }
+
+    private mutating func parseDescriptors(_ reader: inout ByteReader, depth: Int, list: inout FieldList) throws {
         while reader.remaining >= 2, depth < 4 {
             let tag = try reader.readUInt8()
             let length = try reader.readDescriptorLength()
@@ -25,22 +53,42 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
             switch tag {
             case 0x03:  // ES_Descriptor
                 esID = try body.readUInt16()
+                list.note("esID", body)
                 let flags = try body.readUInt8()
                 if flags & 0x80 != 0 { try body.skip(2) }
                 if flags & 0x40 != 0 { try body.skip(Int(try body.readUInt8())) }
                 if flags & 0x20 != 0 { try body.skip(2) }
-                try parseDescriptors(&body, depth: depth + 1)
+                esFlags = flags
+                list.note("esFlags", body)
+                try parseDescriptors(&body, depth: depth + 1, list: &list)
             case 0x04:  // DecoderConfigDescriptor
                 objectTypeIndication = try body.readUInt8()
+                list.note("objectTypeIndication", body)
                 streamType = try body.readUInt8() >> 2
+                list.note("streamType", body)
                 bufferSize = try body.readUInt24()
+                list.note("bufferSize", body)
                 maxBitrate = try body.readUInt32()
+                list.note("maxBitrate", body)
                 averageBitrate = try body.readUInt32()
-                try parseDescriptors(&body, depth: depth + 1)
+                list.note("averageBitrate", body)
+                try parseDescriptors(&body, depth: depth + 1, list: &list)
             case 0x05:  // DecoderSpecificInfo
                 decoderSpecificInfo = body.readRemainingBytes()
+                list.note("decoderSpecificInfo", body)
             default:
-                break
+                try body.skip(body.remaining)
+                let name = tag == 0x06 ? "slConfigDescriptor" : "descriptor0x" + String(tag, radix: 16)
+                list.note(name, body)
+                otherDescriptors.append((name, length))
+            }
+            // Bytes a descriptor holds past its fields (its children are parsed above).
+            if !body.isAtEnd {
+                let rest = body.remaining
+                try body.skip(rest)
+                let name = "descriptor0x\(String(tag, radix: 16))Rest"
+                list.note(name, body)
+                otherDescriptors.append((name, rest))
             }
         }
     }
@@ -53,6 +101,7 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
         var fields = [DescribedField("esID", esID)]
+        if let esFlags { fields.append(DescribedField("esFlags", esFlags)) }
         if let objectTypeIndication {
             fields.append(DescribedField("objectTypeIndication", objectTypeIndication))
             fields.append(DescribedField("objectType", Self.objectTypeName(objectTypeIndication)))
@@ -63,7 +112,8 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
         if let averageBitrate { fields.append(DescribedField("averageBitrate", averageBitrate)) }
         if let decoderSpecificInfo { fields.append(DescribedField("decoderSpecificInfo", .bytes(decoderSpecificInfo))) }
         if let config = audioConfig { fields.append(DescribedField("audioSpecificConfig", record: config.fields)) }
-        return fields
+        for (name, size) in otherDescriptors { fields.append(DescribedField(name, .text("\(size) bytes"))) }
+        return header.fields + FieldList.apply(ranges, to: fields)
     }
 
     public var summary: String {

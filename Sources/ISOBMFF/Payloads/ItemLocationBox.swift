@@ -23,9 +23,14 @@ public struct ItemLocationBox: AtomPayload, Hashable {
     public var indexSize: Int
     public var items: [Item]
 
+    /// The file bytes of each field, by name.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
         let sizes = try reader.readUInt16()
+        list.note("offsetSize", reader)
         offsetSize = Int(sizes >> 12)
         lengthSize = Int((sizes >> 8) & 0xF)
         baseOffsetSize = Int((sizes >> 4) & 0xF)
@@ -34,6 +39,7 @@ public struct ItemLocationBox: AtomPayload, Hashable {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "iloc field size \(size) is not 0, 4 or 8")
         }
         let count = header.version < 2 ? UInt32(try reader.readUInt16()) : try reader.readUInt32()
+        list.note("entryCount", reader)
         try reader.require(entries: count, of: 2 + 2 + baseOffsetSize + 2)
         items = []
         for _ in 0..<count {
@@ -58,13 +64,23 @@ public struct ItemLocationBox: AtomPayload, Hashable {
             }
             items.append(Item(itemID: id, constructionMethod: method, dataReferenceIndex: reference, baseOffset: base, extents: extents))
         }
+        list.note("entries", reader)
+        // The four sizes share their two bytes.
+        if let sizesRange = list.ranges["offsetSize"] {
+            for name in ["lengthSize", "baseOffsetSize", "indexSize"] { ranges[name] = sizesRange }
+        }
+        ranges.merge(list.ranges) { $1 }
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + [
+        header.fields + FieldList.apply(ranges, to: [
             DescribedField("offsetSize", offsetSize), DescribedField("lengthSize", lengthSize),
             DescribedField("baseOffsetSize", baseOffsetSize), DescribedField("indexSize", indexSize),
-        ] + options.tableFields(items) { item in
+        ] + itemFields(options))
+    }
+
+    private func itemFields(_ options: AtomFieldOptions) -> [DescribedField] {
+        options.tableFields(items) { item in
             .record([
                 DescribedField("itemID", item.itemID), DescribedField("constructionMethod", item.constructionMethod),
                 DescribedField("dataReferenceIndex", item.dataReferenceIndex), DescribedField("baseOffset", item.baseOffset),

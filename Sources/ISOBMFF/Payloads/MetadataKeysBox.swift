@@ -13,9 +13,14 @@ public struct MetadataKeysBox: AtomPayload, Hashable {
     public var header: FullBoxHeader
     public var keys: [Key]
 
+    /// The file bytes of the count and of the entries.
+    var ranges: [String: Range<UInt64>] = [:]
+
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
+        var list = FieldList(at: reader)
         let count = try reader.readUInt32()
+        list.note("entryCount", reader)
         try reader.require(entries: count, of: 8)
         keys = []
         for _ in 0..<count {
@@ -26,13 +31,15 @@ public struct MetadataKeysBox: AtomPayload, Hashable {
             let namespace = try reader.readFourCC()
             keys.append(Key(namespace: namespace, value: String(decoding: try reader.readBytes(Int(size) - 8), as: UTF8.self)))
         }
+        list.note("entries", reader)
+        ranges = list.ranges
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        header.fields + options.tableFields(Array(keys.enumerated())) { entry in
+        header.fields + FieldList.apply(ranges, to: options.tableFields(Array(keys.enumerated())) { entry in
             .record([DescribedField("index", entry.offset + 1), DescribedField("namespace", entry.element.namespace),
                      DescribedField("key", entry.element.value)])
-        }
+        })
     }
 
     public var summary: String { "keys=\(keys.count)" + (keys.first.map { " first=\"\($0.value)\"" } ?? "") }

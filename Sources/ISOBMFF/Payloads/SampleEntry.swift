@@ -104,17 +104,22 @@ public struct SampleEntry: AtomPayload, Hashable {
 
     private static func timedTextFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
+        list.note("displayFlags", reader)
         let horizontal = try reader.readInt(width: 1)
+        list.note("horizontalJustification", reader)
         let vertical = try reader.readInt(width: 1)
+        list.note("verticalJustification", reader)
         let background = try reader.readBytes(4)
+        list.note("backgroundColor", reader)
         let box = [try reader.readInt16(), try reader.readInt16(), try reader.readInt16(), try reader.readInt16()]
+        list.note("defaultTextBox", reader)
         let startChar = try reader.readUInt16()
         let endChar = try reader.readUInt16()
         let fontID = try reader.readUInt16()
         let face = try reader.readUInt8()
         let fontSize = try reader.readUInt8()
         let color = try reader.readBytes(4)
-        list.note("timedTextFields", reader)
+        list.note("style", reader)
         return [
             DescribedField("displayFlags", displayFlags), DescribedField("horizontalJustification", horizontal),
             DescribedField("verticalJustification", vertical), DescribedField("backgroundColor", .bytes(background)),
@@ -128,25 +133,35 @@ public struct SampleEntry: AtomPayload, Hashable {
 
     private static func quickTimeTextFields(_ reader: inout ByteReader, _ list: inout FieldList) throws -> [DescribedField] {
         let displayFlags = try reader.readUInt32()
+        list.note("displayFlags", reader)
         let justification = try reader.readInt32()
+        list.note("textJustification", reader)
         let background = try reader.readBytes(6)
+        list.note("backgroundColor", reader)
         let box = [try reader.readInt16(), try reader.readInt16(), try reader.readInt16(), try reader.readInt16()]
+        list.note("defaultTextBox", reader)
         try reader.skip(8)
+        list.note("textReserved", reader)
         let fontNumber = try reader.readUInt16()
+        list.note("fontNumber", reader)
         let fontFace = try reader.readUInt16()
+        list.note("fontFace", reader)
         var fields = [
             DescribedField("displayFlags", displayFlags), DescribedField("textJustification", justification),
             DescribedField("backgroundColor", .bytes(background)), DescribedField("defaultTextBox", .list(box.map { FieldValue($0) })),
-            DescribedField("fontNumber", fontNumber), DescribedField("fontFace", fontFace),
+            DescribedField("textReserved", "8 bytes"), DescribedField("fontNumber", fontNumber), DescribedField("fontFace", fontFace),
         ]
         if reader.remaining >= 9 {
             try reader.skip(3)
+            list.note("reservedBeforeColor", reader)
+            fields.append(DescribedField("reservedBeforeColor", "3 bytes"))
             fields.append(DescribedField("foregroundColor", .bytes(try reader.readBytes(6))))
+            list.note("foregroundColor", reader)
             if let length = try? reader.readUInt8(), let name = try? reader.readBytes(Int(length)) {
                 fields.append(DescribedField("fontName", String(decoding: name, as: UTF8.self)))
+                list.note("fontName", reader)
             }
         }
-        list.note("textFields", reader)
         return fields
     }
 
