@@ -302,7 +302,8 @@ final class AtomNodes: Sendable {
             return .double((Double(ticks) / Double(timescale) * 1_000_000).rounded() / 1_000_000)
         }
         return InspectionTable(title: "samples",
-                               columns: ["sample", "offset", "size", "sync", "decodeTime", "duration", "compositionOffset", "decodeSeconds", "presentationSeconds", "fragment"],
+                               columns: ["sample", "offset", "size", "sync", "decodeTime", "duration", "compositionOffset", "decodeSeconds", "presentationSeconds",
+                                         "fragment", "groups", "iv", "subsamples"],
                                rowCount: moovCount + (fragments?.sampleCount ?? 0)) { range in
             let samples = (locator?.samples(range) ?? []) + (fragments?.samples(range) ?? [])
             return samples.map { sample in
@@ -314,6 +315,9 @@ final class AtomNodes: Sendable {
                     .bool(sample.isSync), sample.decodeTime.map(JSONValue.uint) ?? .null, sample.duration.map { .uint(UInt64($0)) } ?? .null,
                     sample.compositionOffset.map(JSONValue.int) ?? .null, seconds(decode), seconds(presented),
                     sample.fragment.map { .uint(UInt64($0)) } ?? .null,
+                    sample.groups.isEmpty ? .null : .string(sample.groups.joined(separator: " ")),
+                    sample.initializationVector.map { .string($0.hexString) } ?? .null,
+                    sample.subsamples.map { pieces in .string(pieces.map { "\($0.clear)+\($0.protected)" }.joined(separator: " ")) } ?? .null,
                 ], reference: Self.sampleReference(sample))
             }
         }

@@ -30,6 +30,8 @@ struct LintFile {
         var samples = 3
         var saizCount: UInt64?
         var baseDataOffset: UInt64?
+        /// Each sample's IV, in a `senc` of the fragment.
+        var initializationVectors: [[UInt8]] = []
     }
 
     var brands: (major: FourCC, compatible: [FourCC]) = ("isom", ["isom", "iso6", "cmfc", "mp41"])
@@ -108,6 +110,9 @@ struct LintFile {
             if let time = traf.decodeTime { boxes += B.fullBox("tfdt", version: 1, B.be(time, width: 8)) }
             boxes += B.fullBox("trun", B.be(UInt64(traf.samples), width: 4))
             if let count = traf.saizCount { boxes += B.fullBox("saiz", [8] + B.be(count, width: 4)) }
+            if !traf.initializationVectors.isEmpty {
+                boxes += B.fullBox("senc", B.be(UInt64(traf.initializationVectors.count), width: 4) + traf.initializationVectors.flatMap { $0 })
+            }
             children += B.atom("traf", boxes)
         }
         return B.atom("moof", children) + B.atom("mdat", [UInt8](repeating: 0, count: 8))
@@ -391,5 +396,22 @@ struct LintFile {
         // starts long before the first ends.
         #expect(found.contains { $0.code == "sidx-references" && $0.message.contains("4294967295000") })
         #expect(found.contains { $0.code == "tfdt-continuity" && $0.message.contains("an overlap") })
+    }
+}
+
+/// A fragment's samples in a track's table carry the IVs of the fragment's `senc`.
+@Suite struct FragmentSampleEncryptionTests {
+    @Test func eachFragmentSampleHasItsInitializationVector() throws {
+        var file = LintFile()
+        let ivs: [[UInt8]] = [[1, 2, 3, 4, 5, 6, 7, 8], [9, 10, 11, 12, 13, 14, 15, 16], [17, 18, 19, 20, 21, 22, 23, 24]]
+        file.fragments = [[LintFile.TrackFragment(decodeTime: 0, samples: 3, initializationVectors: ivs)], [LintFile.TrackFragment(decodeTime: 3000)]]
+        let locator = FragmentSampleLocator(trackID: 1, tree: try parse(file.build()), firstSample: 4)
+        #expect(locator.sampleCount == 6)
+        let samples = locator.samples(4..<10)
+        #expect(samples.map(\.number) == [5, 6, 7, 8, 9, 10])
+        #expect(samples.prefix(3).map { $0.initializationVector ?? [] } == ivs)
+        #expect(samples.dropFirst(3).allSatisfy { $0.initializationVector == nil })
+        #expect(samples.map(\.decodeTime) == [0, 1000, 2000, 3000, 4000, 5000])
+        #expect(samples.map(\.fragment) == [1, 1, 1, 2, 2, 2])
     }
 }

@@ -77,4 +77,41 @@ struct TrackSampleTableTests {
         let middle = table.rows(5..<9)
         #expect(middle.map(\.values) == Array(rows[5..<9]).map(\.values))
     }
+
+    /// The sample groups each sample is in (ffmpeg marks AAC's pre-roll with `roll`) and, for
+    /// an encrypted track's samples, the IV `senc` gives each.
+    @Test func samplesCarryTheirGroupsAndInitializationVectors() throws {
+        let aac = try CodecConfigurationTests.make("aac.mp4", CodecConfigurationTests.audio + ["-c:a", "aac"])
+        let table = try #require(try Self.tables(aac).first)
+        let rows = table.rows(0..<table.rowCount)
+        #expect(!rows.isEmpty)
+        #expect(rows.allSatisfy { Self.column(table, "groups", $0) == .string("roll:1") })
+
+        // (ffmpeg writes the `senc` of the samples `moov` lists into `stbl`.)
+        let cenc = try CodecConfigurationTests.make("cenc.mp4", CodecConfigurationTests.audio + [
+            "-c:a", "aac", "-encryption_scheme", "cenc-aes-ctr", "-encryption_key", "00112233445566778899aabbccddeeff",
+            "-encryption_kid", "0123456789abcdef0123456789abcdef",
+        ])
+        let encrypted = try #require(try Self.tables(cenc).first)
+        let samples = encrypted.rows(0..<encrypted.rowCount)
+        #expect(samples.count > 5)
+        let ivs = samples.compactMap { row -> String? in if case .string(let iv) = Self.column(encrypted, "iv", row) { iv } else { nil } }
+        #expect(ivs.count == samples.count, "every encrypted sample has its IV")
+        #expect(ivs.allSatisfy { $0.count == 16 }, "8-byte IVs, as the track's tenc says")
+        #expect(Set(ivs).count == ivs.count, "each sample its own IV")
+        // The IVs are those `senc` lists, in order.
+        let file = try FileInspection.open(cenc)
+        var listed: [String] = []
+        func visit(_ nodes: [InspectionNode]) {
+            InspectionNode.forEachListed(nodes) { node in
+                if node.type == "senc", case .array(let entries)? = node.details.fields.first(where: { $0.name == "entries" })?.value {
+                    for case .object(let members) in entries { if case .string(let iv)? = members.first(where: { $0.0 == "iv" })?.1 { listed.append(iv) } }
+                }
+                visit(node.children)
+            }
+        }
+        visit(file.nodes)
+        #expect(listed == ivs)
+        #expect(!listed.isEmpty)
+    }
 }

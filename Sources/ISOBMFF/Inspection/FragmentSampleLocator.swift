@@ -30,6 +30,8 @@ public struct FragmentSampleLocator: Sendable {
 
     public let trackID: UInt32
     public let fragments: [TrackFragment]
+    /// The per-sample IV size of the track's `tenc` (an encrypted track), for `senc`.
+    private let perSampleIVSize: Int?
     /// The samples in fragments (not counting the `moov` ones).
     public let sampleCount: Int
     private let tree: AtomTree
@@ -53,6 +55,13 @@ public struct FragmentSampleLocator: Sendable {
             break
         }
         self.defaults = defaults
+        let trak = movie?.children.first { trak in
+            trak.type == "trak" && trak.child("tkhd").flatMap { tkhd -> UInt32? in
+                guard let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1).first else { return nil }
+                return Self.word(tree, tkhd.payloadOffset + (version == 1 ? 20 : 12))
+            } == trackID
+        }
+        perSampleIVSize = trak.flatMap { AtomInspector(tree: tree).perSampleIVSize(of: $0) }
         var found: [TrackFragment] = []
         var next = firstSample
         var number = 0
@@ -132,6 +141,9 @@ public struct FragmentSampleLocator: Sendable {
         let defaultDuration = header.defaultSampleDuration ?? defaults.duration
         let defaultSize = header.defaultSampleSize ?? defaults.size
         let defaultFlags = header.defaultSampleFlags ?? defaults.flags
+        // The fragment's sample groups, and its samples' IVs and subsamples from `senc`.
+        let groups = traf.children.filter { $0.type == "sbgp" }.compactMap { SampleGroupRuns($0, tree: tree) }
+        let encryption = traf.child("senc").flatMap { SampleEncryptionIndex($0, tree: tree, perSampleIVSize: perSampleIVSize, parent: "traf") }
         var number = fragment.firstSample
         var result: [TrackSampleLocator.Sample] = []
         for trunAtom in traf.children where trunAtom.type == "trun" {
@@ -153,10 +165,17 @@ public struct FragmentSampleLocator: Sendable {
                 let size = sample.size ?? defaultSize
                 let flags = index == 0 ? run.firstSampleFlags ?? sample.flags ?? defaultFlags : sample.flags ?? defaultFlags
                 if wanted.contains(number) {
-                    result.append(TrackSampleLocator.Sample(
+                    let inFragment = number - fragment.firstSample
+                    var entry = TrackSampleLocator.Sample(
                         number: number + 1, decodeTime: decodeTime, compositionOffset: sample.compositionTimeOffset, offset: offset, size: size,
                         // sample_is_non_sync_sample (section 8.8.3.1); no flags at all: each sample stands alone.
-                        isSync: flags.map { $0 & 0x10000 == 0 } ?? true, chunk: nil, duration: duration, fragment: fragment.fragment))
+                        isSync: flags.map { $0 & 0x10000 == 0 } ?? true, chunk: nil, duration: duration, fragment: fragment.fragment,
+                        groups: groups.isEmpty ? [] : SampleGroupRuns.membership(of: inFragment, in: groups))
+                    if let (iv, pieces) = encryption?.sample(inFragment) {
+                        entry.initializationVector = iv
+                        entry.subsamples = pieces
+                    }
+                    result.append(entry)
                 }
                 number += 1
                 if number >= wanted.upperBound { return result }

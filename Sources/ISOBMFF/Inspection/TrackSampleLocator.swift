@@ -14,7 +14,7 @@ import Synchronization
 public struct TrackSampleLocator: Sendable {
     /// One sample: its 1-based number, decode time and composition offset (in the media
     /// timescale), where its bytes are, and whether a decoder can start at it.
-    public struct Sample: Sendable, Hashable {
+    public struct Sample: Sendable {
         public var number: Int
         public var decodeTime: UInt64?
         public var compositionOffset: Int64?
@@ -28,6 +28,13 @@ public struct TrackSampleLocator: Sendable {
         /// The 1-based number of the top-level `moof` that holds it (a sample of a movie
         /// fragment); nil for a sample of the `moov` tables.
         public var fragment: Int? = nil
+        /// The sample groups it is in (`sbgp`): `roll:1`, `seig:1 here` (a description of
+        /// the fragment's own `sgpd`).
+        public var groups: [String] = []
+        /// Its initialization vector and its subsamples' clear and protected byte counts, from
+        /// the fragment's `senc` (an encrypted track's sample).
+        public var initializationVector: [UInt8]? = nil
+        public var subsamples: [(clear: UInt64, protected: UInt64)]? = nil
     }
 
     struct Run: Sendable {
@@ -45,6 +52,11 @@ public struct TrackSampleLocator: Sendable {
         var times: [Run] = []
         var compositionOffsets: [Run] = []
         var syncSamples: [UInt32]?
+        /// The sample groups of `stbl`'s `sbgp`s.
+        var groups: [SampleGroupRuns] = []
+        /// The samples' IVs of an `senc` in `stbl` (where ffmpeg writes the encryption of the
+        /// samples `moov` lists).
+        var encryption: SampleEncryptionIndex?
     }
 
     /// The track the index is built from, and the index once built (copies of a locator share
@@ -154,6 +166,10 @@ public struct TrackSampleLocator: Sendable {
             if type == "ctts", let box = try? TimeToSampleBox(from: &reader, context: context) { index.compositionOffsets = runs(box.entries) }
             if type == "stss", let box = try? SyncSampleBox(from: &reader, context: context) { index.syncSamples = box.sampleNumbers.sorted() }
         }
+        index.groups = stbl.children.filter { $0.type == "sbgp" }.compactMap { SampleGroupRuns($0, tree: tree) }
+        index.encryption = stbl.child("senc").flatMap {
+            SampleEncryptionIndex($0, tree: tree, perSampleIVSize: AtomInspector(tree: tree).perSampleIVSize(of: trak), parent: "stbl")
+        }
         return index
     }
 
@@ -212,7 +228,12 @@ public struct TrackSampleLocator: Sendable {
                 number: sample + 1, decodeTime: time(of: sample, in: index.times).map { UInt64($0) },
                 compositionOffset: index.compositionOffsets.isEmpty ? nil : run(of: sample, in: index.compositionOffsets)?.value,
                 offset: offset, size: size, isSync: isSync(sample, index.syncSamples), chunk: chunkIndex.map { $0 + 1 },
-                duration: run(of: sample, in: index.times).map { UInt32(truncatingIfNeeded: $0.value) }))
+                duration: run(of: sample, in: index.times).map { UInt32(truncatingIfNeeded: $0.value) },
+                groups: index.groups.isEmpty ? [] : SampleGroupRuns.membership(of: sample, in: index.groups)))
+            if let (iv, pieces) = index.encryption?.sample(sample) {
+                result[result.count - 1].initializationVector = iv
+                result[result.count - 1].subsamples = pieces
+            }
             offset = offset.map { $0 &+ UInt64(size ?? 0) }
         }
         return result

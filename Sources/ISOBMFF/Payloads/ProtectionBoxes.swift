@@ -232,3 +232,63 @@ public struct ProtectionBox: AtomPayload, Hashable {
         return header.fields + fields + table
     }
 }
+
+/// The samples of a `senc` box (ISO/IEC 23001-7 section 7.2) looked up by sample: each one's
+/// IV and subsamples read from the box's bytes when asked for. Without subsamples a sample is
+/// found by arithmetic; with them a walk from the nearest of the offsets kept every 1024
+/// samples (a track of a million samples keeps a thousand offsets, not a million records).
+struct SampleEncryptionIndex: Sendable {
+    private let ivSize: Int
+    private let subsamples: Bool
+    private let count: Int
+    private let bytes: [UInt8]
+    private let checkpoints: [Int]
+    static let checkpointInterval = 1024
+
+    /// The samples of `senc`, read with the track's IV size (nil: the size its length allows);
+    /// nil when the box does not decode.
+    init?(_ senc: Atom, tree: AtomTree, perSampleIVSize: Int?, parent: FourCC) {
+        guard let payload = try? tree.fieldBytes(of: senc) else { return nil }
+        var reader = ByteReader(payload, baseOffset: senc.payloadOffset)
+        let context = AtomDecodingContext(atom: senc, parent: parent, perSampleIVSize: perSampleIVSize)
+        guard let box = try? ProtectionBox(from: &reader, type: "senc", piff: false, context: context),
+              case .samples(let ivSize, let subsamples) = box.entries.layout else { return nil }
+        self.ivSize = ivSize
+        self.subsamples = subsamples
+        count = box.entries.count
+        bytes = box.entries.bytes
+        var checkpoints: [Int] = []
+        if subsamples {
+            var walk = ByteReader(bytes)
+            for index in 0..<count {
+                if index % Self.checkpointInterval == 0 { checkpoints.append(bytes.count - walk.remaining) }
+                guard (try? ProtectionBox.skipSamples(&walk, count: 1, ivSize: ivSize, subsamples: true)) != nil else { break }
+            }
+        }
+        self.checkpoints = checkpoints
+    }
+
+    /// Sample `index`'s (0-based) IV and subsamples (clear and protected bytes), or nil.
+    func sample(_ index: Int) -> (iv: [UInt8], subsamples: [(clear: UInt64, protected: UInt64)]?)? {
+        guard index >= 0, index < count else { return nil }
+        var reader = ByteReader(bytes)
+        if subsamples {
+            let checkpoint = index / Self.checkpointInterval
+            guard checkpoint < checkpoints.count, (try? reader.skip(checkpoints[checkpoint])) != nil else { return nil }
+            for _ in checkpoint * Self.checkpointInterval..<index {
+                guard (try? ProtectionBox.skipSamples(&reader, count: 1, ivSize: ivSize, subsamples: true)) != nil else { return nil }
+            }
+        } else {
+            guard (try? reader.skip(index * ivSize)) != nil else { return nil }
+        }
+        guard let iv = try? reader.readBytes(ivSize) else { return nil }
+        guard subsamples else { return (iv, nil) }
+        guard let pieces = try? reader.readUInt16() else { return (iv, nil) }
+        var map: [(clear: UInt64, protected: UInt64)] = []
+        for _ in 0..<pieces {
+            guard let clear = try? reader.readUInt16(), let protected = try? reader.readUInt32() else { break }
+            map.append((UInt64(clear), UInt64(protected)))
+        }
+        return (iv, map)
+    }
+}

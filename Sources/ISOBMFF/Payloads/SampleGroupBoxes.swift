@@ -174,3 +174,55 @@ public struct SampleGroupBox: AtomPayload, Hashable {
                                                                             entriesRange: entriesRange) { try entry(&$0) })
     }
 }
+
+/// The runs of one `sbgp` (section 8.9.2): which description of its grouping type each sample
+/// has, looked up by sample index (0: none).
+struct SampleGroupRuns: Sendable {
+    let groupingType: FourCC
+    /// The first sample (0-based, counted from the table's first) of each run, and its index.
+    private let starts: [Int]
+    private let indexes: [UInt32]
+
+    /// The runs of `sbgp`, or nil when it does not decode.
+    init?(_ sbgp: Atom, tree: AtomTree) {
+        guard let bytes = try? tree.fieldBytes(of: sbgp) else { return nil }
+        var reader = ByteReader(bytes, baseOffset: sbgp.payloadOffset)
+        guard let box = try? SampleGroupBox(from: &reader, context: AtomDecodingContext(atom: sbgp, parent: "stbl")),
+              let type = box.fields.first(where: { $0.name == "groupingType" }).flatMap({ field -> FourCC? in
+                  if case .text(let text) = field.value { return FourCC(latin1: text) } else { return nil }
+              }) else { return nil }
+        groupingType = type
+        var starts: [Int] = [], indexes: [UInt32] = []
+        var runs = ByteReader(box.entryBytes)
+        var next = 0
+        while let count = try? runs.readUInt32(), let index = try? runs.readUInt32() {
+            starts.append(next)
+            indexes.append(index)
+            next += Int(count)
+        }
+        starts.append(next)
+        self.starts = starts
+        self.indexes = indexes
+    }
+
+    /// The description index of sample `sample` (0-based), 0 when no run covers it.
+    func index(of sample: Int) -> UInt32 {
+        guard let last = starts.last, sample >= 0, sample < last, !indexes.isEmpty else { return 0 }
+        var low = 0, high = indexes.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= sample { low = mid } else { high = mid - 1 }
+        }
+        return indexes[low]
+    }
+
+    /// `roll:1` for the groups of the runs in `runs` that sample `sample` belongs to; an index
+    /// above 0x10000 names a description of the fragment's own `sgpd` (`seig:1 here`).
+    static func membership(of sample: Int, in runs: [SampleGroupRuns]) -> [String] {
+        runs.compactMap { run in
+            let index = run.index(of: sample)
+            guard index != 0 else { return nil }
+            return index > 0x10000 ? "\(run.groupingType):\(index - 0x10000) here" : "\(run.groupingType):\(index)"
+        }
+    }
+}
