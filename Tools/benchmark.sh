@@ -149,6 +149,18 @@ fi
 "$bench" bigfile "$scratch/million.mp4"
 rm "$scratch/million.mp4"
 
+swift build -c release --product atominspect >/dev/null
+inspect_tree=$(swift build -c release --show-bin-path)/atominspect
+# 6a. The browser's search in a file of 3,600 fragments (ffmpeg's fragmented AAC, a fragment every
+#     0.1 s): the first node holding a value of the last fragment, then a text no node holds; the
+#     I/O floor of the same file is the reference.
+ffmpeg -v error -nostdin -y -f lavfi -i sine=duration=360 -c:a aac -b:a 32k \
+    -movflags +frag_keyframe+empty_moov+default_base_moof -frag_duration 100000 "$scratch/fragments.m4a"
+last=$("$inspect_tree" tree "$scratch/fragments.m4a" --path "moof[3100]/traf/tfdt" 2>/dev/null | sed -n 's/.*baseMediaDecodeTime=\([0-9]*\).*/\1/p')
+"$bench" search "$scratch/fragments.m4a" "baseMediaDecodeTime=$last"
+"$bench" iofloor "$scratch/fragments.m4a"
+rm "$scratch/fragments.m4a"
+
 # 6b. atominspect diff of two 1 GiB movies that differ only in their last media byte, against
 #     cmp on the same pair (the page cache warm for both: medians of five runs taken in turns),
 #     and check --profile web of one of them.

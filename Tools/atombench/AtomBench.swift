@@ -25,6 +25,7 @@ import TestSupport
 ///     atombench grow FILE [N]          wall time of one save that adds N (3000) characters to the title
 ///     atombench largemovie PATH        writes a 5 GiB sparse movie of a million samples (for browse)
 ///     atombench browse FILE            the browser's first screen, then keypresses scrolling the first track's samples
+///     atombench search FILE TEXT       the browser's search: the first node holding TEXT, then a text no node holds
 ///     atombench sha256 [MIB]           SHA-256 speed (the tools' picture digests) over MIB (256) MiB in memory
 @main
 enum AtomBench {
@@ -46,6 +47,7 @@ enum AtomBench {
         case "grow": try grow(rest[0], by: Int(rest.count > 1 ? rest[1] : "3000") ?? 3000)
         case "largemovie": try LargeMovieBuilder.write(to: rest[0], sampleCount: 1_000_000, mediaSize: 5 << 30)
         case "browse": try browse(rest[0])
+        case "search": try search(rest[0], rest[1])
         case "sha256": sha256(mebibytes: Int(rest.first ?? "256") ?? 256)
         default:
             print("unknown benchmark \(command)")
@@ -204,6 +206,25 @@ enum AtomBench {
         times.sort()
         print("browse: first screen \(format(first * 1000)) ms (peak RSS \(format(rss)) MiB); "
             + "sample-table keypress median \(format(times[times.count / 2] * 1000)) ms, worst \(format(times.last! * 1000)) ms")
+    }
+
+    /// The browser's search as a person runs it: from the first node, `/TEXT` to the first
+    /// node whose type or values hold it, then `/` a text no node holds (every node of the
+    /// file looked at, up to the search's step limit).
+    static func search(_ path: String, _ text: String) throws {
+        var browser = Browser(file: try FileInspection.open(path), width: 120, height: 40)
+        _ = browser.lines()
+        func run(_ query: String) -> (seconds: Double, status: String) {
+            let start = wallSeconds()
+            for key in [BrowserKey.character("/")] + query.map(BrowserKey.character) + [.enter] { _ = browser.handle(key) }
+            let seconds = wallSeconds() - start
+            return (seconds, browser.lines().last?.trimmingCharacters(in: .whitespaces) ?? "")
+        }
+        let found = run(text)
+        guard found.status.hasPrefix("found") else { throw BenchError("the search for \(text) found nothing: \(found.status)") }
+        _ = browser.handle(.character("g"))
+        let missing = run("no-such-text-anywhere")
+        print("search: '\(text)' \(format(found.seconds * 1000)) ms (\(found.status)); a text no node holds \(format(missing.seconds * 1000)) ms (\(missing.status))")
     }
 
     struct BenchError: Error, CustomStringConvertible {
