@@ -58,8 +58,13 @@ extension Browser {
         let fieldsHeight = max((height - 2) / 2, 1)
         let hexHeight = max(height - fieldsHeight - 2, 1)
         var right: [String] = []
-        right.append(paneTitle("fields", active: focus == .fields, width: rightWidth))
-        right += fieldLines(height: fieldsHeight)
+        if sideBySide, other != nil {
+            right.append(paneTitle("fields: this file │ the other", active: focus == .fields, width: rightWidth))
+            right += comparedFieldLines(height: fieldsHeight)
+        } else {
+            right.append(paneTitle("fields", active: focus == .fields, width: rightWidth))
+            right += fieldLines(height: fieldsHeight)
+        }
         right.append(paneTitle(hexTitle(), active: focus == .hex, width: rightWidth))
         right += hexLines(height: hexHeight)
         while right.count < height { right.append(String(repeating: " ", count: rightWidth)) }
@@ -91,6 +96,28 @@ extension Browser {
         }
         if rows.isEmpty { lines.append(Self.fit("  (nothing to show)", treeWidth)) }
         while lines.count < height { lines.append(String(repeating: " ", count: treeWidth)) }
+        return lines
+    }
+
+    /// The selected node's fields beside those of the node at the same path in the other
+    /// file: one line per field name, `≠` where the values differ, `-` where one has none.
+    mutating func comparedFieldLines(height: Int) -> [String] {
+        guard let node = selectedNode, let details = details() else { return [] }
+        let counterpart = other?.node(at: node.path)
+        var lines = [Self.fit(counterpart.map { "\(node.displayType)  @\(node.offset) │ @\($0.offset)  size \(node.size) │ \($0.size)" }
+                                  ?? "\(node.displayType): not in the other file", rightWidth)]
+        let theirs = counterpart?.details.fields ?? []
+        var names = details.fields.map(\.name)
+        for field in theirs where !names.contains(field.name) { names.append(field.name) }
+        let column = max((rightWidth - 4) / 2, 8)
+        for name in names.prefix(max(height - 1, 0)) {
+            let mine = details.fields.first { $0.name == name }.map { Self.text($0.value) }
+            let other = theirs.first { $0.name == name }.map { Self.text($0.value) }
+            let mark = mine == other ? " " : "≠"
+            let left = Self.fit("\(mark)\(name): \(mine ?? "-")", column)
+            let line = left + " │ " + (other ?? "-")
+            lines.append(mark == "≠" ? styled(Self.fit(line, rightWidth), "1") : Self.fit(line, rightWidth))
+        }
         return lines
     }
 
@@ -201,6 +228,7 @@ extension Browser {
             "o                 open the node's picture with the desktop's viewer",
             "r                 reload the file, keeping the selection",
             "] / [             next / previous difference (browse A B)",
+            "v                 the node's fields in both files side by side (browse A B)",
             "?                 this help      Esc close      q quit",
         ]
     }

@@ -98,6 +98,10 @@ public struct Browser {
     var differenceIndex: Int?
     /// While a comparison runs in the background: what the status line says of it.
     public var comparisonPending: String?
+    /// The second file of `browse A B`, and whether the fields pane shows the selected node's
+    /// fields in both files side by side (`v`).
+    public var other: FileInspection?
+    var sideBySide = false
     /// How each node that differs from the compared file is marked in the tree: `~` changed,
     /// `-` only in this file, `=` moved unchanged, `+` holds a node only in the other file,
     /// `*` holds changes further down.
@@ -109,6 +113,7 @@ public struct Browser {
         self.width = width
         self.height = height
         self.useColor = useColor
+        self.other = other
         if let other { setComparison(InspectionDiff(file, other)) }
         rebuildRows()
         hexStart = rows.first?.node.offset ?? 0
@@ -260,6 +265,13 @@ public struct Browser {
                 break
             }
             return .openPicture(picture)
+        case .character("v"):
+            guard other != nil else {
+                message = "no second file to show beside this one (atominspect browse A B)"
+                break
+            }
+            sideBySide.toggle()
+            message = sideBySide ? "fields of both files side by side (≠ marks a difference; v again for one file)" : nil
         case .character("]"): stepDifference(forward: true)
         case .character("["): stepDifference(forward: false)
         default: break

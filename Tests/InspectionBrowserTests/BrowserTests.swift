@@ -407,6 +407,14 @@ import Testing
         #expect(browser.lines().last?.contains("difference 1/1: moov/trak[0]/tkhd  modificationTime:") == true)
         press(&browser, .character("g"), .character("["))
         #expect(browser.selectedPath == "moov/trak[0]/tkhd")
+        // `v` shows the node's fields in both files side by side, the changed one marked.
+        press(&browser, .character("]"), .character("v"))
+        let sideBySide = browser.lines()
+        #expect(sideBySide.contains { $0.contains("fields: this file │ the other") })
+        #expect(sideBySide.contains { $0.contains("≠modificationTime: ") && $0.contains(" │ ") })
+        #expect(sideBySide.contains { $0.contains(" trackID: 1") && $0.contains("│ 1") })
+        press(&browser, .character("v"))
+        #expect(!browser.lines().contains { $0.contains("fields: this file │ the other") })
         // The tree marks the changed node `~` and the nodes above it `*`.
         let tree = treeLines(browser.lines())
         #expect(tree.contains { $0.hasPrefix(">~") && $0.contains("tkhd @") })
@@ -415,6 +423,8 @@ import Testing
         var alone = try self.browser("video-h264-aac.mp4")
         press(&alone, .character("]"))
         #expect(alone.lines().last?.contains("no second file") == true)
+        press(&alone, .character("v"))
+        #expect(alone.lines().last?.contains("no second file to show beside this one") == true)
         // A comparison still running in the background: the status line says so, `]` waits.
         var waiting = try self.browser("video-h264-aac.mp4")
         waiting.comparisonPending = "comparing with b.mp4: 1.0 of 5.0 GiB"

@@ -32,7 +32,10 @@ extension AtomInspect {
             // The comparison with a second file runs in the background: the first file is on
             // the screen at once, the status line says how far the comparison has got, and the
             // tree marks what differs when it is done.
-            let comparison = other.map { name in BackgroundComparison(file, open(FileOptions(file: name, strict: strict)), name: name) }
+            let second = other.map { open(FileOptions(file: $0, strict: strict)) }
+            var comparison: BackgroundComparison?
+            if let other, let second { comparison = BackgroundComparison(file, second, name: other) }
+            browser.other = second
             browser.comparisonPending = comparison?.status
             let options = self.options
             Terminal.run(&browser, reopen: {
