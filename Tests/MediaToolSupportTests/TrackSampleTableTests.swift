@@ -114,4 +114,42 @@ struct TrackSampleTableTests {
         #expect(listed == ivs)
         #expect(!listed.isEmpty)
     }
+
+    /// Encrypted H.264 with subsamples, more than the 1,024 samples between the offsets the
+    /// table keeps into `senc`: samples past the first checkpoint have the IV and subsample map
+    /// `senc` lists for them.
+    @Test func subsampleMapsPastTheFirstCheckpointAreThoseSencLists() throws {
+        let path = try CodecConfigurationTests.make("cenc-video.mp4", [
+            "-f", "lavfi", "-i", "testsrc=size=96x64:rate=100:duration=11", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+            "-threads", "1", "-encryption_scheme", "cenc-aes-ctr", "-encryption_key", "00112233445566778899aabbccddeeff",
+            "-encryption_kid", "0123456789abcdef0123456789abcdef",
+        ])
+        let table = try #require(try Self.tables(path).first)
+        #expect(table.rowCount == 1100)
+        let file = try FileInspection.open(path, fieldOptions: .complete)
+        var listed: [JSONValue] = []
+        func visit(_ nodes: [InspectionNode]) {
+            InspectionNode.forEachListed(nodes) { node in
+                if node.type == "senc", case .array(let entries)? = node.details.fields.first(where: { $0.name == "entries" })?.value { listed = entries }
+                visit(node.children)
+            }
+        }
+        visit(file.nodes)
+        #expect(listed.count == 1100)
+        for index in [0, 1023, 1024, 1050, 1099] {
+            let row = try #require(table.rows(index..<index + 1).first)
+            guard case .object(let entry) = listed[index], case .string(let iv)? = entry.first(where: { $0.0 == "iv" })?.1,
+                  case .array(let pieces)? = entry.first(where: { $0.0 == "subsamples" })?.1 else {
+                Issue.record("senc entry \(index) has no IV or subsamples")
+                continue
+            }
+            let map = pieces.compactMap { piece -> String? in
+                guard case .object(let parts) = piece, case .uint(let clear)? = parts.first(where: { $0.0 == "clear" })?.1,
+                      case .uint(let protected)? = parts.first(where: { $0.0 == "protected" })?.1 else { return nil }
+                return "\(clear)+\(protected)"
+            }
+            #expect(Self.column(table, "iv", row) == .string(iv), "sample \(index + 1)")
+            #expect(Self.column(table, "subsamples", row) == .string(map.joined(separator: " ")), "sample \(index + 1)")
+        }
+    }
 }

@@ -50,14 +50,17 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
         let flags = header.flags
         var list = FieldList(at: reader)
         trackID = try reader.readUInt32()
-        list.add("trackID", trackID, reader)
-        if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64(); list.add("baseDataOffset", baseDataOffset!, reader) }
-        if flags & 0x02 != 0 { sampleDescriptionIndex = try reader.readUInt32(); list.add("sampleDescriptionIndex", sampleDescriptionIndex!, reader) }
-        if flags & 0x08 != 0 { defaultSampleDuration = try reader.readUInt32(); list.add("defaultSampleDuration", defaultSampleDuration!, reader) }
-        if flags & 0x10 != 0 { defaultSampleSize = try reader.readUInt32(); list.add("defaultSampleSize", defaultSampleSize!, reader) }
-        if flags & 0x20 != 0 { defaultSampleFlags = try reader.readUInt32(); list.add("defaultSampleFlags", defaultSampleFlags!, reader) }
-        list.addRest(&reader)
-        for field in list.fields { if let range = field.range { ranges[field.name] = range } }
+        list.note("trackID", reader)
+        if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64(); list.note("baseDataOffset", reader) }
+        if flags & 0x02 != 0 { sampleDescriptionIndex = try reader.readUInt32(); list.note("sampleDescriptionIndex", reader) }
+        if flags & 0x08 != 0 { defaultSampleDuration = try reader.readUInt32(); list.note("defaultSampleDuration", reader) }
+        if flags & 0x10 != 0 { defaultSampleSize = try reader.readUInt32(); list.note("defaultSampleSize", reader) }
+        if flags & 0x20 != 0 { defaultSampleFlags = try reader.readUInt32(); list.note("defaultSampleFlags", reader) }
+        if !reader.isAtEnd {
+            try reader.skip(reader.remaining)
+            list.note("trailingBytes", reader)
+        }
+        ranges = list.ranges
     }
 
     public var durationIsEmpty: Bool { header.flags & 0x10000 != 0 }
@@ -74,9 +77,8 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
         if let defaultSampleSize { fields.append(DescribedField("defaultSampleSize", defaultSampleSize)) }
         if let defaultSampleFlags { fields.append(DescribedField("defaultSampleFlags", SampleFlags.value(defaultSampleFlags))) }
         fields += [DescribedField("durationIsEmpty", durationIsEmpty), DescribedField("defaultBaseIsMoof", defaultBaseIsMoof)]
-        for index in fields.indices { if let range = ranges[fields[index].name] { fields[index].range = range } }
-        if let range = ranges["trailingBytes"] { fields.append(DescribedField("trailingBytes", range.count, range: range)) }
-        return fields
+        if let range = ranges["trailingBytes"] { fields.append(DescribedField("trailingBytes", range.count)) }
+        return FieldList.apply(ranges, to: fields)
     }
 
     public var summary: String {
@@ -113,16 +115,18 @@ public struct TrackRunBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let flags = header.flags
-        var start = reader.offset
+        var list = FieldList(at: reader)
         let count = try reader.readUInt32()
         sampleCount = count
-        ranges["sampleCount"] = start..<reader.offset
-        start = reader.offset
-        if flags & 0x001 != 0 { dataOffset = try reader.readInt32(); ranges["dataOffset"] = start..<reader.offset; start = reader.offset }
-        if flags & 0x004 != 0 { firstSampleFlags = try reader.readUInt32(); ranges["firstSampleFlags"] = start..<reader.offset; start = reader.offset }
+        list.note("sampleCount", reader)
+        if flags & 0x001 != 0 { dataOffset = try reader.readInt32(); list.note("dataOffset", reader) }
+        if flags & 0x004 != 0 { firstSampleFlags = try reader.readUInt32(); list.note("firstSampleFlags", reader) }
         let perSample = [0x100, 0x200, 0x400, 0x800].filter { flags & UInt32($0) != 0 }.count * 4
         samples = []
-        defer { if reader.offset > start { ranges["entries"] = start..<reader.offset } }
+        defer {
+            list.note("entries", reader)
+            ranges = list.ranges
+        }
         guard perSample > 0 else { return }
         try reader.require(entries: count, of: perSample)
         samples.reserveCapacity(Int(count))
@@ -140,9 +144,7 @@ public struct TrackRunBox: AtomPayload, Hashable {
     }
 
     public func fields(_ options: AtomFieldOptions) -> [DescribedField] {
-        var fields = listedFields(options)
-        for index in fields.indices { if let range = ranges[fields[index].name] { fields[index].range = range } }
-        return fields
+        FieldList.apply(ranges, to: listedFields(options))
     }
 
     private func listedFields(_ options: AtomFieldOptions) -> [DescribedField] {
