@@ -54,6 +54,7 @@ extension Browser {
     // MARK: Panes
 
     mutating func paneLines(height: Int) -> [String] {
+        if sideBySide, other != nil, !isNarrow { return bothFilesLines(height: height) }
         let left = treeLines(height: height)
         let fieldsHeight = max((height - 2) / 2, 1)
         let hexHeight = max(height - fieldsHeight - 2, 1)
@@ -78,6 +79,10 @@ extension Browser {
     }
 
     func treeLines(height: Int) -> [String] {
+        treeLines(height: height, width: treeWidth, top: treeTop)
+    }
+
+    func treeLines(height: Int, width treeWidth: Int, top treeTop: Int) -> [String] {
         var lines: [String] = []
         let total = max(file.source.size, 1)
         for index in treeTop..<min(treeTop + height, rows.count) {
@@ -99,11 +104,61 @@ extension Browser {
         return lines
     }
 
-    /// The selected node's fields beside those of the node at the same path in the other
-    /// file: one line per field name, `≠` where the values differ, `-` where one has none.
+    /// Both files side by side (`v` in `browse A B`, when the screen is wide enough): this
+    /// file's tree and the selected node's fields on the left; on the right the other file's
+    /// tree, opened as this one is, its counterpart of the selection on the same line where it
+    /// can be, and that node's fields. Each tree marks what differs as that file sees it.
+    mutating func bothFilesLines(height: Int) -> [String] {
+        let leftWidth = (width - 1) / 2
+        let rightWidth = width - 1 - leftWidth
+        let treeHeight = max((height - 2) / 2, 1)
+        let fieldsHeight = max(height - treeHeight - 2, 1)
+        let exact = syncOtherTree()
+        var tree = otherTree[0]
+        // This tree scrolls as little as it must; the other puts its selection on the same line.
+        var top = treeTop
+        if selected >= top + treeHeight { top = selected - treeHeight + 1 }
+        let line = selected - top
+        let otherTop = max(0, min(tree.selected - line, max(tree.rows.count - treeHeight, 0)))
+        let otherName = tree.file.path.split(separator: "/").last.map(String.init) ?? tree.file.path
+        var left = [paneTitle("this file", active: focus == .tree, width: leftWidth)]
+        left += treeLines(height: treeHeight, width: leftWidth, top: top)
+        var right = [paneTitle("the other: \(otherName)", active: false, width: rightWidth)]
+        right += tree.treeLines(height: treeHeight, width: rightWidth, top: otherTop)
+        let mine = details()?.fields ?? []
+        let theirs = exact ? tree.details()?.fields ?? [] : []
+        left.append(paneTitle("fields", active: focus == .fields, width: leftWidth))
+        left += fieldsAgainst(mine, theirs, height: fieldsHeight, width: leftWidth,
+                                   header: selectedNode.map { "\($0.displayType)  @\($0.offset)  size \($0.size)" } ?? "")
+        right.append(paneTitle("fields", active: false, width: rightWidth))
+        let header = tree.selectedNode.map { exact ? "\($0.displayType)  @\($0.offset)  size \($0.size)" : "not in this file (its place: \($0.path))" } ?? "not in this file"
+        right += fieldsAgainst(theirs, exact ? mine : theirs, height: fieldsHeight, width: rightWidth, header: header)
+        otherTree = [tree]
+        let blank = { (width: Int) in String(repeating: " ", count: width) }
+        while left.count < height { left.append(blank(leftWidth)) }
+        while right.count < height { right.append(blank(rightWidth)) }
+        return (0..<height).map { left[$0] + "│" + right[$0] }
+    }
+
+    /// A node's fields, one a line under `header`, `≠` before each whose value the other
+    /// file's counterpart does not have.
+    func fieldsAgainst(_ fields: [InspectionField], _ others: [InspectionField], height: Int, width: Int, header: String) -> [String] {
+        var lines = [Self.fit(header, width)]
+        let values = Dictionary(others.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for field in fields.prefix(max(height - 1, 0)) {
+            let differs = values[field.name] != field.value
+            let line = Self.fit((differs ? "≠" : " ") + field.name + ": " + Self.text(field.value), width)
+            lines.append(differs ? styled(line, "1") : line)
+        }
+        return lines
+    }
+
+    /// The selected node's fields beside those of its counterpart in the other file (the
+    /// side-by-side view on a narrow screen): one line per field name, `≠` where the values
+    /// differ, `-` where one has none.
     mutating func comparedFieldLines(height: Int) -> [String] {
         guard let node = selectedNode, let details = details() else { return [] }
-        let counterpart = other?.node(at: node.path)
+        let counterpart = other.flatMap { InspectionDiff.counterpart(of: node.path, in: file, $0) }.flatMap { $0.exact ? $0.node : nil }
         var lines = [Self.fit(counterpart.map { "\(node.displayType)  @\(node.offset) │ @\($0.offset)  size \(node.size) │ \($0.size)" }
                                   ?? "\(node.displayType): not in the other file", rightWidth)]
         let theirs = counterpart?.details.fields ?? []

@@ -98,10 +98,13 @@ public struct Browser {
     var differenceIndex: Int?
     /// While a comparison runs in the background: what the status line says of it.
     public var comparisonPending: String?
-    /// The second file of `browse A B`, and whether the fields pane shows the selected node's
-    /// fields in both files side by side (`v`).
+    /// The second file of `browse A B`, and whether both files are shown side by side (`v`):
+    /// this file's tree and fields on the left, the other's on the right at the same node.
     public var other: FileInspection?
     var sideBySide = false
+    /// The other file's tree in the side-by-side view, kept at the counterpart of the selection
+    /// (at most one browser: an array, as a struct cannot hold one of its own type).
+    var otherTree: [Browser] = []
     /// How each node that differs from the compared file is marked in the tree: `~` changed,
     /// `-` only in this file, `=` moved unchanged, `+` holds a node only in the other file,
     /// `*` holds changes further down.
@@ -271,7 +274,7 @@ public struct Browser {
                 break
             }
             sideBySide.toggle()
-            message = sideBySide ? "fields of both files side by side (≠ marks a difference; v again for one file)" : nil
+            message = sideBySide ? "both files side by side, the other at the same node (≠ marks a field that differs; v again for one file)" : nil
         case .character("]"): stepDifference(forward: true)
         case .character("["): stepDifference(forward: false)
         default: break
@@ -438,6 +441,62 @@ public struct Browser {
             markAncestors(of: change.path)
         }
         differenceMarks = marks
+        otherTree = []
+    }
+
+    /// How the other file's tree marks what differs, seen from that file: `+` only in it, `-`
+    /// on a node that holds one only in this file, `~`, `=` and `*` as here.
+    func marksOfTheOtherFile() -> [String: Character] {
+        guard let comparison, let other else { return [:] }
+        var marks: [String: Character] = [:]
+        func mark(_ path: String, _ character: Character) {
+            marks[path] = character
+            var path = path
+            while let slash = path.lastIndex(of: "/") {
+                path = String(path[..<slash])
+                if marks[path] == nil { marks[path] = "*" }
+            }
+        }
+        for change in comparison.changes {
+            switch change.kind {
+            case .added: if let path = change.after?.path { mark(path, "+") }
+            case .removed:
+                guard let slash = change.path.lastIndex(of: "/"),
+                      let parent = InspectionDiff.counterpart(of: String(change.path[..<slash]), in: file, other), parent.exact else { continue }
+                mark(parent.node.path, "-")
+            case .moved: if let path = change.after?.path, marks[path] == nil { mark(path, "=") }
+            case .resized, .field, .bytes: if let path = change.after?.path { mark(path, "~") }
+            }
+        }
+        return marks
+    }
+
+    /// The other file's tree with the counterparts of the nodes open here open, and the
+    /// counterpart of the selection (or its nearest ancestor's) selected; whether that is the
+    /// node's own.
+    mutating func syncOtherTree() -> Bool {
+        guard let other else { return false }
+        if otherTree.isEmpty {
+            var tree = Browser(file: other, width: width, height: height, useColor: useColor)
+            tree.comparison = comparison
+            tree.comparisonPending = comparisonPending
+            tree.differenceMarks = marksOfTheOtherFile()
+            tree.focus = .fields
+            otherTree = [tree]
+        }
+        var tree = otherTree[0]
+        tree.comparisonPending = comparisonPending
+        tree.expanded = Set(expanded.compactMap { path in
+            InspectionDiff.counterpart(of: path, in: file, other).flatMap { $0.exact ? $0.node.path : nil }
+        })
+        tree.rebuildRows()
+        var exact = false
+        if let node = selectedNode, let counterpart = InspectionDiff.counterpart(of: node.path, in: file, other) {
+            exact = counterpart.exact
+            _ = tree.select(path: counterpart.node.path)
+        }
+        otherTree = [tree]
+        return exact
     }
 
     /// Selects the next (or previous) difference from the compared file and says what it is.

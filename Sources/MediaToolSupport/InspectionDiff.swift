@@ -37,6 +37,9 @@ public struct InspectionDiff: Sendable {
             public var offset: UInt64
             public var size: UInt64
             public var value: JSONValue?
+            /// The node's path in this file (another than the change's when a track matched by
+            /// its ID sits at another index).
+            public var path: String
         }
     }
 
@@ -70,7 +73,7 @@ public struct InspectionDiff: Sendable {
         var lastDifference: UInt64?
         var compared: UInt64 = 0
         func side(_ node: InspectionNode, _ value: JSONValue? = nil) -> Change.Side {
-            Change.Side(offset: node.offset, size: node.size, value: value)
+            Change.Side(offset: node.offset, size: node.size, value: value, path: node.path)
         }
         func sameBytes(_ x: InspectionNode, _ y: InspectionNode) -> Bool {
             lastDifference = nil
@@ -158,7 +161,28 @@ public struct InspectionDiff: Sendable {
            let id = node.children.first(where: { $0.type == "tkhd" })?.details.fields.first(where: { $0.name == "trackID" })?.value {
             return "trak#" + id.serialized(pretty: false)
         }
-        return node.path.split(separator: "/").last.map(String.init) ?? node.path
+        // `free` and `free[0]` are one node: a path gives the index only when the type repeats.
+        let last = node.path.split(separator: "/").last.map(String.init) ?? node.path
+        guard let component = InspectionPath.parse(last)?.first else { return last }
+        return component.type + "[\(component.index)]"
+    }
+
+    /// The node of `b` that matches the node at `path` in `a`, matched level by level as the
+    /// comparison matches them (a track by its ID): `exact` false when the node has no
+    /// counterpart and this is its nearest ancestor's; nil when not even the top-level node has one.
+    public static func counterpart(of path: String, in a: FileInspection, _ b: FileInspection) -> (node: InspectionNode, exact: Bool)? {
+        guard let components = InspectionPath.parse(path) else { return nil }
+        var levelA = a.nodes
+        var levelB = b.nodes
+        var found: InspectionNode?
+        for component in components {
+            guard let x = InspectionPath.find([component], in: levelA),
+                  let y = levelB.first(where: { matchKey($0) == matchKey(x) }) else { return found.map { ($0, false) } }
+            found = y
+            levelA = x.children
+            levelB = y.children
+        }
+        return found.map { ($0, true) }
     }
 
     /// One line per change: `~ moov  size 2578 -> 2600 (+22)`, `- free @40 size 8`,
@@ -199,21 +223,23 @@ public struct InspectionDiff: Sendable {
         after >= before ? "+\(after - before)" : "-\(before - after)"
     }
 
-    /// `{"a", "b", "equal", "shiftedInside", "changes": [{"change", "path", "type", ["field",] ["a": {offset, size, [value]}], ["b": ...]}]}`.
+    /// `{"a", "b", "equal", "shiftedInside", "changes": [{"change", "path", "type", ["field",] ["a": {offset, size, [value], [path]}], ["b": ...]}]}`.
     public func json(a: String, b: String) -> JSONValue {
-        func side(_ side: Change.Side?) -> JSONValue? {
+        func side(_ side: Change.Side?, of change: Change) -> JSONValue? {
             guard let side else { return nil }
             var members: [(String, JSONValue)] = [("offset", .uint(side.offset)), ("size", .uint(side.size))]
             if let value = side.value { members.append(("value", value)) }
+            // A track matched by its ID at another index: where it is in this file.
+            if side.path != change.path { members.append(("path", .string(side.path))) }
             return .object(members)
         }
         return .object([
             ("a", .string(a)), ("b", .string(b)), ("equal", .bool(isEmpty)), ("shiftedInside", .int(Int64(shiftedInside))),
             ("changes", .array(changes.map { change in
-                var members: [(String, JSONValue)] = [("change", .string(change.kind.rawValue)), ("path", .string(change.path)), ("type", .string(change.type))]
+                var members: [(String, JSONValue)] = [("change", .string(change.kind.rawValue)), ("path", .string(change.path)), ("type", .string(PathEscaping.escape(change.type)))]
                 if let field = change.field { members.append(("field", .string(field))) }
-                if let before = side(change.before) { members.append(("a", before)) }
-                if let after = side(change.after) { members.append(("b", after)) }
+                if let before = side(change.before, of: change) { members.append(("a", before)) }
+                if let after = side(change.after, of: change) { members.append(("b", after)) }
                 if let at = change.firstDifference { members.append(("firstDifference", .uint(at))) }
                 return .object(members)
             })),

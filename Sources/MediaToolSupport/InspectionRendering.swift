@@ -143,7 +143,7 @@ public enum InspectionRendering {
     /// A node's JSON members before `children`.
     static func jsonMembers(_ node: InspectionNode, details: InspectionDetails, fieldRanges: Bool = false) -> [(String, JSONValue)] {
         var members: [(String, JSONValue)] = [
-            ("type", .string(node.type)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
+            ("type", .string(node.displayType)), ("offset", .uint(node.offset)), ("size", .uint(node.size)),
             ("headerSize", .int(Int64(node.headerSize))), ("path", .string(node.path)),
         ]
         members += node.extra

@@ -391,6 +391,29 @@ import Testing
         #expect(browser.lines().contains { $0.hasPrefix(">") && $0.contains("999988") })
     }
 
+    @Test func bothFilesSideBySideShowWhatOnlyTheOtherHolds() throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let bytes = try TemporaryFile.read(TestFixtures.path("video-h264-aac.mp4"))
+        let a = directory + "/a.mp4"
+        try Data(bytes).write(to: URL(fileURLWithPath: a))
+        // The second file: the same with a 16-byte `free` box at its end.
+        let b = directory + "/b.mp4"
+        try Data(bytes + [0, 0, 0, 16] + Array("free".utf8) + [UInt8](repeating: 0, count: 8)).write(to: URL(fileURLWithPath: b))
+        var browser = Browser(file: try FileInspection.open(a), comparedTo: try FileInspection.open(b), width: 100, height: 30)
+        press(&browser, .character("G"), .character("v"))
+        let screen = browser.lines()
+        let last = try #require(browser.selectedNode)
+        let selectedLine = try #require(screen.firstIndex { $0.hasPrefix(">") })
+        let halves = screen[selectedLine].components(separatedBy: "│")
+        // The last node here is the same node there, on the same line, unmarked.
+        #expect(halves[0].contains("\(last.displayType) @\(last.offset)") && halves[1].hasPrefix("> ") && halves[1].contains("\(last.displayType) @\(last.offset)"))
+        // The box only the other file holds is in its tree, marked `+`, with nothing beside it here.
+        let added = try #require(screen.first { $0.components(separatedBy: "│").last?.contains("free @\(bytes.count)") == true })
+        #expect(added.components(separatedBy: "│").last?.hasPrefix(" +") == true)
+        #expect(added.components(separatedBy: "│").first?.trimmingCharacters(in: .whitespaces).isEmpty == true)
+        #expect(screen.allSatisfy { $0.count == 100 })
+    }
+
     @Test func aSecondFileGivesDifferencesToStepThrough() throws {
         let directory = try TemporaryFile.makeDirectory()
         var bytes = try TemporaryFile.read(TestFixtures.path("video-h264-aac.mp4"))
@@ -407,14 +430,28 @@ import Testing
         #expect(browser.lines().last?.contains("difference 1/1: moov/trak[0]/tkhd  modificationTime:") == true)
         press(&browser, .character("g"), .character("["))
         #expect(browser.selectedPath == "moov/trak[0]/tkhd")
-        // `v` shows the node's fields in both files side by side, the changed one marked.
+        // `v` shows both files side by side: each tree with its marks, the other's selection
+        // on the selection's line, and the node's fields in both, the changed one marked.
         press(&browser, .character("]"), .character("v"))
         let sideBySide = browser.lines()
-        #expect(sideBySide.contains { $0.contains("fields: this file │ the other") })
-        #expect(sideBySide.contains { $0.contains("≠modificationTime: ") && $0.contains(" │ ") })
-        #expect(sideBySide.contains { $0.contains(" trackID: 1") && $0.contains("│ 1") })
+        #expect(sideBySide[1].contains("this file") && sideBySide[1].contains("│─ the other: b.mp4"))
+        let selectedLine = try #require(sideBySide.firstIndex { $0.hasPrefix(">~") })
+        let halves = sideBySide[selectedLine].components(separatedBy: "│")
+        #expect(halves.count == 2 && halves[0].contains("tkhd @") && halves[1].hasPrefix(">~") && halves[1].contains("tkhd @"))
+        #expect(sideBySide.contains { $0.hasPrefix(" *") && $0.contains("moov @") && $0.components(separatedBy: "│").last?.hasPrefix(" *") == true })
+        let fieldsTitle = try #require(sideBySide.firstIndex { $0.contains("fields") })
+        #expect(sideBySide[fieldsTitle...].contains { $0.hasPrefix("≠modificationTime: ") && $0.components(separatedBy: "│").last?.hasPrefix("≠modificationTime: ") == true })
+        #expect(sideBySide[fieldsTitle...].contains { $0.hasPrefix(" trackID: 1") && $0.components(separatedBy: "│").last?.hasPrefix(" trackID: 1") == true })
+        // On a narrow screen the fields pane holds both files' values on each line.
+        browser.width = 44
+        let narrow = browser.lines()
+        press(&browser, .tab)
+        #expect(browser.lines().contains { $0.contains("≠modificationTime: ") && $0.contains(" │ ") })
+        press(&browser, .backTab)
+        browser.width = 100
+        #expect(narrow.allSatisfy { $0.count <= 44 })
         press(&browser, .character("v"))
-        #expect(!browser.lines().contains { $0.contains("fields: this file │ the other") })
+        #expect(!browser.lines()[1].contains("the other"))
         // The tree marks the changed node `~` and the nodes above it `*`.
         let tree = treeLines(browser.lines())
         #expect(tree.contains { $0.hasPrefix(">~") && $0.contains("tkhd @") })
