@@ -664,11 +664,21 @@ public struct Browser {
         case .backspace:
             if !input.isEmpty { input.removeLast() }
         case .character(let character):
+            // A yes-or-no question is answered by its key alone, as in less and vi.
+            if case .overwrite(let write, let path) = kind {
+                prompt = nil
+                if character == "y" || character == "Y" { self.write(write, to: path) } else { message = "not written: \(path) is kept" }
+                return .redraw
+            }
             input.append(character)
         case .enter:
             prompt = nil
             let text = input
             input = ""
+            if case .overwrite(_, let path) = kind {
+                message = "not written: \(path) is kept"
+                return .redraw
+            }
             guard !text.isEmpty else { return .redraw }
             switch kind {
             case .search: search(text, forward: true)
@@ -681,8 +691,8 @@ public struct Browser {
                 // A file that is there is replaced only when the answer is yes (a device or a
                 // FIFO is written through, as every output of the tools is).
                 if Self.isExistingFile(text) { prompt = .overwrite(kind, text) } else { write(kind, to: text) }
-            case .overwrite(let write, let path):
-                if ["y", "yes"].contains(text.lowercased()) { self.write(write, to: path) } else { message = "not written: \(path) is kept" }
+            case .overwrite(_, let path):
+                message = "not written: \(path) is kept"
             }
         default:
             break
