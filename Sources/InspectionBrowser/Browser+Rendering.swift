@@ -283,7 +283,7 @@ extension Browser {
             "o                 open the node's picture with the desktop's viewer",
             "r                 reload the file, keeping the selection",
             "] / [             next / previous difference (browse A B)",
-            "v                 the node's fields in both files side by side (browse A B)",
+            "v                 both files side by side, trees and fields (browse A B)",
             "?                 this help      Esc close      q quit",
         ]
     }
