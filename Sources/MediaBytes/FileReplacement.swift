@@ -32,6 +32,13 @@ public enum FileReplacement {
         let target = resolvedPath(path)
         var info = stat()
         guard SystemPath.stat(target, &info) == 0 else { throw FileWriteError.errno(path, "cannot inspect") }
+        // A journal beside it now is of another program's save, begun after this one read the
+        // file (opening settles one left before): its bytes may be half written, so they are
+        // not written back as the new file.
+        let journalPath = SaveJournal.path(for: target)
+        if SystemPath.access(journalPath, F_OK) == 0 {
+            throw FileWriteError(path: path, reason: "a save journal is beside it (\(journalPath)): another program's save of it began after it was read, and is under way or was cut short; open the file again to settle it")
+        }
         return try writeBeside(target, reportedAs: path, permissions: info, replacing: true, write: write, verify: verify)
     }
 

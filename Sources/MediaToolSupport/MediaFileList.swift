@@ -97,7 +97,17 @@ public enum MediaFileList {
         guard let directory = SystemPath.opendir(folder) else { return }
         defer { closedir(directory) }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        while let entry = readdir(directory) {
+        // A folder listed whole without a save journal or a link: its files are opened without
+        // a look for a journal beside each (`JournalFreeFolders`).
+        var journalFree = true
+        defer { if journalFree { JournalFreeFolders.note(prefix) } }
+        while true {
+            errno = 0
+            guard let entry = readdir(directory) else {
+                // The end of the listing, or a failure part way (then not listed whole).
+                if errno != 0 { journalFree = false }
+                break
+            }
             let name = PathBytes.name(of: entry)
             if name == "." || name == ".." { continue }
             let path = prefix + name
@@ -114,6 +124,7 @@ public enum MediaFileList {
                 default: continue
                 }
             }
+            if journalFree, JournalFreeFolders.disqualifies(name: name, isLink: kind == UInt8(DT_LNK)) { journalFree = false }
             switch kind {
             case UInt8(DT_DIR): walk(path, extensions: extensions, into: &found, skipping: &skipped)
             case UInt8(DT_REG), UInt8(DT_LNK):
