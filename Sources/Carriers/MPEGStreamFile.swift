@@ -171,6 +171,12 @@ public struct MPEGStreamFile: Sendable {
                 junkBeforeAudio = position..<position + UInt64(index)
                 diagnostics.append(Diagnostic(.note, .padding, area: "MPEG", offset: position,
                                                  message: "\(index) bytes before the first audio frame"))
+                // An ID3v2 tag in the junk is read by some programs and not by others: worth a
+                // warning, not a reason to refuse a save (the junk is kept as it is).
+                if let stray = Self.strayTagHeader(in: window[..<index]) {
+                    diagnostics.append(Diagnostic(.warning, .padding, area: "MPEG", offset: position + UInt64(stray.index),
+                                                  message: "an ID3v2.\(stray.version) tag of \(stray.size) bytes in the junk before the audio (a tag starts the file or follows one): not read here, nor by ffmpeg, mutagen or exiftool, but read by TagLib when no tag starts the file; a tag written here goes at the start, and the stray one stays in the junk"))
+                }
             }
             audio = position + UInt64(index)..<end
             let frame = Array(window[index...].prefix(2048))
@@ -304,6 +310,22 @@ public struct MPEGStreamFile: Sendable {
     /// Where the stream starts in `bytes` (what follows the tags): two frames in a row at the
     /// start, or three after junk (`streamStart(in:)`), so that a false sync inside other data
     /// is not taken for audio.
+    /// The first ID3v2 tag header in `bytes` (junk before the audio): where it starts, its
+    /// major version and its size with the header; nil when there is none.
+    static func strayTagHeader(in bytes: ArraySlice<UInt8>) -> (index: Int, version: UInt8, size: Int)? {
+        var index = bytes.startIndex
+        while index + 10 <= bytes.endIndex {
+            if bytes[index] == 0x49, bytes[index + 1] == 0x44, bytes[index + 2] == 0x33,
+               (2...4).contains(bytes[index + 3]), bytes[index + 4] != 0xFF,
+               bytes[(index + 6)..<(index + 10)].allSatisfy({ $0 < 0x80 }) {
+                let size = bytes[(index + 6)..<(index + 10)].reduce(0) { $0 << 7 | Int($1) } + 10
+                return (index - bytes.startIndex, bytes[index + 3], size)
+            }
+            index += 1
+        }
+        return nil
+    }
+
     static func locateStream(in bytes: [UInt8]) -> (Int, Kind)? {
         guard let found = firstFrame(in: bytes) else { return nil }
         if found.0 == 0 { return found }

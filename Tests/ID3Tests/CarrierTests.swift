@@ -50,6 +50,21 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(file.audio.lowerBound == UInt64(2 * tag.count + 3))
     }
 
+    /// An ID3v2 tag after junk at the start is read by TagLib and by no other common reader
+    /// (ffmpeg, mutagen, exiftool): not read here either, and said with a warning, so `check`
+    /// reports a file whose readers disagree (before 2026-11-29 it counted as junk, no more).
+    @Test func aTagInTheJunkBeforeTheAudioIsAWarning() throws {
+        let file = try stream([0, 0, 0, 0, 0] + tag + audio)
+        #expect(file.leadingTags.isEmpty)
+        #expect(file.junkBeforeAudio == 0..<UInt64(5 + tag.count))
+        let warning = try #require(file.diagnostics.first { $0.severity == .warning })
+        #expect(warning.offset == 5)
+        #expect(warning.message.hasPrefix("an ID3v2.\(tag[3]) tag of \(tag.count) bytes in the junk before the audio"), "\(warning.message)")
+        #expect(warning.message.contains("read by TagLib when no tag starts the file"))
+        // Junk without a tag header is a note, as before.
+        #expect(!(try stream(tag + [1, 2, 3] + audio)).diagnostics.contains { $0.severity == .warning })
+    }
+
     /// After junk, a stream is three frames in a row (two at the very start, as before): a
     /// false ADTS sync pair inside other data is not audio. And a WAV or AIFF file behind the
     /// tag (a tag put before it by another program) is said to be one, its samples not searched
