@@ -8,7 +8,7 @@ extension Browser {
         var screen: [String] = [titleLine()]
         let body = paneHeight
         switch overlay {
-        case .help?: screen += Self.box(helpLines(), width: width, height: body)
+        case .help(let top)?: screen += Self.box(Array(helpLines().dropFirst(top)), width: width, height: body)
         case .diagnostics(let index)?: screen += diagnosticLines(selected: index, height: body)
         case .table(let view)?: screen += tableLines(view, height: body)
         case nil: screen += paneLines(height: body)
@@ -259,8 +259,49 @@ extension Browser {
 
     // MARK: Overlays
 
+    /// The help: a key and what it does on each line; on a screen too narrow for both (under
+    /// 60 columns), the key on its line and what it does below it, wrapped.
     func helpLines() -> [String] {
-        [
+        let entries = Self.helpEntries
+        guard width < 60 else { return entries }
+        var lines: [String] = []
+        for entry in entries {
+            // A key's line has its description from column 18, after at least two spaces.
+            let key = String(entry.prefix(18)).trimmingSpaces
+            let text = String(entry.dropFirst(18)).trimmingSpaces
+            guard entry.dropFirst(16).hasPrefix("  "), !text.isEmpty, !key.isEmpty else {
+                lines += Self.wrap(entry.trimmingSpaces, width: width, indent: 0)
+                continue
+            }
+            lines.append(key)
+            lines += Self.wrap(text, width: width, indent: 2)
+        }
+        return lines
+    }
+
+    /// `text` in lines of at most `width` columns, broken at spaces, each after `indent` spaces.
+    static func wrap(_ text: String, width: Int, indent: Int) -> [String] {
+        let room = max(width - indent, 1)
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            var word = Substring(word)
+            // A word longer than the room is cut.
+            while word.count > room {
+                if !line.isEmpty { lines.append(line); line = "" }
+                lines.append(String(word.prefix(room)))
+                word = word.dropFirst(room)
+            }
+            if line.isEmpty { line = String(word) } else if line.count + 1 + word.count <= room { line += " " + word } else {
+                lines.append(line)
+                line = String(word)
+            }
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines.map { String(repeating: " ", count: indent) + $0 }
+    }
+
+    static let helpEntries = [
             "atominspect browse: keys",
             "",
             "j / k / ↓ / ↑     move (in the focused pane)",
@@ -284,9 +325,8 @@ extension Browser {
             "r                 reload the file, keeping the selection",
             "] / [             next / previous difference (browse A B)",
             "v                 both files side by side, trees and fields (browse A B)",
-            "?                 this help      Esc close      q quit",
+            "?                 this help (j/k scroll)      Esc close      q quit",
         ]
-    }
 
     mutating func diagnosticLines(selected index: Int, height: Int) -> [String] {
         let list = allDiagnostics ?? []

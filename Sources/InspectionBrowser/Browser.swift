@@ -18,7 +18,8 @@ public struct Browser {
 
     /// A full-screen view over the panes.
     public enum Overlay: Sendable {
-        case help
+        /// The keys, scrolled to line `top` (a narrow screen wraps them onto more lines).
+        case help(top: Int)
         case diagnostics(selected: Int)
         case table(TableView)
     }
@@ -236,7 +237,7 @@ public struct Browser {
         switch key {
         case .character("q"), .control("c"): return .quit
         case .control("z"): return .suspend
-        case .character("?"): overlay = .help
+        case .character("?"): overlay = .help(top: 0)
         case .tab: focus = focus == .tree ? .fields : focus == .fields ? .hex : .tree
         case .backTab: focus = focus == .tree ? .hex : focus == .hex ? .fields : .tree
         case .character("j"), .down: move(1)
@@ -769,8 +770,15 @@ public struct Browser {
             return .redraw
         }
         switch current {
-        case .help:
-            break
+        case .help(let top):
+            let last = max(helpLines().count - paneHeight, 0)
+            switch key {
+            case .character("j"), .down: overlay = .help(top: min(top + 1, last))
+            case .character("k"), .up: overlay = .help(top: max(top - 1, 0))
+            case .pageDown, .control("d"), .character(" "): overlay = .help(top: min(top + paneHeight / 2, last))
+            case .pageUp, .control("u"): overlay = .help(top: max(top - paneHeight / 2, 0))
+            default: break
+            }
         case .diagnostics(let index):
             let count = allDiagnostics?.count ?? 0
             switch key {

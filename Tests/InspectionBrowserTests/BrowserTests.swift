@@ -262,6 +262,25 @@ import Testing
         #expect(browser.handle(.character("q")) == .quit)
     }
 
+    /// On a narrow screen the help puts each key on its line and what it does, wrapped, below
+    /// it, and scrolls (before 2026-11-29, 20 columns showed a letter of each description).
+    @Test func aNarrowHelpWrapsAndScrolls() throws {
+        var browser = Browser(file: try FileInspection.open(TestFixtures.path("video-h264-aac.mp4")), width: 20, height: 12)
+        press(&browser, .character("?"))
+        let first = browser.lines()
+        #expect(first.allSatisfy { $0.count <= 20 })
+        #expect(first.contains { $0.hasPrefix("l / → ") } && first.contains { $0.hasPrefix("  expand, or step") }, "\(first)")
+        var seen = Set(first)
+        for _ in 0..<200 {
+            press(&browser, .character("j"))
+            seen.formUnion(browser.lines())
+        }
+        #expect(seen.contains { $0.contains("q quit") }, "the last key is reached by scrolling")
+        #expect(seen.contains { $0.hasPrefix("Ctrl-o ") } && seen.contains { $0.hasPrefix("  back to where you") })
+        press(&browser, .character("k"), .escape)
+        #expect(browser.lines().contains { $0.contains("ftyp") })
+    }
+
     @Test func diagnosticsListJumpsToTheNode() throws {
         var bytes = AtomBuilder.ftyp()
         bytes += AtomBuilder.container("moov", AtomBuilder.rawAtom(size: 400, "udta", [1, 2, 3]))
