@@ -417,56 +417,37 @@ public struct Browser {
     public mutating func setComparison(_ diff: InspectionDiff) {
         comparison = diff
         comparisonPending = nil
-        var marks: [String: Character] = [:]
-        func markAncestors(of path: String) {
-            var path = path
-            while let slash = path.lastIndex(of: "/") {
-                path = String(path[..<slash])
-                if marks[path] == nil { marks[path] = "*" }
-            }
-        }
-        for change in diff.changes {
-            switch change.kind {
-            case .added:
-                // The node is the other file's: its parent here holds it.
-                if let slash = change.path.lastIndex(of: "/") {
-                    let parent = String(change.path[..<slash])
-                    marks[parent] = "+"
-                    markAncestors(of: parent)
-                }
-                continue
-            case .removed: marks[change.path] = "-"
-            case .moved: if marks[change.path] == nil { marks[change.path] = "=" }
-            case .resized, .field, .bytes: marks[change.path] = "~"
-            }
-            markAncestors(of: change.path)
-        }
-        differenceMarks = marks
+        differenceMarks = Self.differenceMarks(diff, inFirstFile: true)
         otherTree = []
     }
 
-    /// How the other file's tree marks what differs, seen from that file: `+` only in it, `-`
-    /// on a node that holds one only in this file, `~`, `=` and `*` as here.
-    func marksOfTheOtherFile() -> [String: Character] {
-        guard let comparison, let other else { return [:] }
+    /// How a file's tree marks the nodes that differ, as that file sees them: `~` changed, `=`
+    /// moved unchanged, `*` holds changes further down; in the first file `-` a node only in
+    /// it and `+` a node holding one only in the second; in the second (`inFirstFile` false)
+    /// `+` a node only in it and `-` a node holding one only in the first. `counterpart` gives
+    /// the second file's path of a node of the first (a track matched by its ID may sit at
+    /// another index).
+    static func differenceMarks(_ diff: InspectionDiff, inFirstFile: Bool, counterpart: (String) -> String? = { _ in nil }) -> [String: Character] {
         var marks: [String: Character] = [:]
-        func mark(_ path: String, _ character: Character) {
-            marks[path] = character
+        func mark(_ path: String, _ character: Character, unlessMarked: Bool = false) {
+            if !unlessMarked || marks[path] == nil { marks[path] = character }
             var path = path
             while let slash = path.lastIndex(of: "/") {
                 path = String(path[..<slash])
                 if marks[path] == nil { marks[path] = "*" }
             }
         }
-        for change in comparison.changes {
+        func parent(_ path: String) -> String? { path.lastIndex(of: "/").map { String(path[..<$0]) } }
+        for change in diff.changes {
+            // The changed node's path in this file (the change's own path is the first file's).
+            let here = inFirstFile ? change.path : change.after?.path ?? counterpart(change.path)
             switch change.kind {
-            case .added: if let path = change.after?.path { mark(path, "+") }
+            case .added:
+                if inFirstFile { if let holder = parent(change.path) { mark(holder, "+") } } else if let here { mark(here, "+") }
             case .removed:
-                guard let slash = change.path.lastIndex(of: "/"),
-                      let parent = InspectionDiff.counterpart(of: String(change.path[..<slash]), in: file, other), parent.exact else { continue }
-                mark(parent.node.path, "-")
-            case .moved: if let path = change.after?.path, marks[path] == nil { mark(path, "=") }
-            case .resized, .field, .bytes: if let path = change.after?.path { mark(path, "~") }
+                if inFirstFile { mark(change.path, "-") } else if let holder = parent(change.path).flatMap(counterpart) { mark(holder, "-") }
+            case .moved: if let here { mark(here, "=", unlessMarked: true) }
+            case .resized, .field, .bytes: if let here { mark(here, "~") }
             }
         }
         return marks
@@ -481,7 +462,12 @@ public struct Browser {
             var tree = Browser(file: other, width: width, height: height, useColor: useColor)
             tree.comparison = comparison
             tree.comparisonPending = comparisonPending
-            tree.differenceMarks = marksOfTheOtherFile()
+            if let comparison {
+                let file = file
+                tree.differenceMarks = Self.differenceMarks(comparison, inFirstFile: false) { path in
+                    InspectionDiff.counterpart(of: path, in: file, other).flatMap { $0.exact ? $0.node.path : nil }
+                }
+            }
             tree.focus = .fields
             otherTree = [tree]
         }
