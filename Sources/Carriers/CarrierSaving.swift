@@ -5,12 +5,19 @@ import VorbisComment
 /// What the two tag-carrying file saves (`MPEGStreamFile.save`, `IFFChunkFile.save`) share:
 /// opening the file, the in-place write, and the byte comparison of a rewrite.
 enum CarrierSaving {
-    /// Checks the requested tag version (3 or 4) and opens the file for the save to read.
+    /// Checks the requested tag version (3 or 4) and opens the file for the save to read (or
+    /// takes the caller's, `options.opened`, checked unchanged).
     static func open(_ path: String, options: CarrierSaveOptions) throws(CarrierError) -> FileByteSource {
         if let version = options.version, version != 3 && version != 4 {
             throw CarrierError(.notWritable, message: "\(path): ID3v2 tags are written as v2.3 or v2.4, not v2.\(version)")
         }
-        do { return try FileByteSource(path: path) } catch { throw CarrierError(.io, message: error.description) }
+        do {
+            if let opened = options.opened, opened.path == path {
+                try opened.checkUnchanged()
+                return opened
+            }
+            return try FileByteSource(path: path)
+        } catch { throw CarrierError(.io, message: error.description) }
     }
 
     /// What differs between the `kind`s (frames, entries, items) a save meant to write and

@@ -26,6 +26,11 @@ public struct CarrierSaveOptions: Sendable {
     /// Write a tag that fits the old one's space in place (false: always write the file anew
     /// and rename it over the original, which no crash or power loss can leave half done).
     public var allowInPlace = true
+    /// The file the save writes, as the caller opened it to read its tags: the save reads it
+    /// through this instead of opening it again. Only for that file, and only when the caller
+    /// has just checked it unchanged (`FileByteSource.checkUnchanged`); the save checks again
+    /// before it writes.
+    public var opened: FileByteSource?
 
     public init(version: UInt8? = nil, padding: Int = 1024, writeID3v1: Bool? = nil, dryRun: Bool = false) {
         self.version = version

@@ -84,7 +84,10 @@ struct TagCarrierContainer<Carrier: TagCarrierFile & MediaPropertiesReading>: Ca
     }
 
     func carrierSave(to path: String, _ options: MediaFile.SaveOptions, dryRun: Bool) throws -> CarrierSaveOutcome {
-        try Carrier.save(tagsToWrite(options), to: path, options: carrierOptions(options, dryRun: dryRun))
+        var carrierOptions = carrierOptions(options, dryRun: dryRun)
+        // The file as it was read serves the save's reads (not a copy being edited for --output).
+        if path == self.path { carrierOptions.opened = source }
+        return try Carrier.save(tagsToWrite(options), to: path, options: carrierOptions)
     }
 
     var saveWords: (inPlace: String, rewrite: String, what: String) {
