@@ -172,6 +172,12 @@ struct BrowseTests {
         try session.send("]")
         let stepped = try session.waitFor { $0.last?.hasPrefix("difference 1/1: ~ mdat  same size, other bytes from byte ") == true }
         #expect(stepped.contains { $0.hasPrefix(">~") && $0.contains("mdat @") })
+        // `v`: both files side by side, the other's mdat on the same line, marked too.
+        try session.send("v")
+        let both = try session.waitFor { $0.count > 1 && $0[1].contains("the other: b.mp4") }
+        let line = try #require(both.first { $0.hasPrefix(">~") && $0.contains("mdat @") })
+        #expect(line.components(separatedBy: "│").last?.hasPrefix(">~") == true, "\(line)")
+        #expect(line.components(separatedBy: "│").last?.contains("mdat @") == true, "\(line)")
         try session.send("q")
         try session.waitFor("STATUS=")
         #expect(try session.exitStatus() == 0)
