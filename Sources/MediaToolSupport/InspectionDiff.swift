@@ -176,8 +176,12 @@ public struct InspectionDiff: Sendable {
         var levelB = b.nodes
         var found: InspectionNode?
         for component in components {
-            guard let x = InspectionPath.find([component], in: levelA),
-                  let y = levelB.first(where: { matchKey($0) == matchKey(x) }) else { return found.map { ($0, false) } }
+            guard let x = InspectionPath.find([component], in: levelA) else { return found.map { ($0, false) } }
+            let key = matchKey(x)
+            // The node at the same path first (found without a walk of its siblings, through
+            // the pages of a long list too); a track matched by its ID may sit elsewhere.
+            let samePath = InspectionPath.find([component], in: levelB).flatMap { matchKey($0) == key ? $0 : nil }
+            guard let y = samePath ?? levelB.first(where: { matchKey($0) == key }) else { return found.map { ($0, false) } }
             found = y
             levelA = x.children
             levelB = y.children
