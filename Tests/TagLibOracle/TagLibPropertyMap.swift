@@ -376,9 +376,10 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
             if file.family == .mp4, key == "GENRE", theirs[key] == [""], from.contains(where: { $0.nativeKey == "gnre" }) { theirs[key] = ours[key] }
-            // (A code of 32768 or more is negative as TagLib reads it: it drops the item.)
+            // (A code of 32768 or more is negative as TagLib reads it, and 0 is before the list,
+            // whose codes start at 1: TagLib drops the item; this project shows the code.)
             if file.family == .mp4, key == "GENRE", theirs[key] == nil, from.contains(where: { $0.nativeKey == "gnre" }),
-                let values = ours[key], values.allSatisfy({ Int($0).map { $0 >= 32768 } ?? false }) { ours[key] = nil }
+                let values = ours[key], values.allSatisfy({ Int($0).map { $0 >= 32768 || $0 == 0 } ?? false }) { ours[key] = nil }
             if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key], values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) {
                 ours[key] = nil
                 theirs[key] = nil
