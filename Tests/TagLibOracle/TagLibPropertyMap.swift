@@ -388,14 +388,22 @@ public enum TagLibPropertyMap {
         // A TXXX whose description is empty: TagLib 1.13 drops every empty field of a text
         // frame, the description too, so it takes the first value for the description (a key
         // named by it, the other values its values); this project reads a user text without a
-        // description as no key, as mutagen does.
+        // description as no key, as mutagen does. Where another frame gives that key here too,
+        // TagLib's values are its and the empty-description frame's other values.
         for frame in frames where frame.id == "TXXX" {
             guard let (_, description, values) = frame.content.userText, description.isEmpty,
                 let first = values.first(where: { !$0.isEmpty }) else { continue }
             let row = MetadataKeyTable.rows.first { row in
                 [row.id3, row.id3v23].contains { if case .userText(let name)? = $0 { name.uppercased() == first.uppercased() } else { false } }
             }
-            for key in [row?.key, first.uppercased()].compactMap({ $0 }) where ours[key] == nil { theirs[key] = nil }
+            let rest = values.drop(while: { $0 != first }).dropFirst().filter { !$0.isEmpty }
+            for key in [row?.key, first.uppercased()].compactMap({ $0 }) {
+                if let mine = ours[key] {
+                    if let all = theirs[key], all.sorted() == (mine + rest).sorted() { theirs[key] = mine }
+                } else {
+                    theirs[key] = nil
+                }
+            }
         }
         // An ID3v1 tag inside the span an MP3's leading ID3v2 tag declares (its last 128 bytes
         // start with `TAG` where the ID3v2 tag's padding is): TagLib reads it; this project
