@@ -678,8 +678,8 @@ public struct Browser {
                 // A file that is there is replaced only when the answer is yes (a device or a
                 // FIFO is written through, as every output of the tools is).
                 if Self.isExistingFile(text) { prompt = .overwrite(kind, text) } else { write(kind, to: text) }
-            case .overwrite(_, let path):
-                message = "not written: \(path) is kept"
+            case .overwrite:
+                break  // answered above: Enter alone is no
             }
         default:
             break

@@ -55,12 +55,7 @@ public struct FragmentSampleLocator: Sendable {
             break
         }
         self.defaults = defaults
-        let trak = movie?.children.first { trak in
-            trak.type == "trak" && trak.child("tkhd").flatMap { tkhd -> UInt32? in
-                guard let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1).first else { return nil }
-                return Self.word(tree, tkhd.payloadOffset + (version == 1 ? 20 : 12))
-            } == trackID
-        }
+        let trak = movie?.children.first { $0.type == "trak" && QuickTimeChapterTrack.trackHeader($0, tree: tree)?.trackID == trackID }
         perSampleIVSize = trak.flatMap { AtomInspector(tree: tree).perSampleIVSize(of: $0) }
         var found: [TrackFragment] = []
         var next = firstSample
