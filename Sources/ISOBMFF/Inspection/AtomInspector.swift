@@ -90,10 +90,7 @@ public struct AtomInspector: Sendable {
             if table == nil {
                 var made: [UInt32: Int?] = [:]
                 for trak in tree.atoms.first(where: { $0.type == "moov" })?.children ?? [] where trak.type == "trak" {
-                    guard let tkhd = trak.child("tkhd"), tkhd.payloadSize >= 24, let version = try? tree.bytes(at: tkhd.payloadOffset, count: 1) else { continue }
-                    let at: UInt64 = version[version.startIndex] == 1 ? 20 : 12
-                    guard let bytes = try? tree.bytes(at: tkhd.payloadOffset + at, count: 4) else { continue }
-                    let id = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                    guard let id = QuickTimeChapterTrack.trackHeader(trak, tree: tree)?.trackID else { continue }
                     // The first track of an ID wins (a second of the same ID is damage).
                     if made.index(forKey: id) == nil { made[id] = .some(perSampleIVSize(of: trak)) }
                 }
