@@ -39,10 +39,13 @@ public enum ID3Genres {
     }
 
     /// Reads a `TCON` value: references in parentheses `(13)`, `(RX)` remix and `(CR)` cover
-    /// (v2.3), a plain number (v2.4 style), free text, and `((` escaping a literal parenthesis.
-    /// `(13)Pop` gives `Pop` once; `(21)Eurodisco` gives the reference and its refinement.
+    /// (v2.3), a plain number and the keywords `RX` and `CR` (v2.4, section 4.2.3), free text,
+    /// and `((` escaping a literal parenthesis. `(13)Pop` gives `Pop` once; `(21)Eurodisco`
+    /// gives the reference and its refinement.
     public static func parse(_ value: String) -> [String] {
         if let number = Int(value), let genre = name(number) { return [genre] }
+        if value == "RX" { return ["Remix"] }
+        if value == "CR" { return ["Cover"] }
         var genres: [String] = []
         var rest = Substring(value)
         while rest.hasPrefix("("), !rest.hasPrefix("(("), let close = rest.firstIndex(of: ")") {

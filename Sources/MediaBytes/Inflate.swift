@@ -20,12 +20,15 @@ public enum Inflate {
         guard flg & 0x20 == 0 else { throw Failure(reason: "zlib stream needs a preset dictionary") }
         var inflater = Inflater(bytes, start: 2, maxOutput: maxOutputSize)
         try inflater.runCountingProduced()
+        // The checksum is part of the stream: data that ends before it was cut short (or its
+        // last block made up by damage), and zlib, TagLib and mutagen refuse it too.
         let end = inflater.byteAlignedPosition
-        if end + 4 <= bytes.count {
-            let expected = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
-            guard adler32(inflater.output) == expected else {
-                throw Failure(reason: "zlib checksum does not match the data", producedBytes: inflater.output.count)
-            }
+        guard end + 4 <= bytes.count else {
+            throw Failure(reason: "zlib stream ends before its checksum", producedBytes: inflater.output.count)
+        }
+        let expected = UInt32(bytes[end]) << 24 | UInt32(bytes[end + 1]) << 16 | UInt32(bytes[end + 2]) << 8 | UInt32(bytes[end + 3])
+        guard adler32(inflater.output) == expected else {
+            throw Failure(reason: "zlib checksum does not match the data", producedBytes: inflater.output.count)
         }
         return inflater.output
     }

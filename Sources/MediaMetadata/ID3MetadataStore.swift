@@ -361,7 +361,7 @@ struct ID3MetadataStore: MetadataStore {
         if ape?.items.isEmpty == false {
             switch target {
             case .uniform(let row): setAPE(apeKey(for: row), values, replacing: { MetadataKeyTable.definition(apeKey: $0)?.key == row.key })
-            case .custom(let key, let name) where !key.contains(":"): setAPE(name, values, replacing: { $0.uppercased() == key })
+            case .custom(let key, let name) where !key.hasKeyQualifier: setAPE(name, values, replacing: { $0.uppercased() == key })
             default: break
             }
         }
@@ -465,7 +465,9 @@ struct ID3MetadataStore: MetadataStore {
 
     /// The ID3 form of a key outside the table.
     static func customForm(key: String, nativeName: String, version: UInt8) -> MetadataKeyDefinition.ID3Form {
-        func suffix(_ prefix: String) -> String? { key.hasPrefix(prefix) ? String(nativeName.dropFirst(min(prefix.count, nativeName.count))) : nil }
+        func suffix(_ prefix: String) -> String? {
+            key.hasKeyPrefix(prefix) ? String(String.UnicodeScalarView(nativeName.unicodeScalars.dropFirst(prefix.unicodeScalars.count))) : nil
+        }
         if let description = suffix("COMMENT:") { return .comment(description) }
         if let description = suffix("LYRICS:") { return .lyrics(description) }
         if let instrument = suffix("PERFORMER:") { return .involvedPerson(frame: version >= 4 ? "TMCL" : "IPLS", role: instrument) }
@@ -596,7 +598,7 @@ struct ID3MetadataStore: MetadataStore {
             let removedInfo = row.riffInfo.flatMap { info?.nativeID(forInfo: $0) }.map { removeInfo($0) } ?? false
             let removedAPE = removeAPE { MetadataKeyTable.definition(apeKey: $0)?.key == row.key }
             return try removeFromID3(target) || removedInfo || removedAPE
-        case .custom(let key, _) where !key.contains(":"):
+        case .custom(let key, _) where !key.hasKeyQualifier:
             let removedAPE = removeAPE { $0.uppercased() == key }
             return try removeFromID3(target) || removedAPE
         default:

@@ -201,13 +201,13 @@ public struct MediaFile: Sendable {
         if let row = MetadataKeyTable.definition(key) { return .uniform(row) }
         if key.contains("/"), let identifier = MetadataIdentifier(parsing: key) { return .identifier(identifier) }
         let upper = key.uppercased()
-        for prefix in ["COMMENT:", "LYRICS:", "URL:", "PERFORMER:"] where upper.hasPrefix(prefix) && upper.count > prefix.count {
+        for prefix in ["COMMENT:", "LYRICS:", "URL:", "PERFORMER:"] where upper.hasKeyPrefix(prefix) && upper.unicodeScalars.count > prefix.unicodeScalars.count {
             return .custom(key: upper, nativeName: key)
         }
         // `CUSTOM:NAME`: the format's own custom item named NAME (ID3 `TXXX:NAME`, iTunes
         // `----:com.apple.iTunes:NAME`), read back as the key `NAME`.
-        if upper.hasPrefix(Self.customPrefix), upper.count > Self.customPrefix.count {
-            let name = String(key.dropFirst(Self.customPrefix.count))
+        if upper.hasKeyPrefix(Self.customPrefix), upper.unicodeScalars.count > Self.customPrefix.unicodeScalars.count {
+            let name = String(String.UnicodeScalarView(key.unicodeScalars.dropFirst(Self.customPrefix.unicodeScalars.count)))
             return .custom(key: name.uppercased(), nativeName: name)
         }
         if upper == "URL" { return .custom(key: "URL", nativeName: "") }
@@ -272,7 +272,7 @@ public struct MediaFile: Sendable {
             let base = String(sample.description.dropLast(2))
             let matching = items.filter { item in
                 let name = item.identifier.description
-                return item.isWritable && (name == base || name.hasPrefix(base + ":"))
+                return item.isWritable && (name == base || name.hasKeyPrefix(base + ":"))
             }
             do {
                 for item in matching { _ = try container.remove(.identifier(item.identifier)) }
@@ -311,7 +311,7 @@ public struct MediaFile: Sendable {
     private mutating func removeHolders(of key: String, includingDescribed: Bool, unless keep: (NativeMetadataItem) -> Bool = { _ in false }) throws -> Bool {
         let stale = items.filter { item in
             guard item.isWritable, let name = item.soleContributionKey, !keep(item) else { return false }
-            return name == key || (includingDescribed && name.hasPrefix(key + ":"))
+            return name == key || (includingDescribed && name.hasKeyPrefix(key + ":"))
         }
         for item in stale { _ = try container.remove(.identifier(item.identifier)) }
         return !stale.isEmpty

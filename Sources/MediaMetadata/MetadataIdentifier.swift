@@ -90,14 +90,14 @@ public struct MetadataIdentifier: Hashable, Sendable, CustomStringConvertible {
 
     /// The mean and name of an `itlk` identifier.
     public var freeformParts: (mean: String, name: String)? {
-        guard keySpace == .iTunesLong, let colon = key.firstIndex(of: ":") else { return nil }
-        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+        guard keySpace == .iTunesLong, let (mean, name) = key.keyParts else { return nil }
+        return (mean, name)
     }
 
     /// The frame identifier and qualifier of an `id3` or `id32` identifier (`TXXX`, `CATALOGNUMBER`).
     public var id3Parts: (frame: String, qualifier: String?) {
-        guard let colon = key.firstIndex(of: ":") else { return (key, nil) }
-        return (String(key[..<colon]), String(key[key.index(after: colon)...]))
+        guard let (frame, qualifier) = key.keyParts else { return (key, nil) }
+        return (frame, qualifier)
     }
 
     public var description: String {

@@ -49,7 +49,7 @@ public enum MetadataKeyTable {
         Row("DISCNUMBER", .pair, iTunes: [.item("disk")], id3: .frame("TPOS"), ape: "Disc"),
         Row("GENRE", iTunes: [.item("©gen"), .item("gnre")], userData: "©gen", quickTime: "com.apple.quicktime.genre", threeGPP: "gnre",
             id3: .frame("TCON"), info: "IGNR",
-            ape: "Genre", note: "Numeric genres (iTunes `gnre`, ID3 `(17)` or `17`) are read as their ID3v1 genre names and written as text (`©gen`, TCON). TagLib leaves `(RX)`/`(CR)` as `RX`/`CR`; this project reads them as Remix/Cover as the ID3 specification says."),
+            ape: "Genre", note: "Numeric genres (iTunes `gnre`, ID3 `(17)` or `17`) are read as their ID3v1 genre names and written as text (`©gen`, TCON). TagLib leaves `(RX)`/`(CR)` and the v2.4 keywords `RX`/`CR` as `RX`/`CR`; this project reads them as Remix/Cover as the ID3 specification says."),
         Row("COMMENT", iTunes: [.item("©cmt")], userData: "©cmt", quickTime: "com.apple.quicktime.comment", threeGPP: "dscp",
             id3: .comment(""), info: "ICMT",
             ape: "Comment", note: "ID3 COMM without description; a described comment is `COMMENT:DESCRIPTION` as in TagLib. 3GPP `dscp` (description) is read as the comment."),

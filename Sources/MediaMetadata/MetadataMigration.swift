@@ -140,7 +140,7 @@ extension MediaFile {
             // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`),
             // and `COMMENT:Note` the case of its description.
             let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? customKeys[key.uppercased()] ?? key
-            let structured = key.firstIndex(of: ":").map { String(key[...$0]) + nativeName }
+            let structured = key.keyParts.map { $0.base + ":" + nativeName }
             let target: KeyTarget
             if let row {
                 target = .uniform(row)

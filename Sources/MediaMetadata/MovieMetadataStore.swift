@@ -243,7 +243,7 @@ struct MovieMetadataStore: MetadataStore {
             try editID32(0) { (store: inout ID3MetadataStore) throws(MetadataError) in notes = try store.set(Self.id3Target(target), values: values) }
             return notes
         case .custom(let key, let name):
-            guard !key.contains(":"), key != "URL" else {
+            guard !key.hasKeyQualifier, key != "URL" else {
                 throw MetadataError(.notRepresentable, message: "\(key) has no place in MP4 metadata (it is an ID3 frame form)")
             }
             // An existing freeform item of that name keeps its spelling.

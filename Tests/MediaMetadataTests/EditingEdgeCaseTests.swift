@@ -114,6 +114,33 @@ import Testing
         #expect(try file.pictures.isEmpty)
     }
 
+    /// A description that starts with a combining mark (found by the differential fuzz target):
+    /// `COMMENT:` followed by U+0655 is one Character, so a key parsed character by character
+    /// had no colon. `remove COMMENT` left that comment, `set` dropped the mark or refused the
+    /// key, and the identifier had no qualifier.
+    @Test func aDescriptionThatStartsWithACombiningMarkIsStillADescription() throws {
+        let mark = "\u{655}"
+        let path = try copyOfFixture("id3v24-full.mp3")
+        var file = try MediaFile(path: path)
+        try file.set("COMMENT:\(mark)x", ["one"])
+        try file.set("CUSTOM:\(mark)y", ["two"])
+        try file.set("id3/TXXX:\(mark)w", ["three"])
+        try file.save()
+        var reread = try MediaFile(path: path)
+        let comment = try #require(reread.items.first { $0.nativeKey == "COMM:\(mark)x" })
+        #expect(comment.identifier.id3Parts.frame == "COMM")
+        #expect(comment.identifier.id3Parts.qualifier == "\(mark)x")
+        #expect(reread.tags["COMMENT:\(mark)X"] == ["one"])
+        #expect(reread.items.contains { $0.nativeKey == "TXXX:\(mark)y" && $0.values == ["two"] })
+        #expect(reread.items.contains { $0.nativeKey == "TXXX:\(mark)w" && $0.values == ["three"] })
+        #expect(MetadataIdentifier(.iTunesLong, "com.apple.iTunes:\(mark)n").freeformParts?.name == "\(mark)n")
+        // Removing the uniform key removes its described forms, this one too.
+        #expect(try reread.remove("COMMENT"))
+        #expect(!reread.tags.keys.contains { $0.hasKeyPrefix("COMMENT") })
+        #expect(try reread.remove("id3/TXXX:*"))
+        #expect(!reread.items.contains { $0.nativeKey.hasKeyPrefix("TXXX") })
+    }
+
     @Test func importingTagsAcrossFamiliesReportsWhatDoesNotFit() throws {
         var file = try MediaFile(path: copyOfFixture("moov-before-mdat.m4a"))
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 1, 2, 3]

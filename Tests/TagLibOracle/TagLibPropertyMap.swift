@@ -44,8 +44,10 @@ public enum TagLibPropertyMap {
         theirs = Dictionary(theirs.map { ($0.key.uppercased(), $0.value) }, uniquingKeysWith: +)
         // TagLib keeps the byte-order mark of a UTF-16 value after the first as U+FEFF; this
         // project takes each value's mark as the mark it is.
-        for (key, values) in theirs where values.contains(where: { $0.contains("\u{FEFF}") }) {
-            theirs[key] = values.map { $0.replacingOccurrences(of: "\u{FEFF}", with: "") }
+        // (Scalar by scalar here and below: a mark followed by a combining mark is one
+        // Character, which a Character comparison would not find.)
+        for (key, values) in theirs where values.contains(where: { $0.unicodeScalars.contains("\u{FEFF}") }) {
+            theirs[key] = values.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0 != "\u{FEFF}" })) }
         }
         // An ID3v2 tag whose frames cannot be read: TagLib shows the ID3v2 tag (nothing), this
         // project the best-ranked area that has a value, the ID3v1 tag.
@@ -75,6 +77,34 @@ public enum TagLibPropertyMap {
             Self.hasID3v2Header(head)
         {
             return nil
+        }
+        // A comment or lyrics with a description and empty text (the frame ends at the
+        // description's terminator): TagLib splits the fields after the language in two only
+        // when the second is not empty, and otherwise reads neither (an empty value under the
+        // plain key); this project reads the description and the empty text.
+        for frame in frames where frame.id == "COMM" || frame.id == "USLT" {
+            guard let comment = frame.content.comment, !comment.description.isEmpty, comment.text.isEmpty else { continue }
+            let plain = frame.id == "COMM" ? "COMMENT" : "LYRICS"
+            func dropOneEmpty(_ values: [String]?) -> [String]? {
+                guard var values, let i = values.firstIndex(of: "") else { return values }
+                values.remove(at: i)
+                return values.isEmpty ? nil : values
+            }
+            ours[plain + ":" + comment.description.uppercased()] = dropOneEmpty(ours[plain + ":" + comment.description.uppercased()])
+            theirs[plain] = dropOneEmpty(theirs[plain])
+        }
+        // A description that is not valid text (a COMM's or USLT's, the part of the key after
+        // the colon): this project shows U+FFFD where the bytes fail; TagLib reads the
+        // description as empty and lists the value under the plain key.
+        // (Before the rules that compare which keys each reader has: this one renames a key.)
+        for key in Array(ours.keys) where key.unicodeScalars.contains("\u{FFFD}") && theirs[key] == nil {
+            guard let plain = key.keyParts?.base else { continue }
+            guard ["COMMENT", "LYRICS"].contains(plain), let values = ours[key] else { continue }
+            ours[key] = nil
+            ours[plain] = (ours[plain] ?? []) + values
+            // (Its text, when it is not valid either, TagLib reads as empty: see below.)
+            let readable = { (values: [String]) in Set(values.map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }) }
+            if let theirValues = theirs[plain], readable(theirValues) == readable(ours[plain] ?? []) { ours[plain] = theirValues }
         }
         /// Takes the values `item` contributed out of `ours`.
         func subtract(_ item: NativeMetadataItem) {
@@ -141,7 +171,7 @@ public enum TagLibPropertyMap {
         // A credit list (TMCL, TIPL) with an empty field: TagLib drops every empty field of a
         // text frame before it pairs roles with names; this project keeps the pairs as stored.
         if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && $0.values.contains("") }) {
-            for key in Array(ours.keys) + Array(theirs.keys) where key.hasPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+            for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
                 ours[key] = nil
                 theirs[key] = nil
             }
@@ -191,9 +221,11 @@ public enum TagLibPropertyMap {
         }
         for frame in frames {
             guard unreadable(frame, diagnostics: file.diagnostics) != nil else { continue }
-            if frame.id == "COMM" {
-                // A comment's key is COMMENT or COMMENT:description: neither is compared.
-                for key in Array(ours.keys) + Array(theirs.keys) where key == "COMMENT" || key.hasPrefix("COMMENT:") {
+            if let base = ["COMM": "COMMENT", "USLT": "LYRICS", "WXXX": "URL"][frame.id] {
+                // A comment's key is COMMENT or COMMENT:description (lyrics' LYRICS..., a user
+                // URL's URL...): none is compared, nor the empty key TagLib gives the garbage
+                // it reads from lyrics of an undefined encoding.
+                for key in Array(ours.keys) + Array(theirs.keys) where key == base || key.hasKeyPrefix(base + ":") || key.isEmpty {
                     ours[key] = nil
                     theirs[key] = nil
                 }
@@ -202,14 +234,18 @@ public enum TagLibPropertyMap {
             if frame.id == "TXXX" {
                 // Its key is its description: what TagLib made of it is a key this project
                 // does not have, and the key this project made of it one TagLib does not.
-                for key in theirs.keys where ours[key] == nil && MetadataKeyTable.definition(key) == nil { theirs[key] = nil }
+                // (A key of the table whose ID3 form is a TXXX, CATALOGNUMBER, too.)
+                for key in theirs.keys where ours[key] == nil {
+                    guard let row = MetadataKeyTable.definition(key) else { theirs[key] = nil; continue }
+                    if [row.id3, row.id3v23].contains(where: { if case .userText? = $0 { true } else { false } }) { theirs[key] = nil }
+                }
                 if let description = frame.content.userText?.description.uppercased(), !description.isEmpty,
                     MetadataKeyTable.definition(description) == nil, theirs[description] == nil { ours[description] = nil }
                 continue
             }
             if ["TMCL", "TIPL", "IPLS"].contains(frame.id) {
                 // A credit list: its keys are its roles (PERFORMER:role, PRODUCER...).
-                for key in Array(ours.keys) + Array(theirs.keys) where key.hasPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+                for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
                     ours[key] = nil
                     theirs[key] = nil
                 }
@@ -250,13 +286,22 @@ public enum TagLibPropertyMap {
                 if mine.dropFirst(values.count).allSatisfy(later.contains) { ours[name] = values }
             }
         }
-        // A TIME or TDAT frame in an ID3v2.4 tag (which has neither: TDRC holds the whole
-        // date): TagLib 1.13 adds its text to DATE in any version; this project reads the
-        // date from TDRC alone, as mutagen does.
+        // A TIME, TDAT or TRDA frame in an ID3v2.4 tag (which has none of them: TDRC holds the
+        // whole date): TagLib 1.13 adds its text to DATE in any version; this project reads
+        // the date from TDRC alone, as mutagen does.
         if version4, let dates = theirs["DATE"] {
-            let times = Set(frames.filter { $0.id == "TIME" || $0.id == "TDAT" }.flatMap { $0.textValues ?? [] })
+            let times = Set(frames.filter { ["TIME", "TDAT", "TRDA"].contains($0.id) }.flatMap { $0.textValues ?? [] })
             let kept = dates.filter { !times.contains($0) }
-            theirs["DATE"] = kept.isEmpty ? nil : kept
+            if kept.count != dates.count { theirs["DATE"] = kept.isEmpty ? nil : kept }
+        }
+        // A TRDC frame (TDRC misspelt): TagLib 1.13 reads it as TDRC; this project keeps it
+        // as the frame of unknown meaning it is, as mutagen and ffmpeg do.
+        if ours["DATE"] == nil, frames.contains(where: { $0.id == "TRDC" }) { theirs["DATE"] = nil }
+        // A v2.2 identifier padded with a NUL to four bytes (`TAL\0`, an iTunes 12.1 bug): this
+        // project reads the frame by its v2.3 identifier; TagLib 1.13 takes the identifier for
+        // no frame's and stops reading the tag there. What only this project has is not compared.
+        if file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }) {
+            for key in ours.keys where theirs[key] == nil { ours[key] = nil }
         }
         // A frame that runs past the end of its tag (a tag cut short or claiming too little):
         // TagLib reads it with the bytes after the tag; this project keeps it as padding.
@@ -300,8 +345,9 @@ public enum TagLibPropertyMap {
         // (With values that are not valid text among them, which TagLib reads as empty and
         // this project with U+FFFD where the bytes fail: see below.)
         for key in Set(ours.keys).intersection(theirs.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
-            let a = (ours[key] ?? []).map { $0.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }
-            let b = (theirs[key] ?? []).filter { !$0.isEmpty }
+            // (U+FFFD, in either reader's value, marks text that is not valid: as empty.)
+            let a = (ours[key] ?? []).map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }
+            let b = (theirs[key] ?? []).map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }
             if a == b { ours[key] = theirs[key] }
         }
         // TagLib joins a v2.3 TDAT (and TIME) to the year only when its text is four characters
@@ -317,22 +363,10 @@ public enum TagLibPropertyMap {
         for key in Set(ours.keys).intersection(theirs.keys) {
             guard let mine = ours[key], let others = theirs[key], mine.count == others.count else { continue }
             let same = zip(mine, others).allSatisfy { mine, other in
-                mine == other || (other.isEmpty && mine.contains("\u{FFFD}"))
+                mine == other || (other.isEmpty && mine.unicodeScalars.contains("\u{FFFD}"))
                     || (file.family == .mp4 && mine.contains("\0") && String(mine.prefix { $0 != "\0" }) == other)
             }
             if same { ours[key] = others }
-        }
-        // A description that is not valid text (a COMM's or USLT's, the part of the key after
-        // the colon): this project shows U+FFFD where the bytes fail; TagLib reads the
-        // description as empty and lists the value under the plain key.
-        for key in Array(ours.keys) where key.contains(":") && key.contains("\u{FFFD}") && theirs[key] == nil {
-            let plain = String(key.prefix { $0 != ":" })
-            guard ["COMMENT", "LYRICS"].contains(plain), let values = ours[key] else { continue }
-            ours[key] = nil
-            ours[plain] = (ours[plain] ?? []) + values
-            // (Its text, when it is not valid either, TagLib reads as empty: see below.)
-            let readable = { (values: [String]) in Set(values.map { $0.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }) }
-            if let theirValues = theirs[plain], readable(theirValues) == readable(ours[plain] ?? []) { ours[plain] = theirValues }
         }
         // A comment or lyrics in UTF-8 with bytes after its terminator that are not UTF-8:
         // TagLib reads the text to the frame's end and gives empty text when any byte fails;
@@ -423,6 +457,9 @@ public enum TagLibPropertyMap {
                 ours[row.key] = nil
             }
         }
+        // TagLib leaves the ID3 genre references (RX) and (CR), and the v2.4 keywords RX and CR,
+        // as RX and CR (before the rule below, which compares the genres one by one).
+        if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
         // An ID3 genre that is a number past the ID3v1 genre list: TagLib gives empty text;
         // this project shows the number.
         if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
@@ -430,8 +467,6 @@ public enum TagLibPropertyMap {
         {
             ours["GENRE"] = others
         }
-        // TagLib leaves the ID3 genre references (RX) and (CR) as RX and CR.
-        if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
         // TagLib reads a TXXX without description as a key named by its value, with no value.
         for (key, values) in theirs where values == [""] && ours[key] == nil { theirs[key] = nil }
         var problems: [String] = []
@@ -497,6 +532,12 @@ public enum TagLibPropertyMap {
         }
         guard frame.id.hasPrefix("T") || frame.id == "USLT" || frame.id == "COMM", let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
+        // UTF-16BE (which has no byte-order mark) that starts with a little-endian mark: this
+        // project takes the mark for what it says; TagLib reads big-endian (U+FFFE, then each
+        // character's bytes swapped).
+        if encoding == 2, frame.id.hasPrefix("T"), frame.body.dropFirst().starts(with: [0xFF, 0xFE]) {
+            return "UTF-16BE with a little-endian byte-order mark"
+        }
         if encoding == 1 {
             // (A comment's or lyrics' text follows its language; a TXXX's, COMM's or USLT's
             // description comes first and may be empty, without a mark.)

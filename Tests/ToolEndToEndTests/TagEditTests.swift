@@ -54,6 +54,20 @@ import Testing
         #expect(try await tagedit("show", "-r", directory).status == 0)
     }
 
+    /// A value or description that starts with a combining mark: `=` or `:` followed by the
+    /// mark is one Character, and the assignment is still split at the `=`, the key at the `:`.
+    @Test func anAssignmentWhoseValueStartsWithACombiningMarkIsSplitAtItsEqualsSign() async throws {
+        let path = try copy("id3v24-full.mp3")
+        var result = try await tagedit("set", path, "TITLE=\u{301}x", "COMMENT:\u{655}d=\u{301}c")
+        #expect(result.status == 0, "\(result.standardError)")
+        result = try await tagedit("get", path, "TITLE")
+        #expect(result.standardOutput == "\u{301}x\n")
+        result = try await tagedit("get", path, "COMMENT:\u{655}D")
+        #expect(result.standardOutput == "\u{301}c\n")
+        let frames = try TagLibReading.read(path)?.properties
+        #expect(frames?["COMMENT:\u{655}D"] == ["\u{301}c"])
+    }
+
     @Test func getOverSeveralFilesNamesEachFile() async throws {
         let one = try copy("id3v24-full.mp3")
         let two = try copy("aac-itunes-tags-cover.m4a")

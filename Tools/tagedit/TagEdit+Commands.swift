@@ -104,8 +104,12 @@ extension TagEdit {
         var files: [String] = []
         var values: [(key: String, values: [String])] = []
         for argument in arguments {
-            if let equals = argument.firstIndex(of: "="), !MediaFileList.exists(argument) {
-                let key = String(argument[..<equals]), value = String(argument[argument.index(after: equals)...])
+            // Split scalar by scalar: a value that starts with a combining mark (`TITLE=\u{301}x`)
+            // makes `=\u{301}` one Character, and the `=` must still end the key.
+            let scalars = argument.unicodeScalars
+            if let equals = scalars.firstIndex(of: "="), !MediaFileList.exists(argument) {
+                let key = String(String.UnicodeScalarView(scalars[..<equals]))
+                let value = String(String.UnicodeScalarView(scalars[scalars.index(after: equals)...]))
                 guard !key.isEmpty else { throw ValidationError("\"\(argument)\": expected KEY=VALUE") }
                 if let index = values.firstIndex(where: { $0.key.uppercased() == key.uppercased() }) {
                     values[index].values.append(value)
