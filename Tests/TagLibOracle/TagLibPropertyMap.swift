@@ -170,7 +170,8 @@ public enum TagLibPropertyMap {
         }
         // A credit list (TMCL, TIPL) with an empty field: TagLib drops every empty field of a
         // text frame before it pairs roles with names; this project keeps the pairs as stored.
-        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && $0.values.contains("") }) {
+        // With an odd number of fields, TagLib drops the list; this project pairs what it can.
+        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1) }) {
             for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
                 ours[key] = nil
                 theirs[key] = nil
@@ -276,10 +277,12 @@ public enum TagLibPropertyMap {
                 }
             }?.key
         }
-        // After a frame without a body (where TagLib stops reading the tag), frames of a key
-        // TagLib has from before it: this project's extra values for that key are those later
-        // frames' (mutagen reads them too), and are not compared.
-        if let stop = frames.first(where: { $0.storedSize <= 10 }) {
+        // After a frame without a body, or one whose identifier is a v2.2 one padded with a NUL
+        // (where TagLib stops reading the tag), frames of a key TagLib has from before it: this
+        // project's extra values for that key are those later frames' (mutagen reads them too),
+        // and are not compared.
+        let paddedIdentifiers = Set(file.diagnostics.filter { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }.map(\.offset))
+        if let stop = frames.first(where: { $0.storedSize <= 10 || paddedIdentifiers.contains($0.offset) }) {
             for (name, values) in theirs {
                 guard let mine = ours[name], mine.count > values.count, Array(mine.prefix(values.count)) == values else { continue }
                 let later = frames.filter { $0.offset > stop.offset && key(ofFrame: $0.id) == name }.flatMap { $0.textValues ?? [] }
