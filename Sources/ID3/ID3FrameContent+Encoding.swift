@@ -5,7 +5,9 @@ extension ID3TextEncoding {
     /// version allows it and it can hold the text, else ISO-8859-1 when it can, else UTF-16 with
     /// a BOM in v2.3 (which has no UTF-8) and UTF-8 in v2.4.
     public static func forWriting(_ texts: [String], version: UInt8, preferred: ID3TextEncoding) -> ID3TextEncoding {
-        let latin1Fits = texts.allSatisfy { $0.unicodeScalars.allSatisfy { $0.value <= 0xFF } }
+        // Every scalar up to U+00FF: in UTF-8, bytes below 0xC4 only (ASCII, the lead bytes
+        // 0xC2 and 0xC3, continuation bytes), checked without decoding the scalars.
+        let latin1Fits = texts.allSatisfy { $0.utf8.allSatisfy { $0 < 0xC4 } }
         let allowed = version >= 4 || preferred == .latin1 || preferred == .utf16
         if allowed && (preferred != .latin1 || latin1Fits) { return preferred }
         if latin1Fits { return .latin1 }

@@ -109,7 +109,8 @@ extension MediaFile {
     /// the number alone. Nil when `values` are to be set as they are.
     func keepingTotal(_ key: String, _ values: [String]) throws(MetadataError) -> [String]? {
         let values = values.filter { !$0.isEmpty }
-        guard values.count == 1, !values[0].contains("/"), case .uniform(let row) = try resolve(key), row.kind == .pair,
+        // (The key first: a long title is not searched for a `/` it cannot use.)
+        guard values.count == 1, case .uniform(let row) = try resolve(key), row.kind == .pair, !values[0].utf8.contains(UInt8(ascii: "/")),
               let total = pair(MetadataKey(rawValue: row.key)).total else { return nil }
         return [values[0].trimmingCharacters(" ") + "/\(total)"]
     }

@@ -394,6 +394,20 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
     }
 }
 
+/// The text encoding a v2.3 tag is written in: Latin-1 while every character is U+00FF or
+/// below (checked on the UTF-8 bytes), UTF-16 after.
+@Suite struct TextEncodingChoiceTests {
+    @Test func latin1ReachesUpToUPlus00FF() {
+        for text in ["plain", "café", "\u{FF}", "\u{80}x", ""] {
+            #expect(ID3TextEncoding.forWriting([text], version: 3, preferred: .latin1) == .latin1, "\(text)")
+        }
+        for text in ["\u{100}", "a♪", "😀", "ÿ\u{100}"] {
+            #expect(ID3TextEncoding.forWriting([text], version: 3, preferred: .latin1) == .utf16, "\(text)")
+            #expect(ID3TextEncoding.forWriting(["ok", text], version: 4, preferred: .latin1) == .utf8, "\(text)")
+        }
+    }
+}
+
 @Suite struct GenreTests {
     @Test func referencesRefinementsAndNumbers() {
         #expect(ID3Genres.parse("(13)") == ["Pop"])
