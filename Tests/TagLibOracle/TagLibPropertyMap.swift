@@ -46,9 +46,9 @@ public enum TagLibPropertyMap {
         // project takes each value's mark as the mark it is.
         // (Scalar by scalar here and below: a mark followed by a combining mark is one
         // Character, which a Character comparison would not find.)
-        for (key, values) in theirs where values.contains(where: { $0.unicodeScalars.contains("\u{FEFF}") }) {
-            theirs[key] = values.map { String(String.UnicodeScalarView($0.unicodeScalars.filter { $0 != "\u{FEFF}" })) }
-        }
+        // (A key too: a TXXX description's second mark.)
+        func droppingMarks(_ text: String) -> String { String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\u{FEFF}" })) }
+        theirs = Dictionary(theirs.map { (droppingMarks($0.key), $0.value.map(droppingMarks)) }, uniquingKeysWith: +)
         // An ID3v2 tag whose frames cannot be read: TagLib shows the ID3v2 tag (nothing), this
         // project the best-ranked area that has a value, the ID3v1 tag.
         // (The same for a tag whose frames cannot be read for any damage reported: a frame
@@ -171,8 +171,9 @@ public enum TagLibPropertyMap {
         // A credit list (TMCL, TIPL) with an empty field: TagLib drops every empty field of a
         // text frame before it pairs roles with names; this project keeps the pairs as stored.
         // With an odd number of fields, TagLib drops the list; this project pairs what it can.
+        // (TagLib gives a role it cannot decode an empty key.)
         if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1) }) {
-            for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+            for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) || key.isEmpty {
                 ours[key] = nil
                 theirs[key] = nil
             }
@@ -281,12 +282,18 @@ public enum TagLibPropertyMap {
         // (where TagLib stops reading the tag), frames of a key TagLib has from before it: this
         // project's extra values for that key are those later frames' (mutagen reads them too),
         // and are not compared.
+        // (So does a v2.4 frame flagging a data length indicator in 4 bytes or fewer. Empty
+        // values are left out of the comparison: TagLib drops them, see below.)
         let paddedIdentifiers = Set(file.diagnostics.filter { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }.map(\.offset))
-        if let stop = frames.first(where: { $0.storedSize <= 10 || paddedIdentifiers.contains($0.offset) }) {
+        if let stop = frames.first(where: { frame in
+            frame.storedSize <= 10 || paddedIdentifiers.contains(frame.offset)
+                || (version4 && frame.storedSize <= 14 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
+        }) {
             for (name, values) in theirs {
-                guard let mine = ours[name], mine.count > values.count, Array(mine.prefix(values.count)) == values else { continue }
+                let (mine, others) = ((ours[name] ?? []).filter { !$0.isEmpty }, values.filter { !$0.isEmpty })
+                guard mine.count > others.count, Array(mine.prefix(others.count)) == others else { continue }
                 let later = frames.filter { $0.offset > stop.offset && key(ofFrame: $0.id) == name }.flatMap { $0.textValues ?? [] }
-                if mine.dropFirst(values.count).allSatisfy(later.contains) { ours[name] = values }
+                if mine.dropFirst(others.count).allSatisfy(later.contains) { ours[name] = values }
             }
         }
         // A TIME, TDAT or TRDA frame in an ID3v2.4 tag (which has none of them: TDRC holds the
@@ -294,7 +301,10 @@ public enum TagLibPropertyMap {
         // the date from TDRC alone, as mutagen does.
         if version4, let dates = theirs["DATE"] {
             let times = Set(frames.filter { ["TIME", "TDAT", "TRDA"].contains($0.id) }.flatMap { $0.textValues ?? [] })
-            let kept = dates.filter { !times.contains($0) }
+            var kept = dates.filter { !times.contains($0) }
+            // (Text of such a frame that is no date, its bytes garbage, TagLib splits and
+            // decodes its own way: what it adds beside this project's dates is not compared.)
+            if !times.isEmpty, let mine = ours["DATE"], Set(mine).isSubset(of: kept) { kept = mine }
             if kept.count != dates.count { theirs["DATE"] = kept.isEmpty ? nil : kept }
         }
         // A TRDC frame (TDRC misspelt): TagLib 1.13 reads it as TDRC; this project keeps it
@@ -533,7 +543,7 @@ public enum TagLibPropertyMap {
         }) {
             return "does not follow its layout"
         }
-        guard frame.id.hasPrefix("T") || frame.id == "USLT" || frame.id == "COMM", let encoding = frame.body.first else { return nil }
+        guard frame.id.hasPrefix("T") || ["USLT", "COMM", "WXXX"].contains(frame.id), let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
         // UTF-16BE (which has no byte-order mark) that starts with a little-endian mark: this
         // project takes the mark for what it says; TagLib reads big-endian (U+FFFE, then each
@@ -545,6 +555,8 @@ public enum TagLibPropertyMap {
             // (A comment's or lyrics' text follows its language; a TXXX's, COMM's or USLT's
             // description comes first and may be empty, without a mark.)
             var text = frame.body.dropFirst(frame.id == "COMM" || frame.id == "USLT" ? 4 : 1)
+            // (A user URL's only UTF-16 is its description; the URL after it is Latin-1.)
+            if frame.id == "WXXX", text.starts(with: [0, 0]) { return nil }
             if ["TXXX", "COMM", "USLT"].contains(frame.id), text.starts(with: [0, 0]) { text = text.dropFirst(2) }
             if text.isEmpty { return nil }
             if !(text.starts(with: [0xFF, 0xFE]) || text.starts(with: [0xFE, 0xFF])) { return "UTF-16 without a byte-order mark" }
