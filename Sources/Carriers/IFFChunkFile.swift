@@ -85,7 +85,15 @@ public struct IFFChunkFile: Sendable {
             func le64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(ds64[at + $1]) << (8 * UInt64($1)) } }
             sizes64 = (le64(8), le64(16))
         }
-        let declaredBytes = declared == UInt32.max ? sizes64?.riff ?? UInt64(declared) : UInt64(declared)
+        var declaredBytes = declared == UInt32.max ? sizes64?.riff ?? UInt64(declared) : UInt64(declared)
+        if declared == 0, sizes64 == nil, available > 4 {
+            // A file written as a stream, whose writer never came back to fill in the size: its
+            // chunks run to the end of the file, as ffmpeg and TagLib read them (-1 needs no
+            // case of its own: it is past the end, read to the end with the warning below).
+            diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 0,
+                                          message: "\(id) declares 0 bytes (a file written as a stream); read as the \(available) bytes to the end of the file"))
+            declaredBytes = available
+        }
         if declaredBytes > available {
             diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,
                                              message: "\(id) declares \(declaredBytes) bytes but the file has \(available) after the header"))

@@ -1,4 +1,5 @@
 import Foundation
+import ISOBMFF
 import MediaBytes
 import MediaMetadata
 import TagLibOracle
@@ -192,6 +193,33 @@ func copyOfFixture(_ name: String) throws -> String {
         for name in try FileManager.default.contentsOfDirectory(atPath: TestFixtures.directory).sorted() {
             guard let fixture = try? MediaFile(path: TestFixtures.path(name)) else { continue }
             #expect(try fixture.pictureSummaries == fixture.pictures.map(\.summary), "\(name)")
+        }
+    }
+
+    /// A `udta/meta` item list whose handler is damaged (`mira` for `mdir`, found by the
+    /// differential fuzz target) or missing is read as iTunes metadata, as TagLib, mutagen and
+    /// ffmpeg read it; a set changes that list (no second one beside it) and keeps the handler.
+    @Test func anItemListUnderAnUnknownHandlerIsReadAsITunesMetadata() throws {
+        func hdlr(_ handler: String) -> [UInt8] { AtomBuilder.fullBox("hdlr", [0, 0, 0, 0] + Array(handler.utf8) + [UInt8](repeating: 0, count: 13)) }
+        let mvhd = AtomBuilder.fullBox("mvhd", [UInt8](repeating: 0, count: 8) + AtomBuilder.be(1000, width: 4) + AtomBuilder.be(1000, width: 4) + [UInt8](repeating: 0, count: 80))
+        let title = AtomBuilder.container("\u{A9}nam", AtomBuilder.atom("data", AtomBuilder.be(1, width: 4) + [0, 0, 0, 0] + Array("Old".utf8)))
+        for handler in [hdlr("mira"), []] {
+            let meta = AtomBuilder.atom("meta", [0, 0, 0, 0] + handler + AtomBuilder.container("ilst", title))
+            let movie = AtomBuilder.ftyp() + AtomBuilder.container("moov", mvhd, AtomBuilder.container("udta", meta))
+            let path = try TemporaryFile.write(movie, name: "handler.m4a")
+            var file = try MediaFile(path: path)
+            #expect(file.tags["TITLE"] == ["Old"])
+            try file.set("TITLE", ["New"])
+            try file.save()
+            #expect(try MediaFile(path: path).tags["TITLE"] == ["New"])
+            #expect(try TagLibReading.read(path)?.properties["TITLE"] == ["New"])
+            let tree = try AtomTree(source: FileByteSource(path: path))
+            let udta = try #require(tree.atom(at: AtomPath(parsing: "moov/udta")!))
+            #expect(udta.children.filter { $0.type == "meta" }.count == 1)
+            if !handler.isEmpty {
+                let bytes = try TemporaryFile.read(path), mira = Array("mira".utf8)
+                #expect(bytes.indices.dropLast(3).contains { Array(bytes[$0..<$0 + 4]) == mira })
+            }
         }
     }
 

@@ -49,6 +49,9 @@ public enum TagLibPropertyMap {
         // (A key too: a TXXX description's second mark.)
         func droppingMarks(_ text: String) -> String { String(String.UnicodeScalarView(text.unicodeScalars.filter { $0 != "\u{FEFF}" })) }
         theirs = Dictionary(theirs.map { (droppingMarks($0.key), $0.value.map(droppingMarks)) }, uniquingKeysWith: +)
+        // An empty key: TagLib's name for a key it could not decode (a description or role of
+        // garbage); this project never gives one. Not compared.
+        theirs[""] = nil
         // An ID3v2 tag whose frames cannot be read: TagLib shows the ID3v2 tag (nothing), this
         // project the best-ranked area that has a value, the ID3v1 tag.
         // (The same for a tag whose frames cannot be read for any damage reported: a frame
@@ -285,16 +288,23 @@ public enum TagLibPropertyMap {
         // (So does a v2.4 frame flagging a data length indicator in 4 bytes or fewer. Empty
         // values are left out of the comparison: TagLib drops them, see below.)
         let paddedIdentifiers = Set(file.diagnostics.filter { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }.map(\.offset))
-        if let stop = frames.first(where: { frame in
+        // (And bytes after a frame that are neither a frame nor padding, which this project
+        // steps over to the frames after them: TagLib stops there too.)
+        let stopFrame = frames.first(where: { frame in
             frame.storedSize <= 10 || paddedIdentifiers.contains(frame.offset)
                 || (version4 && frame.storedSize <= 14 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
-        }) {
+        })?.offset
+        let stopBytes = file.diagnostics.filter { $0.path == "ID3v2" && $0.message.contains("neither a frame nor zero padding") }.map(\.offset).min()
+        if let stop = [stopFrame, stopBytes].compactMap({ $0 }).min() {
+            let later = frames.filter { $0.offset > stop }.flatMap { frame in
+                frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] } ?? []
+            }
             for (name, values) in theirs {
                 let (mine, others) = ((ours[name] ?? []).filter { !$0.isEmpty }, values.filter { !$0.isEmpty })
                 guard mine.count > others.count, Array(mine.prefix(others.count)) == others else { continue }
-                let later = frames.filter { $0.offset > stop.offset && key(ofFrame: $0.id) == name }.flatMap { $0.textValues ?? [] }
                 if mine.dropFirst(others.count).allSatisfy(later.contains) { ours[name] = values }
             }
+            for (name, values) in ours where theirs[name] == nil && values.allSatisfy(later.contains) { ours[name] = nil }
         }
         // A TIME, TDAT or TRDA frame in an ID3v2.4 tag (which has none of them: TDRC holds the
         // whole date): TagLib 1.13 adds its text to DATE in any version; this project reads
@@ -304,12 +314,15 @@ public enum TagLibPropertyMap {
             var kept = dates.filter { !times.contains($0) }
             // (Text of such a frame that is no date, its bytes garbage, TagLib splits and
             // decodes its own way: what it adds beside this project's dates is not compared.)
-            if !times.isEmpty, let mine = ours["DATE"], Set(mine).isSubset(of: kept) { kept = mine }
+            if !times.isEmpty, let mine = ours["DATE"], Set(mine).isSubset(of: dates) { kept = mine }
             if kept.count != dates.count { theirs["DATE"] = kept.isEmpty ? nil : kept }
         }
         // A TRDC frame (TDRC misspelt): TagLib 1.13 reads it as TDRC; this project keeps it
         // as the frame of unknown meaning it is, as mutagen and ffmpeg do.
         if ours["DATE"] == nil, frames.contains(where: { $0.id == "TRDC" }) { theirs["DATE"] = nil }
+        // A `TDR` in a v2.2 tag (not a v2.2 frame; iTunes writes the release date so): TagLib
+        // reads it as TDRL; this project keeps it as the unknown frame it is.
+        if ours["RELEASEDATE"] == nil, frames.contains(where: { $0.id == "TDR" }) { theirs["RELEASEDATE"] = nil }
         // A v2.2 identifier padded with a NUL to four bytes (`TAL\0`, an iTunes 12.1 bug): this
         // project reads the frame by its v2.3 identifier; TagLib 1.13 takes the identifier for
         // no frame's and stops reading the tag there. What only this project has is not compared.
@@ -320,6 +333,11 @@ public enum TagLibPropertyMap {
         // TagLib reads it with the bytes after the tag; this project keeps it as padding.
         // What TagLib reads after such a frame (it steps on to what it takes for the next one)
         // this project does not read at all: keys only TagLib has are not compared then.
+        // (The same after bytes that are no frame identifier, where this project stops and
+        // TagLib, in a v2.3 tag, reads them as one.)
+        if file.diagnostics.contains(where: { $0.path == "ID3v2" && $0.message.contains("are not a frame identifier") }) {
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
         for diagnostic in file.diagnostics where diagnostic.path.hasPrefix("ID3v2/") && diagnostic.message.contains("remain in the tag") {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
             guard let stored = diagnostic.path.split(separator: "/").last.map(String.init), let key = key(ofFrame: stored) else { continue }
@@ -352,6 +370,12 @@ public enum TagLibPropertyMap {
         // stops there with a diagnostic, does not have).
         if file.family == .mp4, file.diagnostics.contains(where: \.isProblem) {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
+        // An iTunes text item whose data says type 0 (implicit): this project reads it as the
+        // UTF-8 text the item's name calls for, as mutagen does; TagLib reads no value.
+        if file.family == .mp4 {
+            for item in items where item.keySpace == .iTunes && item.dataType == "implicit" && !Self.iTunesNumberItems.contains(item.nativeKey)
+                && item.contributions.allSatisfy({ theirs[$0.key] == nil }) { subtract(item) }
         }
         // TagLib drops the empty values between NULs of an ID3 text frame (`a\0\0b` is `a`,
         // `b`); this project keeps them, as mutagen does.
@@ -394,10 +418,27 @@ public enum TagLibPropertyMap {
         // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
         // and decode each in its own way. Not compared when a value is a frame identifier
         // that a frame of the tag had.
-        let frameIDs = Set(frames.map(\.id)).union(["TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC"])
+        // (Or an MP4 file's atom types: a frame that covers the bytes of an MP4 file a mutation
+        // put inside the tag.)
+        let frameIDs = Set(frames.map(\.id)).union([
+            "TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC",
+            "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
+            "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
+            "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
+        ])
+        // (In UTF-16 text, an identifier's four bytes read as two characters in either order.)
+        let wideIDs = Set(frameIDs.flatMap { id -> [String] in
+            let b = Array(id.utf8)
+            guard b.count == 4 else { return [] }
+            let little = [UInt16(b[1]) << 8 | UInt16(b[0]), UInt16(b[3]) << 8 | UInt16(b[2])]
+            let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
+            return [String(decoding: little, as: UTF16.self), String(decoding: big, as: UTF16.self)]
+        })
         for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
             guard let values = ours[key], values.count > 2,
-                values.contains(where: { value in frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.hasSuffix($0) } }) else { continue }
+                values.contains(where: { value in
+                    frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.contains($0) } || wideIDs.contains { value.contains($0) }
+                }) else { continue }
             ours[key] = nil
             theirs[key] = nil
         }
@@ -463,11 +504,17 @@ public enum TagLibPropertyMap {
         }
         // A frame of ID3v2.3 alone (TORY, TYER...) in an ID3v2.4 tag: this project reads it by
         // its ID3v2.3 meaning; TagLib upgrades frames in ID3v2.3 tags only.
+        // (Where TagLib has the key from the v2.4 frame, TDOR beside TORY, the v2.3 frame's
+        // values are what this project has more.)
         if version4 {
             for frame in frames {
-                guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }),
-                    theirs[row.key] == nil else { continue }
-                ours[row.key] = nil
+                guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }) else { continue }
+                if theirs[row.key] == nil {
+                    ours[row.key] = nil
+                } else if var mine = ours[row.key] {
+                    for value in frame.textValues ?? [] { if let i = mine.firstIndex(of: value) { mine.remove(at: i) } }
+                    ours[row.key] = mine.isEmpty ? nil : mine
+                }
             }
         }
         // TagLib leaves the ID3 genre references (RX) and (CR), and the v2.4 keywords RX and CR,
@@ -582,8 +629,10 @@ public enum TagLibPropertyMap {
             }
         }
         if frame.id == "TCON", let values = frame.textValues,
-            values.contains(where: { $0.hasPrefix("(") && !$0.hasPrefix("((") && !($0.dropFirst().prefix { $0 != ")" }.allSatisfy(\.isNumber) || $0.hasPrefix("(RX)") || $0.hasPrefix("(CR)")) })
+            values.contains(where: { $0.hasPrefix("((") || ($0.hasPrefix("(") && !($0.dropFirst().prefix { $0 != ")" }.allSatisfy(\.isNumber) || $0.hasPrefix("(RX)") || $0.hasPrefix("(CR)"))) })
         {
+            // (Or `((`, a parenthesis escaped: this project reads the text after it as the
+            // specification says; TagLib gives no value.)
             return "a genre reference that is not a number"
         }
         return nil

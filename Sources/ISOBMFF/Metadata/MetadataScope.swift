@@ -142,9 +142,12 @@ public struct MetadataScope: Sendable {
     /// Takes `meta` as one of the scope's managed areas; false when its handler is not one
     /// this reader manages (or that area was already found).
     private mutating func readMeta(_ meta: Atom, in tree: AtomTree, inUserData: Bool) throws(AtomError) -> Bool {
-        // A `udta/meta` holding an `ilst` but no `hdlr` is iTunes metadata all the same (TagLib,
-        // mutagen and exiftool read it so).
-        let handler = Self.handlerType(of: meta, in: tree) ?? (inUserData && meta.child("hdlr") == nil && meta.child("ilst") != nil ? "mdir" : nil)
+        // A `udta/meta` holding an `ilst` but no `hdlr`, or one whose handler is neither of the
+        // other areas a `udta/meta` holds (QuickTime's `mdta`, `ID32`), is iTunes metadata all
+        // the same: TagLib, mutagen, ffmpeg and exiftool read it so (a damaged `mdir` dropped
+        // every tag, and a set then added a second item list beside it).
+        let stated = Self.handlerType(of: meta, in: tree)
+        let handler = inUserData && meta.child("ilst") != nil && stated != "mdta" && stated != "ID32" ? "mdir" : stated
         guard meta.isContainer, let handler else { return false }
         switch handler {
         case "mdir" where inUserData && layout.itemListMeta == nil:
