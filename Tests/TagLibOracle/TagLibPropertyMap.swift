@@ -33,11 +33,37 @@ public enum TagLibPropertyMap {
         let items = file.items
         // The ID3v2 frames, read once for every rule that looks at them.
         let frames = id3Frames(path, format: file.format)
+        // A text frame whose size a mutation made cover the frames after it: its values are
+        // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
+        // and decode each in its own way. Not compared when a value is a frame identifier
+        // that a frame of the tag had.
+        // (Or an MP4 file's atom types, or a picture's magic: a frame that covers the bytes of an
+        // MP4 file a mutation put inside the tag, or of a picture.)
+        let frameIDs = Set(frames.map(\.id)).union([
+            "TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC",
+            "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
+            "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
+            "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
+            "JFIF", "Exif", "PNG",
+        ])
+        // (In UTF-16 text, an identifier's four bytes read as two characters in either order.)
+        let wideIDs = Set(frameIDs.flatMap { id -> [String] in
+            let b = Array(id.utf8)
+            guard b.count == 4 else { return [] }
+            let little = [UInt16(b[1]) << 8 | UInt16(b[0]), UInt16(b[3]) << 8 | UInt16(b[2])]
+            let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
+            return [String(decoding: little, as: UTF16.self), String(decoding: big, as: UTF16.self)]
+        })
+        func coversStructure(_ value: String) -> Bool {
+            frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.contains($0) } || wideIDs.contains { value.contains($0) }
+        }
         // An ID3v2 tag of a major version after 4 (which a reader must not read, since it
         // cannot know its layout) is not read here; TagLib reads it as v2.4.
         if file.format == .mp3, let head = try? FileByteSource(path: path).read(at: 0, count: 4), head.starts(with: Array("ID3".utf8)), head[3] > 4 {
             return nil
         }
+        // (The same for an ID3 chunk of a WAV or AIFF file.)
+        if file.diagnostics.contains(where: { $0.message.contains("is not a version this reader knows") }) { return nil }
         // TagLib upper-cases the ASCII letters of a key (a TXXX description, a comment's
         // description, a role) and leaves the others; this project upper-cases every letter
         // (`é` is `É` in a key).
@@ -68,7 +94,10 @@ public enum TagLibPropertyMap {
         // intact parts, reporting the damage.
         if theirs.isEmpty && !ours.isEmpty && file.diagnostics.contains(where: \.isProblem) { return nil }
         // TagLib does not read an ID3v2 tag appended at the end of an MP3 (it shows the ID3v1 tag).
-        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.isEmpty, stream.appendedTag != nil {
+        // (Nor when the leading tags hold no frame: TagLib shows the ID3v1 tag then too.)
+        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.allSatisfy({ $0.frames.isEmpty }),
+            stream.appendedTag != nil
+        {
             return nil
         }
         // TagLib looks for an ID3v2 tag anywhere before the first MPEG frame it accepts (one
@@ -175,13 +204,58 @@ public enum TagLibPropertyMap {
         // text frame before it pairs roles with names; this project keeps the pairs as stored.
         // With an odd number of fields, TagLib drops the list; this project pairs what it can.
         // (TagLib gives a role it cannot decode an empty key.)
-        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1) }) {
+        // (And one whose size covers the frames after it: its fields are their bytes.)
+        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1 || $0.values.contains(where: coversStructure)) }) {
             for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) || key.isEmpty {
                 ours[key] = nil
                 theirs[key] = nil
             }
         }
+        let fileSource = try? FileByteSource(path: path)
+        let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
+        // After a frame without a body, or one whose identifier is a v2.2 one padded with a NUL
+        // (where TagLib stops reading the tag), frames of a key TagLib has from before it: this
+        // project's extra values for that key are those later frames' (mutagen reads them too),
+        // and are not compared.
+        // (So does a v2.4 frame flagging a data length indicator in 4 bytes or fewer. Empty
+        // values are left out of the comparison: TagLib drops them, see below.)
+        let paddedIdentifiers = Set(file.diagnostics.filter { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }.map(\.offset))
+        // (And bytes after a frame that are neither a frame nor padding, which this project
+        // steps over to the frames after them: TagLib stops there too.)
+        let stopFrame = frames.first(where: { frame in
+            frame.storedSize <= 10 || paddedIdentifiers.contains(frame.offset)
+                || (version4 && frame.storedSize <= 14 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
+        })?.offset
+        let stopBytes = file.diagnostics.filter { $0.path == "ID3v2" && $0.message.contains("neither a frame nor zero padding") }.map(\.offset).min()
+        // (A tag whose first frame is such a frame is empty to TagLib, which shows the ID3v1
+        // tag instead: out of scope.)
+        if let stopFrame, stopFrame == frames.first?.offset, file.format == .mp3 { return nil }
+        if let stop = [stopFrame, stopBytes].compactMap({ $0 }).min() {
+            let later = frames.filter { $0.offset > stop }.flatMap { frame in
+                frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] }
+                    ?? frame.content.comment.map { [$0.text] } ?? []
+            }
+            for (name, values) in theirs {
+                // (Text that is not valid, U+FFFD here, is empty text to TagLib: see below.)
+                let readable = { (values: [String]) in values.map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty } }
+                let (mine, others) = (readable(ours[name] ?? []), readable(values))
+                guard mine.count > others.count, Array(mine.prefix(others.count)) == others else { continue }
+                if mine.dropFirst(others.count).allSatisfy(later.contains) { ours[name] = values }
+            }
+            for (name, values) in ours where theirs[name] == nil && values.allSatisfy(later.contains) { ours[name] = nil }
+        }
         func source(_ key: String) -> [NativeMetadataItem] { items.filter { $0.contributions.contains { $0.key == key } } }
+        // An MP3's APE tag before a Lyrics3v2 block: TagLib 1.13 looks for the APE footer just
+        // before the ID3v1 tag only, does not see it, and shows the ID3v1 tag where this
+        // project shows the APE tag (ranked above ID3v1). The keys taken from it are not compared.
+        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), let ape = stream.apeBlock,
+            let lyrics = stream.lyrics3Block, ape.upperBound <= lyrics.lowerBound
+        {
+            for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .ape }) {
+                ours[key] = nil
+                theirs[key] = nil
+            }
+        }
         for key in Array(ours.keys) {
             let from = source(key)
             // TagLib reads only the iTunes item list of MP4 files.
@@ -216,8 +290,6 @@ public enum TagLibPropertyMap {
         // is 4 bytes or shorter (no room for data after the indicator): TagLib stops reading
         // the tag there; this project reads the frame's bytes as they are, and the frames
         // after it. The keys only this project has are not compared then.
-        let fileSource = try? FileByteSource(path: path)
-        let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
         if frames.contains(where: { frame in
             frame.storedSize <= 10 || (version4 && frame.storedSize <= 14
                 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
@@ -281,41 +353,25 @@ public enum TagLibPropertyMap {
                 }
             }?.key
         }
-        // After a frame without a body, or one whose identifier is a v2.2 one padded with a NUL
-        // (where TagLib stops reading the tag), frames of a key TagLib has from before it: this
-        // project's extra values for that key are those later frames' (mutagen reads them too),
-        // and are not compared.
-        // (So does a v2.4 frame flagging a data length indicator in 4 bytes or fewer. Empty
-        // values are left out of the comparison: TagLib drops them, see below.)
-        let paddedIdentifiers = Set(file.diagnostics.filter { $0.path.hasPrefix("ID3v2/") && $0.message.contains("a v2.2 one padded with a NUL") }.map(\.offset))
-        // (And bytes after a frame that are neither a frame nor padding, which this project
-        // steps over to the frames after them: TagLib stops there too.)
-        let stopFrame = frames.first(where: { frame in
-            frame.storedSize <= 10 || paddedIdentifiers.contains(frame.offset)
-                || (version4 && frame.storedSize <= 14 && (try? fileSource?.read(at: frame.offset + 9, count: 1))?.first.map { $0 & 0x01 != 0 } == true)
-        })?.offset
-        let stopBytes = file.diagnostics.filter { $0.path == "ID3v2" && $0.message.contains("neither a frame nor zero padding") }.map(\.offset).min()
-        if let stop = [stopFrame, stopBytes].compactMap({ $0 }).min() {
-            let later = frames.filter { $0.offset > stop }.flatMap { frame in
-                frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] } ?? []
-            }
-            for (name, values) in theirs {
-                let (mine, others) = ((ours[name] ?? []).filter { !$0.isEmpty }, values.filter { !$0.isEmpty })
-                guard mine.count > others.count, Array(mine.prefix(others.count)) == others else { continue }
-                if mine.dropFirst(others.count).allSatisfy(later.contains) { ours[name] = values }
-            }
-            for (name, values) in ours where theirs[name] == nil && values.allSatisfy(later.contains) { ours[name] = nil }
-        }
         // A TIME, TDAT or TRDA frame in an ID3v2.4 tag (which has none of them: TDRC holds the
         // whole date): TagLib 1.13 adds its text to DATE in any version; this project reads
         // the date from TDRC alone, as mutagen does.
-        if version4, let dates = theirs["DATE"] {
+        // (TRDA in a v2.3 tag too: TagLib maps it to DATE in any version.)
+        if version4 || frames.contains(where: { $0.id == "TRDA" }), let dates = theirs["DATE"] {
             let times = Set(frames.filter { ["TIME", "TDAT", "TRDA"].contains($0.id) }.flatMap { $0.textValues ?? [] })
             var kept = dates.filter { !times.contains($0) }
             // (Text of such a frame that is no date, its bytes garbage, TagLib splits and
             // decodes its own way: what it adds beside this project's dates is not compared.)
-            if !times.isEmpty, let mine = ours["DATE"], Set(mine).isSubset(of: dates) { kept = mine }
+            if frames.contains(where: { ["TIME", "TDAT", "TRDA"].contains($0.id) }), let mine = ours["DATE"], Set(mine.filter { !$0.isEmpty }).isSubset(of: dates) { kept = mine }
             if kept.count != dates.count { theirs["DATE"] = kept.isEmpty ? nil : kept }
+        }
+        // A v2.3 TIME or TDAT that is not four digits: TagLib joins it to the year all the same
+        // (`2019-03-07 14:` and what the bytes make); this project joins four digits only.
+        if !version4, let mine = ours["DATE"], let others = theirs["DATE"], mine.count == others.count,
+            frames.contains(where: { ["TIME", "TDAT"].contains($0.id) && !($0.textValues?.first.map { $0.count == 4 && $0.allSatisfy { $0.isASCII && $0.isNumber } } ?? false) }),
+            zip(others, mine).allSatisfy({ $0 == $1 || $0.hasPrefix($1) })
+        {
+            theirs["DATE"] = mine
         }
         // A TRDC frame (TDRC misspelt): TagLib 1.13 reads it as TDRC; this project keeps it
         // as the frame of unknown meaning it is, as mutagen and ffmpeg do.
@@ -371,6 +427,21 @@ public enum TagLibPropertyMap {
         if file.family == .mp4, file.diagnostics.contains(where: \.isProblem) {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
         }
+        // An iTunes item kept as bytes (bytes after its last child, a child that runs past it):
+        // TagLib reads what it can of it; the key its name gives (another item of that name
+        // shows it here) is not compared.
+        // (A freeform item kept so has no name here: the freeform keys are not compared then.)
+        if file.family == .mp4 {
+            let unreadable = items.filter { $0.dataType == "unreadable" }
+            for item in items where unreadable.contains(where: { $0.identifier == item.identifier })
+                || (unreadable.contains(where: { $0.nativeKey == "----" }) && item.identifier.freeformParts != nil)
+            {
+                for contribution in item.contributions {
+                    ours[contribution.key] = nil
+                    theirs[contribution.key] = nil
+                }
+            }
+        }
         // An iTunes text item whose data says type 0 (implicit): this project reads it as the
         // UTF-8 text the item's name calls for, as mutagen does; TagLib reads no value.
         if file.family == .mp4 {
@@ -414,31 +485,8 @@ public enum TagLibPropertyMap {
             let utf8Frames = frames.filter { $0.id == id && $0.body.first == 3 }
             if utf8Frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
         }
-        // A text frame whose size a mutation made cover the frames after it: its values are
-        // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
-        // and decode each in its own way. Not compared when a value is a frame identifier
-        // that a frame of the tag had.
-        // (Or an MP4 file's atom types: a frame that covers the bytes of an MP4 file a mutation
-        // put inside the tag.)
-        let frameIDs = Set(frames.map(\.id)).union([
-            "TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC",
-            "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
-            "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
-            "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
-        ])
-        // (In UTF-16 text, an identifier's four bytes read as two characters in either order.)
-        let wideIDs = Set(frameIDs.flatMap { id -> [String] in
-            let b = Array(id.utf8)
-            guard b.count == 4 else { return [] }
-            let little = [UInt16(b[1]) << 8 | UInt16(b[0]), UInt16(b[3]) << 8 | UInt16(b[2])]
-            let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
-            return [String(decoding: little, as: UTF16.self), String(decoding: big, as: UTF16.self)]
-        })
         for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
-            guard let values = ours[key], values.count > 2,
-                values.contains(where: { value in
-                    frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.contains($0) } || wideIDs.contains { value.contains($0) }
-                }) else { continue }
+            guard let values = ours[key], values.count > 2, values.contains(where: coversStructure) else { continue }
             ours[key] = nil
             theirs[key] = nil
         }
@@ -468,7 +516,11 @@ public enum TagLibPropertyMap {
             // whose codes start at 1: TagLib drops the item; this project shows the code.)
             if file.family == .mp4, key == "GENRE", theirs[key] == nil, from.contains(where: { $0.nativeKey == "gnre" }),
                 let values = ours[key], values.allSatisfy({ Int($0).map { $0 >= 32768 || $0 == 0 } ?? false }) { ours[key] = nil }
-            if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key], values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) {
+            // (Nor an identifier of bytes outside ASCII: TagLib reads them as Latin-1, this
+            // project as the UTF-8 they make.)
+            if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key],
+                values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) || values.contains(where: { !$0.unicodeScalars.allSatisfy(\.isASCII) })
+            {
                 ours[key] = nil
                 theirs[key] = nil
             }
@@ -590,12 +642,13 @@ public enum TagLibPropertyMap {
         }) {
             return "does not follow its layout"
         }
-        guard frame.id.hasPrefix("T") || ["USLT", "COMM", "WXXX"].contains(frame.id), let encoding = frame.body.first else { return nil }
+        let isText = frame.id.hasPrefix("T") || ["MVIN", "MVNM", "GRP1"].contains(frame.id)  // (iTunes' text frames too)
+        guard isText || ["USLT", "COMM", "WXXX"].contains(frame.id), let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
         // UTF-16BE (which has no byte-order mark) that starts with a little-endian mark: this
         // project takes the mark for what it says; TagLib reads big-endian (U+FFFE, then each
         // character's bytes swapped).
-        if encoding == 2, frame.id.hasPrefix("T"), frame.body.dropFirst().starts(with: [0xFF, 0xFE]) {
+        if encoding == 2, isText, frame.body.dropFirst().starts(with: [0xFF, 0xFE]) {
             return "UTF-16BE with a little-endian byte-order mark"
         }
         if encoding == 1 {
@@ -606,6 +659,14 @@ public enum TagLibPropertyMap {
             if frame.id == "WXXX", text.starts(with: [0, 0]) { return nil }
             if ["TXXX", "COMM", "USLT"].contains(frame.id), text.starts(with: [0, 0]) { text = text.dropFirst(2) }
             if text.isEmpty { return nil }
+            // (A comment's, lyrics' or user text's description and its text each carry a mark:
+            // the field after the description's terminator is looked at too.)
+            if ["TXXX", "COMM", "USLT"].contains(frame.id), text.starts(with: [0xFF, 0xFE]) || text.starts(with: [0xFE, 0xFF]),
+                let end = stride(from: text.startIndex, to: text.endIndex - 1, by: 2).first(where: { text[$0] == 0 && text[$0 + 1] == 0 })
+            {
+                let rest = text[(end + 2)...]
+                if !rest.isEmpty, !(rest.starts(with: [0xFF, 0xFE]) || rest.starts(with: [0xFE, 0xFF])) { return "UTF-16 without a byte-order mark" }
+            }
             if !(text.starts(with: [0xFF, 0xFE]) || text.starts(with: [0xFE, 0xFF])) { return "UTF-16 without a byte-order mark" }
             if text.count % 2 == 1 { return "UTF-16 of an odd length" }
             // A lone surrogate: TagLib reads empty text, this project U+FFFD for it.
