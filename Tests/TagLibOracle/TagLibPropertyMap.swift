@@ -255,6 +255,8 @@ public enum TagLibPropertyMap {
                 ours[key] = nil
                 theirs[key] = nil
             }
+            // (The ID3v1 keys TagLib shows that this project's APE tag lacks: not compared.)
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
         }
         for key in Array(ours.keys) {
             let from = source(key)
@@ -353,16 +355,23 @@ public enum TagLibPropertyMap {
                 }
             }?.key
         }
-        // A TIME, TDAT or TRDA frame in an ID3v2.4 tag (which has none of them: TDRC holds the
-        // whole date): TagLib 1.13 adds its text to DATE in any version; this project reads
-        // the date from TDRC alone, as mutagen does.
+        // A TIME, TDAT, TRDA or TYER frame in an ID3v2.4 tag (which has none of them: TDRC
+        // holds the whole date): TagLib 1.13 adds its text to DATE in any version; this project
+        // reads the date from TDRC (and a TYER's year), as mutagen does.
         // (TRDA in a v2.3 tag too: TagLib maps it to DATE in any version.)
         if version4 || frames.contains(where: { $0.id == "TRDA" }), let dates = theirs["DATE"] {
-            let times = Set(frames.filter { ["TIME", "TDAT", "TRDA"].contains($0.id) }.flatMap { $0.textValues ?? [] })
+            // (TagLib shows each DATE value's first `T` as a space, garbage too.)
+            func spaced(_ value: String) -> String {
+                guard let t = value.firstIndex(of: "T") else { return value }
+                var copy = value
+                copy.replaceSubrange(t...t, with: " ")
+                return copy
+            }
+            let times = Set(frames.filter { ["TIME", "TDAT", "TRDA", "TYER"].contains($0.id) }.flatMap { $0.textValues ?? [] }.flatMap { [$0, spaced($0)] })
             var kept = dates.filter { !times.contains($0) }
             // (Text of such a frame that is no date, its bytes garbage, TagLib splits and
             // decodes its own way: what it adds beside this project's dates is not compared.)
-            if frames.contains(where: { ["TIME", "TDAT", "TRDA"].contains($0.id) }), let mine = ours["DATE"], Set(mine.filter { !$0.isEmpty }).isSubset(of: dates) { kept = mine }
+            if frames.contains(where: { ["TIME", "TDAT", "TRDA", "TYER"].contains($0.id) }), let mine = ours["DATE"], Set(mine.filter { !$0.isEmpty }).isSubset(of: dates) { kept = mine }
             if kept.count != dates.count { theirs["DATE"] = kept.isEmpty ? nil : kept }
         }
         // A v2.3 TIME or TDAT that is not four digits: TagLib joins it to the year all the same
@@ -396,7 +405,9 @@ public enum TagLibPropertyMap {
         }
         for diagnostic in file.diagnostics where diagnostic.path.hasPrefix("ID3v2/") && diagnostic.message.contains("remain in the tag") {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
-            guard let stored = diagnostic.path.split(separator: "/").last.map(String.init), let key = key(ofFrame: stored) else { continue }
+            // (A date part's key is DATE, though no row of the table names it.)
+            guard let stored = diagnostic.path.split(separator: "/").last.map(String.init),
+                let key = key(ofFrame: stored) ?? (["TIME", "TDAT", "TRDA", "TYER"].contains(stored) ? "DATE" : nil) else { continue }
             ours[key] = nil
             theirs[key] = nil
         }
@@ -563,9 +574,15 @@ public enum TagLibPropertyMap {
                 guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }) else { continue }
                 if theirs[row.key] == nil {
                     ours[row.key] = nil
-                } else if var mine = ours[row.key] {
-                    for value in frame.textValues ?? [] { if let i = mine.firstIndex(of: value) { mine.remove(at: i) } }
-                    ours[row.key] = mine.isEmpty ? nil : mine
+                } else {
+                    // (TagLib reads a TYER so in any version: its values go from both sides.)
+                    func subtracting(_ values: [String]?) -> [String]? {
+                        guard var values else { return nil }
+                        for value in frame.textValues ?? [] { if let i = values.firstIndex(of: value) { values.remove(at: i) } }
+                        return values.isEmpty ? nil : values
+                    }
+                    ours[row.key] = subtracting(ours[row.key])
+                    theirs[row.key] = subtracting(theirs[row.key])
                 }
             }
         }
