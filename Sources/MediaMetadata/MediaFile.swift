@@ -226,7 +226,7 @@ public struct MediaFile: Sendable {
         if try setTotal(key, values) { return }
         let target = try resolve(key)
         // An empty value removes the key, as in TagLib.
-        let values = (try keepingTotal(key, values) ?? values).filter { !$0.isEmpty }
+        let values = (keepingTotal(target, values) ?? values).filter { !$0.isEmpty }
         if values.isEmpty {
             _ = try remove(key)
             return

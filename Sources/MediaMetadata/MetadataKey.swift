@@ -107,10 +107,11 @@ extension MediaFile {
     /// `TRACKNUMBER=4` (a number without a total) on a file whose track number has a total
     /// keeps that total (`4/12`), as `TRACKTOTAL` is a key of its own; `TRACKNUMBER=4/` gives
     /// the number alone. Nil when `values` are to be set as they are.
-    func keepingTotal(_ key: String, _ values: [String]) throws(MetadataError) -> [String]? {
+    /// `target` is the key as `set` resolved it.
+    func keepingTotal(_ target: KeyTarget, _ values: [String]) -> [String]? {
         let values = values.filter { !$0.isEmpty }
         // (The key first: a long title is not searched for a `/` it cannot use.)
-        guard values.count == 1, case .uniform(let row) = try resolve(key), row.kind == .pair, !values[0].utf8.contains(UInt8(ascii: "/")),
+        guard values.count == 1, case .uniform(let row) = target, row.kind == .pair, !values[0].utf8.contains(UInt8(ascii: "/")),
               let total = pair(MetadataKey(rawValue: row.key)).total else { return nil }
         return [values[0].trimmingCharacters(" ") + "/\(total)"]
     }
