@@ -239,7 +239,8 @@ public enum ID3VersionConversion {
             case _ where v24Only.contains(frame.id):
                 notes.append("\(frame.id) dropped: ID3v2.4 only")
             default:
-                if case .text(_, let values) = frame.content.storage, values.count > 1 {
+                // (IPLS is v2.3's list of pairs: its strings stay apart.)
+                if frame.id != "IPLS", case .text(_, let values) = frame.content.storage, values.count > 1 {
                     notes.append("\(frame.id): \(values.count) values joined with \"/\" (v2.3 has one string per frame)")
                 }
                 result.append(frame)

@@ -149,6 +149,7 @@ struct ID3MetadataStore: MetadataStore {
                 var contributions: [TagContribution] = []
                 var index = 0
                 while index + 1 < values.count {
+                    // (A name is split at its commas, as TagLib splits it: `A, B` is two.)
                     let role = values[index], names = values[index + 1].split(separator: ",").map { String($0).trimmingCharacters(" ") }
                     // v2.3 keeps musician credits in IPLS too: a role outside the table is an instrument.
                     let credit = MetadataKeyTable.key(id3: .involvedPerson(frame: "TIPL", role: role))
@@ -522,6 +523,10 @@ struct ID3MetadataStore: MetadataStore {
             }
             for value in values { pairs += [role, value] }
             tag.frames.append(ID3Frame(id: frameID, content: .text(encoding: e, values: pairs)))
+            // (Credited names are read split at commas, as TagLib reads and writes them.)
+            if values.contains(where: { $0.contains(",") }) {
+                notes.append("\(frameID) \(role): a name with a comma reads back as two names (credits are split at commas, as TagLib splits them)")
+            }
         }
         return notes
     }

@@ -325,6 +325,11 @@ public struct MediaFile: Sendable {
     mutating func removeOtherHolders(of row: MetadataKeyDefinition) throws {
         _ = try removeHolders(of: row.key, includingDescribed: false) { item in
             MetadataKeyTable.definition(identifier: item.identifier)?.key == row.key
+                // (A credit list, TIPL or IPLS, is the form of several keys, its roles: the one
+                // the set just wrote is the key's own.)
+                || [row.id3, row.id3v23].contains { form in
+                    if case .involvedPerson(let frame, _)? = form { item.identifier == MetadataIdentifier(.id3, frame) } else { false }
+                }
         }
     }
 

@@ -182,6 +182,18 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(file.id3Tag?.frames.first?.textValues == ["Tag Title"])
     }
 
+    /// Two INFO chunks of one ID: both values are read, and the inspector shows each chunk's
+    /// own (it showed the first one's for both).
+    @Test func twoInfoChunksOfOneIDEachShowTheirOwnValue() throws {
+        let info = Array("INFO".utf8) + chunk("ICMT", Array("First\0".utf8), littleEndian: true) + chunk("INAM", Array("T\0".utf8), littleEndian: true)
+            + chunk("ICMT", Array("Second\0".utf8), littleEndian: true)
+        let body = Array("WAVE".utf8) + chunk("fmt ", [UInt8](repeating: 0, count: 16), littleEndian: true) + chunk("LIST", info, littleEndian: true)
+        let file = try IFFChunkFile(source: MemoryByteSource(chunk("RIFF", body, littleEndian: true)))
+        #expect((file.info?.entries ?? []).map(\.value) == ["First", "T", "Second"])
+        let list = try #require(file.structure.describe(0).children.first { $0.type == "LIST" })
+        #expect(list.children.map(\.summary) == ["\"First\"", "\"T\"", "\"Second\""])
+    }
+
     @Test func truncatedChunkIsADiagnostic() throws {
         var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
         bytes[19] = 200

@@ -79,6 +79,36 @@ import Testing
         #expect(TagLibReading.read(path)?.id3v2Version == 3)
     }
 
+    /// A credit (`PRODUCER`, a `TIPL` role) set on a file reads back, beside the credits it
+    /// had, in v2.4 `TIPL` and v2.3 `IPLS`: `set` used to remove the list it had just written
+    /// as another item holding the key. A name with a comma reads back as two, as TagLib
+    /// splits credits, and `set` says so.
+    @Test func aCreditSetOnAFileReadsBack() throws {
+        for version: UInt8 in [3, 4] {
+            let path = try copyOfFixture("id3v24-full.mp3")
+            var file = try MediaFile(path: path)
+            file.id3Version = version
+            try file.set("PRODUCER", ["Someone", "Someone Else"])
+            // (TagLib reads a v2.3 IPLS as credits only: a musician in it makes TagLib drop the
+            // list, so musicians are set in v2.4 alone here.)
+            if version == 4 {
+                try file.set("PERFORMER:HORNS", ["Earth, Wind & Fire"])
+                #expect(file.notes.contains { $0.contains("a name with a comma reads back as two names") })
+            }
+            let plan = try file.save()
+            // (IPLS is a list of pairs in v2.3: no note says its strings were joined.)
+            #expect(!plan.notes.contains { $0.contains("IPLS:") })
+            let tags = try MediaFile(path: path).tags
+            #expect(tags["PRODUCER"] == ["Someone", "Someone Else"])
+            let theirs = TagLibReading.read(path)?.properties
+            #expect(theirs?["PRODUCER"] == ["Someone", "Someone Else"])
+            if version == 4 {
+                #expect(tags["PERFORMER:HORNS"] == ["Earth", "Wind & Fire"])
+                #expect(theirs?["PERFORMER:HORNS"] == ["Earth", " Wind & Fire"])
+            }
+        }
+    }
+
     @Test func restoredFramesAreConvertedToTheTagsVersion() throws {
         let native = try MediaFile(path: TestFixtures.path("id3v24-full.mp3")).nativeItems()
         let path = try copyOfFixture("id3v23-utf16.mp3")

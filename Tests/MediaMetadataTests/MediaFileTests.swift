@@ -223,6 +223,22 @@ func copyOfFixture(_ name: String) throws -> String {
         }
     }
 
+    /// Implicit data (type 0) under a text item is the text the item's name calls for: a
+    /// four-byte `©day` of `2021` is the year, not the number its bytes make.
+    @Test func implicitDataUnderATextItemIsText() throws {
+        let mvhd = AtomBuilder.fullBox("mvhd", [UInt8](repeating: 0, count: 8) + AtomBuilder.be(1000, width: 4) + AtomBuilder.be(1000, width: 4) + [UInt8](repeating: 0, count: 80))
+        func item(_ type: FourCC, _ bytes: [UInt8]) -> [UInt8] { AtomBuilder.container(type, AtomBuilder.atom("data", [0, 0, 0, 0, 0, 0, 0, 0] + bytes)) }
+        let hdlr = AtomBuilder.fullBox("hdlr", [0, 0, 0, 0] + Array("mdir".utf8) + [UInt8](repeating: 0, count: 13))
+        let list = AtomBuilder.container("ilst", item("\u{A9}day", Array("2021".utf8)) + item("purl", Array("http://a.example/".utf8)) + item("tmpo", [0, 120]))
+        let movie = AtomBuilder.ftyp() + AtomBuilder.container("moov", mvhd, AtomBuilder.container("udta", AtomBuilder.atom("meta", [0, 0, 0, 0] + hdlr + list)))
+        let path = try TemporaryFile.write(movie, name: "implicit.m4a")
+        let tags = try MediaFile(path: path).tags
+        #expect(tags["DATE"] == ["2021"])
+        #expect(tags["PODCASTURL"] == ["http://a.example/"])
+        // (A number item's implicit data is still its number.)
+        #expect(tags["BPM"] == ["120"])
+    }
+
     /// A cover a large ID3 tag leaves in the file is described without being read: the summary
     /// still lists it after the file lost its bytes, where reading the picture fails.
     @Test func pictureSummariesReadNoPictureData() throws {

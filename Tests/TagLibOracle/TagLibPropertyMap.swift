@@ -153,8 +153,9 @@ public enum TagLibPropertyMap {
             let merged = stream.mergedTag, merged.frames.count > first.frames.count
         {
             for frame in merged.frames[first.frames.count...] {
+                // (The item of that frame, by its values: a comment's too, not every comment.)
                 for item in items where item.identifier.keySpace == .id3 && item.identifier.key.hasPrefix(frame.id)
-                    && (frame.textValues.map { Set($0) == Set(item.values) } ?? true) { subtract(item) }
+                    && (Self.values(of: frame).map { Set($0) == Set(item.values) } ?? true) { subtract(item) }
             }
         }
         // TagLib matches freeform names case-sensitively (`originaldate`, `label`) and gives
@@ -170,12 +171,18 @@ public enum TagLibPropertyMap {
         // ends of each; this project strips the padding at the end (NULs and spaces) alone.
         // (Only where the key's values are the ID3v1 tag's: an ID3v2 tag shown instead keeps
         // its values as they are in both readers.)
+        // (Except a v1.0 comment, 30 bytes without a track number: TagLib 1.13 takes it as it
+        // is up to its first NUL, white space too; both readers' values are stripped then.)
         for item in items where item.keySpace == .id3v1 {
             for contribution in item.contributions {
                 guard let values = ours[contribution.key],
                     items.allSatisfy({ other in other.keySpace == .id3v1 || !other.contributions.contains { $0.key == contribution.key } }) else { continue }
-                let stripped = values.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")) }.filter { !$0.isEmpty }
-                ours[contribution.key] = stripped.isEmpty ? nil : stripped
+                func stripping(_ values: [String]) -> [String]? {
+                    let stripped = values.map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\n\u{0B}\u{0C}\r")) }.filter { !$0.isEmpty }
+                    return stripped.isEmpty ? nil : stripped
+                }
+                ours[contribution.key] = stripping(values)
+                if contribution.key == "COMMENT", let others = theirs["COMMENT"] { theirs["COMMENT"] = stripping(others) }
             }
         }
         // An iTunes number item (a track or disc pair, tempo, a flag, a movement number) whose
@@ -211,6 +218,13 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
         }
+        // TagLib splits a credited name (TIPL, TMCL) at its commas and keeps the spaces around
+        // them (`A, B` is `A` and ` B`); this project trims them.
+        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) }) {
+            for key in Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) {
+                theirs[key] = theirs[key]?.map { $0.trimmingCharacters(" ") }
+            }
+        }
         let fileSource = try? FileByteSource(path: path)
         let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
         // After a frame without a body, or one whose identifier is a v2.2 one padded with a NUL
@@ -231,10 +245,8 @@ public enum TagLibPropertyMap {
         // tag instead: out of scope.)
         if let stopFrame, stopFrame == frames.first?.offset, file.format == .mp3 { return nil }
         if let stop = [stopFrame, stopBytes].compactMap({ $0 }).min() {
-            let later = frames.filter { $0.offset > stop }.flatMap { frame in
-                frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] }
-                    ?? frame.content.comment.map { [$0.text] } ?? []
-            }
+            // (From the frame where TagLib stops: a padded identifier's frame it does not read.)
+            let later = frames.filter { $0.offset >= stop }.flatMap { Self.values(of: $0) ?? [] }
             for (name, values) in theirs {
                 // (Text that is not valid, U+FFFD here, is empty text to TagLib: see below.)
                 let readable = { (values: [String]) in values.map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty } }
@@ -320,6 +332,13 @@ public enum TagLibPropertyMap {
                 }
                 if let description = frame.content.userText?.description.uppercased(), !description.isEmpty,
                     MetadataKeyTable.definition(description) == nil, theirs[description] == nil { ours[description] = nil }
+                // (And where another TXXX gives the key here too, TagLib's values are this
+                // project's and that frame's.)
+                for key in Array(theirs.keys) {
+                    guard let mine = ours[key], let others = theirs[key], others.count > mine.count, Set(mine).isSubset(of: others) else { continue }
+                    let row = MetadataKeyTable.definition(key)
+                    if row == nil || [row?.id3, row?.id3v23].contains(where: { if case .userText? = $0 { true } else { false } }) { theirs[key] = mine }
+                }
                 continue
             }
             if ["TMCL", "TIPL", "IPLS"].contains(frame.id) {
@@ -402,6 +421,10 @@ public enum TagLibPropertyMap {
         // TagLib, in a v2.3 tag, reads them as one.)
         if file.diagnostics.contains(where: { $0.path == "ID3v2" && $0.message.contains("are not a frame identifier") }) {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+            // (Nor the values TagLib adds after this project's to a key both have.)
+            for (key, values) in theirs {
+                if let mine = ours[key], values.count > mine.count, Array(values.prefix(mine.count)) == mine { theirs[key] = mine }
+            }
         }
         for diagnostic in file.diagnostics where diagnostic.path.hasPrefix("ID3v2/") && diagnostic.message.contains("remain in the tag") {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
@@ -426,6 +449,12 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
         }
+        // Two INFO chunks of one ID: this project lists both values; TagLib keeps the last.
+        if file.format == .wav {
+            for key in Array(ours.keys) where source(key).allSatisfy({ $0.keySpace == .riffInfo }) {
+                if let mine = ours[key], mine.count > 1, theirs[key] == [mine[mine.count - 1]] { ours[key] = theirs[key] }
+            }
+        }
         // A damaged APE tag (an item that runs past the tag): TagLib drops the tag and shows
         // the ID3v1 tag, this project keeps the items it could read; the keys both have are
         // compared.
@@ -441,11 +470,12 @@ public enum TagLibPropertyMap {
         // An iTunes item kept as bytes (bytes after its last child, a child that runs past it):
         // TagLib reads what it can of it; the key its name gives (another item of that name
         // shows it here) is not compared.
-        // (A freeform item kept so has no name here: the freeform keys are not compared then.)
+        // (A freeform item kept so has no name here: the freeform keys are not compared then.
+        // TagLib keeps the first item of a name, this project the first it can read.)
         if file.family == .mp4 {
             let unreadable = items.filter { $0.dataType == "unreadable" }
             for item in items where unreadable.contains(where: { $0.identifier == item.identifier })
-                || (unreadable.contains(where: { $0.nativeKey == "----" }) && item.identifier.freeformParts != nil)
+                || (unreadable.contains(where: { $0.nativeKey == "----" || $0.keySpace == .iTunesLong }) && item.identifier.freeformParts != nil)
             {
                 for contribution in item.contributions {
                     ours[contribution.key] = nil
@@ -454,9 +484,11 @@ public enum TagLibPropertyMap {
             }
         }
         // An iTunes text item whose data says type 0 (implicit): this project reads it as the
-        // UTF-8 text the item's name calls for, as mutagen does; TagLib reads no value.
+        // UTF-8 text the item's name calls for, as mutagen and ffmpeg do; TagLib reads no value.
+        // (Nor of any type but UTF-8, 1: a `©day` typed UTF-8 sort, 4, or UTF-16; TagLib reads
+        // `purl` and `egid` of any type.)
         if file.family == .mp4 {
-            for item in items where item.keySpace == .iTunes && item.dataType == "implicit" && !Self.iTunesNumberItems.contains(item.nativeKey)
+            for item in items where item.keySpace == .iTunes && item.dataType != "utf8" && !Self.iTunesNumberItems.contains(item.nativeKey)
                 && item.contributions.allSatisfy({ theirs[$0.key] == nil }) { subtract(item) }
         }
         // TagLib drops the empty values between NULs of an ID3 text frame (`a\0\0b` is `a`,
@@ -549,6 +581,12 @@ public enum TagLibPropertyMap {
             }
             let rest = values.drop(while: { $0 != first }).dropFirst().filter { !$0.isEmpty }
             for key in [row?.key, first.uppercased()].compactMap({ $0 }) {
+                // (Its values the bytes of the frames after it, which the two split and decode
+                // each in its own way: not compared.)
+                if values.contains(where: coversStructure) {
+                    theirs[key] = ours[key]
+                    continue
+                }
                 if let mine = ours[key] {
                     if let all = theirs[key], all.sorted() == (mine + rest).sorted() { theirs[key] = mine }
                 } else {
@@ -578,7 +616,11 @@ public enum TagLibPropertyMap {
                     // (TagLib reads a TYER so in any version: its values go from both sides.)
                     func subtracting(_ values: [String]?) -> [String]? {
                         guard var values else { return nil }
-                        for value in frame.textValues ?? [] { if let i = values.firstIndex(of: value) { values.remove(at: i) } }
+                        for value in frame.textValues ?? [] {
+                            // (Text that is not valid, U+FFFD here, TagLib reads as empty.)
+                            let invalid = value.unicodeScalars.contains("\u{FFFD}")
+                            if let i = values.firstIndex(of: value) ?? (invalid ? values.firstIndex(of: "") : nil) { values.remove(at: i) }
+                        }
                         return values.isEmpty ? nil : values
                     }
                     ours[row.key] = subtracting(ours[row.key])
@@ -595,6 +637,16 @@ public enum TagLibPropertyMap {
             zip(mine, others).allSatisfy({ $0 == $1 || ($1.isEmpty && !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) })
         {
             ours["GENRE"] = others
+        }
+        // A damaged tag (a problem reported in it) with more than one frame that gives the date
+        // (a second TDRC, or TDRC beside a TYER, TDAT, TIME or TRDA, often copies a mutation
+        // made of the tag's frames): TagLib and this project stop, skip and join differently,
+        // and DATE is not compared.
+        if frames.filter({ ["TDRC", "TYER", "TDAT", "TIME", "TRDA"].contains($0.id) }).count > 1,
+            file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2") && $0.isProblem })
+        {
+            ours["DATE"] = nil
+            theirs["DATE"] = nil
         }
         // TagLib reads a TXXX without description as a key named by its value, with no value.
         for (key, values) in theirs where values == [""] && ours[key] == nil { theirs[key] = nil }
@@ -623,6 +675,13 @@ public enum TagLibPropertyMap {
             if bytes[i + 3] != 0xFF && bytes[i + 4] != 0xFF && bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
         }
         return false
+    }
+
+    /// The values a frame gives its key: a text frame's, a user text's, a URL, a comment's or
+    /// lyrics' text; nil for other frames.
+    static func values(of frame: ID3Frame) -> [String]? {
+        frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] }
+            ?? frame.content.comment.map { [$0.text] }
     }
 
     static func id3Frames(_ path: String, format: MediaFormat) -> [ID3Frame] {
@@ -707,10 +766,14 @@ public enum TagLibPropertyMap {
             }
         }
         if frame.id == "TCON", let values = frame.textValues,
-            values.contains(where: { $0.hasPrefix("((") || ($0.hasPrefix("(") && !($0.dropFirst().prefix { $0 != ")" }.allSatisfy(\.isNumber) || $0.hasPrefix("(RX)") || $0.hasPrefix("(CR)"))) })
+            values.contains(where: { value in
+                let inside = value.dropFirst().prefix { $0 != ")" }
+                return value.hasPrefix("((") || (value.hasPrefix("(") && !((!inside.isEmpty && inside.allSatisfy(\.isNumber)) || value.hasPrefix("(RX)") || value.hasPrefix("(CR)")))
+            })
         {
             // (Or `((`, a parenthesis escaped: this project reads the text after it as the
-            // specification says; TagLib gives no value.)
+            // specification says; TagLib gives no value. Or `()` before text: this project, as
+            // mutagen, shows the text as it is; TagLib drops the empty reference, `()17` is Rock.)
             return "a genre reference that is not a number"
         }
         return nil
