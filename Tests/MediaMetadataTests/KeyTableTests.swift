@@ -4,6 +4,7 @@ import ID3
 import ISOBMFF
 import MediaBytes
 @testable import MediaMetadata
+import TagLibOracle
 import TestSupport
 import Testing
 
@@ -74,9 +75,12 @@ import Testing
 
     /// Through `MediaFile`, as `tagedit set` runs (the store, then the removal of other items
     /// that read as the key, then the save): every key each format has a place for reads back
-    /// as set, by a fresh reader of the saved file.
-    @Test(arguments: ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "aac-itunes-tags-cover.m4a", "flac-tags-picture.flac",
-                      "ogg-vorbis-tags.ogg", "wav-id3-info.wav", "aiff-id3.aiff"])
+    /// as set, by a fresh reader of the saved file and by TagLib.
+    @Test(arguments: ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "two-leading-tags-junk.mp3", "ape-lyrics3-id3v1.mp3",
+                      "id3v1-only.mp3", "hls-timestamp.aac", "aac-itunes-tags-cover.m4a", "audiobook-chapters.m4b", "video-h264-aac.mp4",
+                      "quicktime-mdta-keys.mov", "quicktime-udta-text.mov", "mobile.3gp", "flac-tags-picture.flac", "flac-id3-leading.flac",
+                      "ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "speex.spx", "ogg-flac.oga", "wav-id3-info.wav", "aiff-id3.aiff",
+                      "aiff-text-chunks.aiff"])
     func everyRowSetThroughAMediaFileReadsBack(fixture: String) throws {
         let path = try copyOfFixture(fixture)
         var file = try MediaFile(path: path)
@@ -92,13 +96,35 @@ import Testing
                 #expect(error.code == .notRepresentable, "\(row.key) in \(fixture): \(error)")
             }
         }
+        // (ID3v2.3 keeps the year of an original date, TORY: a documented conversion, noted.)
+        let yearOnly = file.notes.contains { $0.hasPrefix("TORY holds a year") }
         try file.save()
         let tags = try MediaFile(path: path).tags
         for (key, values) in expected.sorted(by: { $0.key < $1.key }) {
-            // (ID3v2.3 keeps the year of an original date, TORY: a documented conversion.)
-            let version3 = fixture == "id3v23-utf16.mp3"
-            let want = version3 && key == "ORIGINALDATE" ? [String(values[0].prefix(4))] : values
+            let want = yearOnly && key == "ORIGINALDATE" ? [String(values[0].prefix(4))] : values
             #expect(tags[key] == want, "\(key) in \(fixture)")
+        }
+        // TagLib reads every key back too, in the formats whose every key it maps (ID3 in MP3,
+        // WAV and AIFF; Vorbis comments), but for the differences the KeysAndIdentifiers
+        // article lists: `TSST` and `PCST` (TagLib 1.13 maps neither to a value), a `UFID`
+        // outside ASCII (Latin-1 to TagLib), number pairs (two fields in Vorbis comments), a
+        // field spelt `ALBUM ARTIST` that the file already had (its spelling is kept).
+        let id3 = [".mp3", ".wav", ".aiff"].contains { fixture.hasSuffix($0) }
+        let vorbis = [".flac", ".ogg", ".opus", ".spx", ".oga"].contains { fixture.hasSuffix($0) }
+        guard id3 || vorbis, let theirs = TagLibReading.read(path)?.properties else { return }
+        for (key, values) in expected.sorted(by: { $0.key < $1.key }) {
+            if id3 && ["DISCSUBTITLE", "PODCAST", "MUSICBRAINZ_TRACKID"].contains(key) { continue }
+            if vorbis, let total = ["TRACKNUMBER": "TRACKTOTAL", "DISCNUMBER": "DISCTOTAL"][key] {
+                let parts = values[0].split(separator: "/").map(String.init)
+                #expect(theirs[key] == [parts[0]] && theirs[total] == [parts[1]], "TagLib: \(key) in \(fixture)")
+                continue
+            }
+            if vorbis, key == "ALBUMARTIST", theirs[key] == nil {
+                #expect(theirs["ALBUM ARTIST"] == values, "TagLib: \(key) in \(fixture)")
+                continue
+            }
+            let want = yearOnly && key == "ORIGINALDATE" ? [String(values[0].prefix(4))] : values
+            #expect(theirs[key] == want, "TagLib: \(key) in \(fixture)")
         }
     }
 
