@@ -208,6 +208,12 @@ public struct IFFChunkFile: Sendable {
                                                  message: "bytes at offset \(position) are not a chunk ID; the remaining \(end - position) bytes are not read"))
                 break
             }
+            if !id.bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
+                // (IFF and RIFF IDs are ASCII, 0x20-0x7E; TagLib stops at such a chunk, ffmpeg
+                // steps over it by its size, as this reader does.)
+                diagnostics.append(Diagnostic(.warning, .malformed, area: area, offset: position,
+                                              message: "chunk ID '\(id)' is not four ASCII characters; read as a chunk by its size"))
+            }
             let room = end - position - 8
             var dataSize = UInt64(declared)
             var declaredBytes = UInt64(declared)

@@ -194,6 +194,17 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(list.children.map(\.summary) == ["\"First\"", "\"T\"", "\"Second\""])
     }
 
+    /// A chunk ID outside ASCII (a damaged `SSND`) is reported and stepped over by its size:
+    /// the ID3 chunk after it is still read, as ffmpeg reads it (TagLib stops there).
+    @Test func aChunkIDOutsideASCIIIsReportedAndSteppedOver() throws {
+        let tag = I.tag(frames: [I.frame("TIT2", I.text(["After"]))])
+        let body = Array("AIFF".utf8) + chunk("COMM", [UInt8](repeating: 0, count: 18), littleEndian: false)
+            + [0x53, 0x53, 0x4E, 0xC4, 0, 0, 0, 4, 1, 2, 3, 4] + chunk("ID3 ", tag, littleEndian: false)
+        let file = try IFFChunkFile(source: MemoryByteSource(chunk("FORM", body, littleEndian: false)))
+        #expect(file.id3Tag?.frames.first?.textValues == ["After"])
+        #expect(file.diagnostics.contains { $0.offset == 38 && $0.message.contains("is not four ASCII characters") })
+    }
+
     @Test func truncatedChunkIsADiagnostic() throws {
         var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
         bytes[19] = 200

@@ -31,8 +31,11 @@ public enum TagLibPropertyMap {
         var ours = file.tags
         var theirs = taglib.properties
         let items = file.items
+        // The file's bytes and an MP3's stream, read once for every rule that looks at them.
+        let fileSource = try? FileByteSource(path: path)
+        let mpegStream = file.format == .mp3 ? fileSource.flatMap { try? MPEGStreamFile(source: $0) } : nil
         // The ID3v2 frames, read once for every rule that looks at them.
-        let frames = id3Frames(path, format: file.format)
+        let frames = file.format == .mp3 ? mpegStream?.mergedTag?.frames ?? [] : id3Frames(path, format: file.format)
         // A text frame whose size a mutation made cover the frames after it: its values are
         // their bytes (frame identifiers, sizes, pictures), which TagLib and this project split
         // and decode each in its own way. Not compared when a value is a frame identifier
@@ -44,7 +47,7 @@ public enum TagLibPropertyMap {
             "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
             "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
             "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
-            "JFIF", "Exif", "PNG",
+            "JFIF", "Exif", "PNG", "RIFF", "WAVE", "LIST", "INFO", "FORM", "AIFF", "SSND",
         ])
         // (In UTF-16 text, an identifier's four bytes read as two characters in either order.)
         let wideIDs = Set(frameIDs.flatMap { id -> [String] in
@@ -54,8 +57,17 @@ public enum TagLibPropertyMap {
             let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
             return [String(decoding: little, as: UTF16.self), String(decoding: big, as: UTF16.self)]
         })
+        // (By UTF-8 bytes, each value once: the fuzz target runs this for every value.)
+        let idBytes = frameIDs.map { Array($0.utf8) }, wideBytes = wideIDs.map { Array($0.utf8) }
+        var covering: [String: Bool] = [:]
         func coversStructure(_ value: String) -> Bool {
-            frameIDs.contains(value) || frameIDs.contains { value.count > 4 && value.contains($0) } || wideIDs.contains { value.contains($0) }
+            if let known = covering[value] { return known }
+            let bytes = Array(value.utf8)
+            // (An identifier is the value, or a part of one longer than four characters.)
+            let result = frameIDs.contains(value) || (value.count > 4 && idBytes.contains { Self.contains(bytes, $0) })
+                || wideBytes.contains { Self.contains(bytes, $0) }
+            covering[value] = result
+            return result
         }
         // An ID3v2 tag of a major version after 4 (which a reader must not read, since it
         // cannot know its layout) is not read here; TagLib reads it as v2.4.
@@ -95,7 +107,7 @@ public enum TagLibPropertyMap {
         if theirs.isEmpty && !ours.isEmpty && file.diagnostics.contains(where: \.isProblem) { return nil }
         // TagLib does not read an ID3v2 tag appended at the end of an MP3 (it shows the ID3v1 tag).
         // (Nor when the leading tags hold no frame: TagLib shows the ID3v1 tag then too.)
-        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), stream.leadingTags.allSatisfy({ $0.frames.isEmpty }),
+        if let stream = mpegStream, stream.leadingTags.allSatisfy({ $0.frames.isEmpty }),
             stream.appendedTag != nil
         {
             return nil
@@ -104,7 +116,7 @@ public enum TagLibPropertyMap {
         // whose length leads to the next frame's sync), so it reads a tag after junk or after
         // frames it does not accept; this project, like ffmpeg and mutagen, reads leading ID3v2
         // tags at the start of the file only.
-        if file.format == .mp3, let source = try? FileByteSource(path: path), let stream = try? MPEGStreamFile(source: source),
+        if let source = fileSource, let stream = mpegStream,
             stream.leadingTags.isEmpty, let head = try? source.read(at: 0, count: Int(min(source.size, 1 << 20))),
             Self.hasID3v2Header(head)
         {
@@ -149,7 +161,7 @@ public enum TagLibPropertyMap {
         // TagLib reads the first of an MP3's leading ID3v2 tags; this project reads them
         // together as ffmpeg does (`MPEGStreamFile.mergedTag`): the frames the merge took from
         // the later tags are not compared.
-        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), let first = stream.leadingTags.first,
+        if let stream = mpegStream, let first = stream.leadingTags.first,
             let merged = stream.mergedTag, merged.frames.count > first.frames.count
         {
             for frame in merged.frames[first.frames.count...] {
@@ -225,7 +237,6 @@ public enum TagLibPropertyMap {
                 theirs[key] = theirs[key]?.map { $0.trimmingCharacters(" ") }
             }
         }
-        let fileSource = try? FileByteSource(path: path)
         let version4 = file.format == .mp3 && (try? fileSource?.read(at: 0, count: 4)) == Array("ID3\u{04}".utf8)
         // After a frame without a body, or one whose identifier is a v2.2 one padded with a NUL
         // (where TagLib stops reading the tag), frames of a key TagLib has from before it: this
@@ -260,7 +271,7 @@ public enum TagLibPropertyMap {
         // An MP3's APE tag before a Lyrics3v2 block: TagLib 1.13 looks for the APE footer just
         // before the ID3v1 tag only, does not see it, and shows the ID3v1 tag where this
         // project shows the APE tag (ranked above ID3v1). The keys taken from it are not compared.
-        if file.format == .mp3, let stream = try? MPEGStreamFile(source: FileByteSource(path: path)), let ape = stream.apeBlock,
+        if let stream = mpegStream, let ape = stream.apeBlock,
             let lyrics = stream.lyrics3Block, ape.upperBound <= lyrics.lowerBound
         {
             for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .ape }) {
@@ -597,7 +608,7 @@ public enum TagLibPropertyMap {
         // An ID3v1 tag inside the span an MP3's leading ID3v2 tag declares (its last 128 bytes
         // start with `TAG` where the ID3v2 tag's padding is): TagLib reads it; this project
         // takes those bytes for the ID3v2 tag's (a save rewrites them with the tag).
-        if file.format == .mp3, let bytes = try? FileByteSource(path: path), let stream = try? MPEGStreamFile(source: bytes),
+        if let bytes = fileSource, let stream = mpegStream,
             stream.id3v1 == nil, bytes.size >= 128, let tail = try? bytes.read(at: bytes.size - 128, count: 3), tail.elementsEqual("TAG".utf8),
             bytes.size - 128 < stream.leadingTagsEnd
         {
@@ -677,10 +688,21 @@ public enum TagLibPropertyMap {
         return false
     }
 
+    /// Whether `needle` occurs in `bytes`.
+    static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, bytes.count >= needle.count else { return needle.isEmpty }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+            if bytes[start..<start + needle.count].elementsEqual(needle) { return true }
+        }
+        return false
+    }
+
     /// The values a frame gives its key: a text frame's, a user text's, a URL, a comment's or
     /// lyrics' text; nil for other frames.
     static func values(of frame: ID3Frame) -> [String]? {
-        frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] }
+        // (A genre's values as `tags` shows them: references resolved.)
+        if frame.id == "TCON", let values = frame.textValues { return values.flatMap(ID3Genres.parse) }
+        return frame.textValues ?? frame.content.userText?.values ?? frame.content.url.map { [$0] } ?? frame.content.userURL.map { [$0.url] }
             ?? frame.content.comment.map { [$0.text] }
     }
 
