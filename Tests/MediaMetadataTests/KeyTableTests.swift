@@ -84,18 +84,7 @@ import Testing
     func everyRowSetThroughAMediaFileReadsBack(fixture: String) throws {
         let path = try copyOfFixture(fixture)
         var file = try MediaFile(path: path)
-        var expected: [String: [String]] = [:]
-        for row in MetadataKeyTable.rows where row.kind != .picture {
-            // (Keys the format has no place for are refused, not dropped: skipped here.)
-            var sample = Self.sample(row)
-            if let form = row.id3, form.frameID.hasPrefix("W"), form.frameID != "WFED" { sample = ["https://example.org/\(row.key.lowercased())"] }
-            do {
-                try file.set(row.key, sample)
-                expected[row.key] = sample
-            } catch {
-                #expect(error.code == .notRepresentable, "\(row.key) in \(fixture): \(error)")
-            }
-        }
+        let expected = try Self.setEveryKey(&file, fixture: fixture)
         // (ID3v2.3 keeps the year of an original date, TORY: a documented conversion, noted.)
         let yearOnly = file.notes.contains { $0.hasPrefix("TORY holds a year") }
         try file.save()
@@ -125,6 +114,48 @@ import Testing
             }
             let want = yearOnly && key == "ORIGINALDATE" ? [String(values[0].prefix(4))] : values
             #expect(theirs[key] == want, "TagLib: \(key) in \(fixture)")
+        }
+    }
+
+    /// Sets every key of the table the file has a place for (the others are refused as not
+    /// representable); the values set, by key.
+    static func setEveryKey(_ file: inout MediaFile, fixture: String) throws -> [String: [String]] {
+        var expected: [String: [String]] = [:]
+        for row in MetadataKeyTable.rows where row.kind != .picture {
+            // (Keys the format has no place for are refused, not dropped: skipped here.)
+            var sample = Self.sample(row)
+            if let form = row.id3, form.frameID.hasPrefix("W"), form.frameID != "WFED" { sample = ["https://example.org/\(row.key.lowercased())"] }
+            do {
+                try file.set(row.key, sample)
+                expected[row.key] = sample
+            } catch {
+                #expect(error.code == .notRepresentable, "\(row.key) in \(fixture): \(error)")
+            }
+        }
+        return expected
+    }
+
+    /// Every key set, saved, then removed key by key and saved again: no reader finds any of
+    /// them, neither a fresh reader of this project nor TagLib (no stale value in any area).
+    @Test(arguments: ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "two-leading-tags-junk.mp3", "ape-lyrics3-id3v1.mp3",
+                      "id3v1-only.mp3", "hls-timestamp.aac", "aac-itunes-tags-cover.m4a", "audiobook-chapters.m4b", "video-h264-aac.mp4",
+                      "quicktime-mdta-keys.mov", "quicktime-udta-text.mov", "mobile.3gp", "flac-tags-picture.flac", "flac-id3-leading.flac",
+                      "ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "speex.spx", "ogg-flac.oga", "wav-id3-info.wav", "aiff-id3.aiff",
+                      "aiff-text-chunks.aiff"])
+    func everyRowRemovedThroughAMediaFileIsGoneForEveryReader(fixture: String) throws {
+        let path = try copyOfFixture(fixture)
+        var file = try MediaFile(path: path)
+        let expected = try Self.setEveryKey(&file, fixture: fixture)
+        try file.save()
+        var reopened = try MediaFile(path: path)
+        for key in expected.keys.sorted() { #expect(try reopened.remove(key), "\(key) in \(fixture): nothing removed") }
+        try reopened.save()
+        let tags = try MediaFile(path: path).tags
+        let theirs = TagLibReading.read(path)?.properties ?? [:]
+        for key in expected.keys.sorted() {
+            #expect(tags[key] == nil, "\(key) in \(fixture): \(tags[key] ?? [])")
+            // (TagLib lists a key without a value for some frames it keeps, as PCST: none is left.)
+            #expect(theirs[key] == nil, "TagLib: \(key) in \(fixture): \(theirs[key] ?? [])")
         }
     }
 
