@@ -343,6 +343,14 @@ public enum TagLibPropertyMap {
                 }
                 if let description = frame.content.userText?.description.uppercased(), !description.isEmpty,
                     MetadataKeyTable.definition(description) == nil, theirs[description] == nil { ours[description] = nil }
+                // (A description both read alike, values without a mark each decodes in its own
+                // byte order: the key is not compared.)
+                if let description = frame.content.userText?.description.uppercased(), !description.isEmpty,
+                    MetadataKeyTable.definition(description) == nil, ours[description] != nil, theirs[description] != nil
+                {
+                    ours[description] = nil
+                    theirs[description] = nil
+                }
                 // (And where another TXXX gives the key here too, TagLib's values are this
                 // project's and that frame's.)
                 for key in Array(theirs.keys) {
@@ -499,8 +507,14 @@ public enum TagLibPropertyMap {
         // (Nor of any type but UTF-8, 1: a `©day` typed UTF-8 sort, 4, or UTF-16; TagLib reads
         // `purl` and `egid` of any type.)
         if file.family == .mp4 {
-            for item in items where item.keySpace == .iTunes && item.dataType != "utf8" && !Self.iTunesNumberItems.contains(item.nativeKey)
-                && item.contributions.allSatisfy({ theirs[$0.key] == nil }) { subtract(item) }
+            // (A freeform item of another type TagLib keeps as bytes: its key without a value.)
+            for item in items where (item.keySpace == .iTunes || item.keySpace == .iTunesLong) && item.dataType != "utf8"
+                && !Self.iTunesNumberItems.contains(item.nativeKey)
+                && item.contributions.allSatisfy({ theirs[$0.key] == nil || theirs[$0.key] == [] })
+            {
+                subtract(item)
+                for contribution in item.contributions where theirs[contribution.key] == [] { theirs[contribution.key] = nil }
+            }
         }
         // TagLib drops the empty values between NULs of an ID3 text frame (`a\0\0b` is `a`,
         // `b`); this project keeps them, as mutagen does.
@@ -630,7 +644,13 @@ public enum TagLibPropertyMap {
                         for value in frame.textValues ?? [] {
                             // (Text that is not valid, U+FFFD here, TagLib reads as empty.)
                             let invalid = value.unicodeScalars.contains("\u{FFFD}")
-                            if let i = values.firstIndex(of: value) ?? (invalid ? values.firstIndex(of: "") : nil) { values.remove(at: i) }
+                            // (Or as TagLib shows a date, its first `T` a space: this project's
+                            // values were written so above.)
+                            var spaced = value
+                            if let t = spaced.firstIndex(of: "T") { spaced.replaceSubrange(t...t, with: " ") }
+                            if let i = values.firstIndex(of: value) ?? values.firstIndex(of: spaced) ?? (invalid ? values.firstIndex(of: "") : nil) {
+                                values.remove(at: i)
+                            }
                         }
                         return values.isEmpty ? nil : values
                     }
