@@ -8,9 +8,14 @@ import MediaBytes
 struct FieldList {
     private(set) var fields: [DescribedField] = []
     private var mark: UInt64
+    /// Whether `note` keeps the bytes it is told of (`AtomDecodingContext.recordsFieldBytes`).
+    private let recording: Bool
 
     /// A list whose first field's bytes start where `reader` is.
-    init(at reader: ByteReader) { mark = reader.offset }
+    init(at reader: ByteReader, recording: Bool = true) {
+        mark = reader.offset
+        self.recording = recording
+    }
 
     /// Adds `name` with the bytes read since the last field (or the last field's bytes, when
     /// none were read since).
@@ -31,7 +36,7 @@ struct FieldList {
 
     /// Notes `name`'s bytes (those read since the last field or note) without adding a field.
     mutating func note(_ name: String, _ reader: ByteReader) {
-        if mark < reader.offset { ranges[name] = mark..<reader.offset }
+        if recording && mark < reader.offset { ranges[name] = mark..<reader.offset }
         mark = reader.offset
     }
 

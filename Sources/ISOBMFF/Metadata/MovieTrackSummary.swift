@@ -261,6 +261,8 @@ extension AtomTree {
     public func payload<T: AtomPayload>(of atom: Atom?, parent: FourCC? = nil, handler: FourCC? = nil) -> T? {
         guard let atom, let bytes = try? fieldBytes(of: atom) else { return nil }
         var reader = ByteReader(bytes, baseOffset: atom.payloadOffset)
-        return try? T(from: &reader, context: AtomDecodingContext(atom: atom, parent: parent, handler: handler))
+        var context = AtomDecodingContext(atom: atom, parent: parent, handler: handler)
+        context.recordsFieldBytes = false
+        return try? T(from: &reader, context: context)
     }
 }

@@ -34,7 +34,7 @@ public struct ElementaryStreamDescriptorBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         try parseDescriptors(&reader, depth: 0, list: &list)
         if !reader.isAtEnd {
             let rest = reader.remaining

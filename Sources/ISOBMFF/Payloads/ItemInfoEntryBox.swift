@@ -15,7 +15,7 @@ public struct ItemInfoEntryBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         itemID = header.version == 3 ? try reader.readUInt32() : UInt32(try reader.readUInt16())
         list.note("itemID", reader)
         protectionIndex = try reader.readUInt16()
@@ -70,7 +70,7 @@ public struct ItemReferenceBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         let wide = (context.parentVersion ?? 0) >= 1
         func itemID() throws -> UInt32 { wide ? try reader.readUInt32() : UInt32(try reader.readUInt16()) }
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         fromItemID = try itemID()
         list.add("fromItemID", fromItemID, reader)
         let count = Int(try reader.readUInt16())

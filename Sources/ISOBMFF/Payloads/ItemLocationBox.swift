@@ -28,7 +28,7 @@ public struct ItemLocationBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         let sizes = try reader.readUInt16()
         list.note("offsetSize", reader)
         offsetSize = Int(sizes >> 12)

@@ -8,7 +8,7 @@ public struct MediaInformationHeader: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         if context.atom.type == "smhd" {
             list.add("balance", try reader.readFixed8_8(), reader)
             if reader.remaining >= 2 {

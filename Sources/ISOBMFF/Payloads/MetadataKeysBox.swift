@@ -18,7 +18,7 @@ public struct MetadataKeysBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         let count = try reader.readUInt32()
         list.note("entryCount", reader)
         try reader.require(entries: count, of: 8)

@@ -10,7 +10,7 @@ public struct FragmentFieldsBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let wide = header.version == 1
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         switch context.atom.type {
         case "mfhd":
             list.add("sequenceNumber", try reader.readUInt32(), reader)
@@ -48,7 +48,7 @@ public struct TrackFragmentHeaderBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let flags = header.flags
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         trackID = try reader.readUInt32()
         list.note("trackID", reader)
         if flags & 0x01 != 0 { baseDataOffset = try reader.readUInt64(); list.note("baseDataOffset", reader) }
@@ -115,7 +115,7 @@ public struct TrackRunBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let flags = header.flags
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         let count = try reader.readUInt32()
         sampleCount = count
         list.note("sampleCount", reader)

@@ -30,7 +30,7 @@ public struct PropertyBox: AtomPayload, Hashable {
         self.type = type
         let header = Self.plainBoxes.contains(type) ? nil : try FullBoxHeader(from: &reader)
         self.header = header
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         switch type {
         case "elng":
             let language = reader.readCString()

@@ -41,7 +41,7 @@ public struct ProtectionBox: AtomPayload, Hashable {
     init(from reader: inout ByteReader, type: FourCC, piff: Bool, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         entries = Entries()
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         switch type {
         case "tenc" where piff:
             let algorithm = try reader.readUInt24()

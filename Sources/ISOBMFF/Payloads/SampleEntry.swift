@@ -19,7 +19,7 @@ public struct SampleEntry: AtomPayload, Hashable {
             throw AtomError(.invalidPayload, offset: context.atom.offset, message: "not a sample entry")
         }
         self.kind = kind
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         try reader.skip(6)
         list.note("reserved", reader)
         dataReferenceIndex = try reader.readUInt16()

@@ -10,7 +10,7 @@ public struct SmallFieldsBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         fields = []
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         defer { fields = list.fields }
         if context.parent == "tref" {
             var ids: [FieldValue] = []

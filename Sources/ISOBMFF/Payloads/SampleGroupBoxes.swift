@@ -23,7 +23,7 @@ public struct SampleGroupBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         switch context.atom.type {
         case "sgpd":
             let grouping = try reader.readFourCC()

@@ -24,7 +24,7 @@ public struct SegmentIndexBox: AtomPayload, Hashable {
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
         let wide = header.version != 0
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         referenceID = try reader.readUInt32()
         list.note("referenceID", reader)
         timescale = try reader.readUInt32()

@@ -20,7 +20,7 @@ public struct TrackFragmentRandomAccessBox: AtomPayload, Hashable {
 
     public init(from reader: inout ByteReader, context: AtomDecodingContext) throws {
         header = try FullBoxHeader(from: &reader)
-        var list = FieldList(at: reader)
+        var list = FieldList(at: reader, recording: context.recordsFieldBytes)
         trackID = try reader.readUInt32()
         list.note("trackID", reader)
         let sizes = try reader.readUInt32()
