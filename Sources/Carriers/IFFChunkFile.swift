@@ -93,6 +93,19 @@ public struct IFFChunkFile: Sendable {
             diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 0,
                                           message: "\(id) declares 0 bytes (a file written as a stream); read as the \(available) bytes to the end of the file"))
             declaredBytes = available
+        } else if declared < 4, sizes64 == nil, available > 4 {
+            // Too few for its own form type: a damaged size, read as the stream case is (TagLib
+            // and ffmpeg read the chunks to the end of the file whatever it says).
+            diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 0,
+                                          message: "\(id) declares \(declared) byte\(declared == 1 ? "" : "s"), too few for its form type; read as the \(available) bytes to the end of the file"))
+            declaredBytes = available
+        }
+        if declaredBytes < available, declaredBytes >= 4 {
+            // Bytes after the declared end (an appended tag, junk, or chunks of a size that was
+            // not updated): kept as they are by a save, not read as chunks here; TagLib and
+            // ffmpeg read chunks there too.
+            diagnostics.append(Diagnostic(.note, .malformed, area: id.description, offset: 8 + declaredBytes,
+                                          message: "\(available - declaredBytes) bytes after the end \(id) declares (\(declaredBytes) bytes) are not read as chunks; a save keeps them"))
         }
         if declaredBytes > available {
             diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,

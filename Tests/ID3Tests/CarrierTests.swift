@@ -205,6 +205,22 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(file.diagnostics.contains { $0.offset == 38 && $0.message.contains("is not four ASCII characters") })
     }
 
+    /// A `RIFF` declaring fewer bytes than its form type needs (1) is read to the end of the
+    /// file, with a warning; bytes after a declared end that is kept are a note.
+    @Test func aRIFFSizeTooSmallForItsFormTypeIsReadToTheEnd() throws {
+        let info = Array("INFO".utf8) + chunk("IART", Array("Who\0".utf8), littleEndian: true)
+        var bytes = chunk("RIFF", Array("WAVE".utf8) + chunk("fmt ", [UInt8](repeating: 0, count: 16), littleEndian: true) + chunk("LIST", info, littleEndian: true), littleEndian: true)
+        bytes[4] = 1
+        let file = try IFFChunkFile(source: MemoryByteSource(bytes))
+        #expect((file.info?.entries ?? []).map(\.value) == ["Who"])
+        #expect(file.diagnostics.contains { $0.severity == .warning && $0.message.contains("too few for its form type") })
+        bytes[4] = 28  // WAVE and the fmt chunk
+        let short = try IFFChunkFile(source: MemoryByteSource(bytes))
+        #expect(short.info == nil)
+        #expect(short.diagnostics.map(\.severity) == [.note])
+        #expect(short.diagnostics.first?.message.contains("bytes after the end RIFF declares (28 bytes) are not read as chunks") == true)
+    }
+
     @Test func truncatedChunkIsADiagnostic() throws {
         var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
         bytes[19] = 200

@@ -468,6 +468,11 @@ public enum TagLibPropertyMap {
                 theirs[key] = nil
             }
         }
+        // Bytes after the end a RIFF or FORM declares: not read as chunks here (a note says so);
+        // TagLib reads chunks to the end of the file. Keys only TagLib has are not compared.
+        if file.diagnostics.contains(where: { ["RIFF", "FORM"].contains($0.path) && $0.message.contains("are not read as chunks") }) {
+            for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
         // Two INFO chunks of one ID: this project lists both values; TagLib keeps the last.
         if file.format == .wav {
             for key in Array(ours.keys) where source(key).allSatisfy({ $0.keySpace == .riffInfo }) {
