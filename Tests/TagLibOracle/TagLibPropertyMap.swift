@@ -295,12 +295,7 @@ public enum TagLibPropertyMap {
             // TagLib shows an ID3 date's T as a space, and a RIFF ICRD as its year.
             if key == "DATE" {
                 if from.contains(where: { $0.keySpace == .id3 }) {
-                    ours[key] = ours[key]?.map { value in
-                        guard let t = value.firstIndex(of: "T") else { return value }
-                        var copy = value
-                        copy.replaceSubrange(t...t, with: " ")
-                        return copy
-                    }
+                    ours[key] = ours[key]?.map(Self.spacedT)
                 }
                 if from.allSatisfy({ $0.keySpace == .riffInfo }) {
                     // (TagLib shows no year where the value does not start with four digits.)
@@ -368,6 +363,12 @@ public enum TagLibPropertyMap {
                 }
                 continue
             }
+            // (A date part, TIME, TDAT or TRDA, that no key names: TagLib adds its garbage to
+            // DATE, which this project has not from it.)
+            if ["TIME", "TDAT", "TRDA"].contains(frame.id), ours["DATE"] == nil {
+                theirs["DATE"] = nil
+                continue
+            }
             guard let row = MetadataKeyTable.rows.first(where: { row in
                 [row.id3, row.id3v23].contains { form in
                     switch form {
@@ -399,13 +400,7 @@ public enum TagLibPropertyMap {
         // (TRDA in a v2.3 tag too: TagLib maps it to DATE in any version.)
         if version4 || frames.contains(where: { $0.id == "TRDA" }), let dates = theirs["DATE"] {
             // (TagLib shows each DATE value's first `T` as a space, garbage too.)
-            func spaced(_ value: String) -> String {
-                guard let t = value.firstIndex(of: "T") else { return value }
-                var copy = value
-                copy.replaceSubrange(t...t, with: " ")
-                return copy
-            }
-            let times = Set(frames.filter { ["TIME", "TDAT", "TRDA", "TYER"].contains($0.id) }.flatMap { $0.textValues ?? [] }.flatMap { [$0, spaced($0)] })
+            let times = Set(frames.filter { ["TIME", "TDAT", "TRDA", "TYER"].contains($0.id) }.flatMap { $0.textValues ?? [] }.flatMap { [$0, Self.spacedT($0)] })
             var kept = dates.filter { !times.contains($0) }
             // (Text of such a frame that is no date, its bytes garbage, TagLib splits and
             // decodes its own way: what it adds beside this project's dates is not compared.)
@@ -651,9 +646,7 @@ public enum TagLibPropertyMap {
                             let invalid = value.unicodeScalars.contains("\u{FFFD}")
                             // (Or as TagLib shows a date, its first `T` a space: this project's
                             // values were written so above.)
-                            var spaced = value
-                            if let t = spaced.firstIndex(of: "T") { spaced.replaceSubrange(t...t, with: " ") }
-                            if let i = values.firstIndex(of: value) ?? values.firstIndex(of: spaced) ?? (invalid ? values.firstIndex(of: "") : nil) {
+                            if let i = values.firstIndex(of: value) ?? values.firstIndex(of: Self.spacedT(value)) ?? (invalid ? values.firstIndex(of: "") : nil) {
                                 values.remove(at: i)
                             }
                         }
@@ -711,6 +704,15 @@ public enum TagLibPropertyMap {
             if bytes[i + 3] != 0xFF && bytes[i + 4] != 0xFF && bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
         }
         return false
+    }
+
+    /// `value` as TagLib shows a date: its first `T` a space (scalar by scalar: a `T` followed
+    /// by a combining mark is one Character, and TagLib works on UTF-16 units).
+    static func spacedT(_ value: String) -> String {
+        var scalars = value.unicodeScalars
+        guard let t = scalars.firstIndex(of: "T") else { return value }
+        scalars.replaceSubrange(t...t, with: [" "])
+        return String(scalars)
     }
 
     /// Whether `needle` occurs in `bytes`.
