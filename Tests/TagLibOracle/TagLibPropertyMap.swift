@@ -42,23 +42,11 @@ public enum TagLibPropertyMap {
         // that a frame of the tag had.
         // (Or an MP4 file's atom types, or a picture's magic: a frame that covers the bytes of an
         // MP4 file a mutation put inside the tag, or of a picture.)
-        let frameIDs = Set(frames.map(\.id)).union([
-            "TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC",
-            "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
-            "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
-            "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
-            "JFIF", "Exif", "PNG", "RIFF", "WAVE", "LIST", "INFO", "FORM", "AIFF", "SSND",
-        ])
-        // (In UTF-16 text, an identifier's four bytes read as two characters in either order.)
-        let wideIDs = Set(frameIDs.flatMap { id -> [String] in
-            let b = Array(id.utf8)
-            guard b.count == 4 else { return [] }
-            let little = [UInt16(b[1]) << 8 | UInt16(b[0]), UInt16(b[3]) << 8 | UInt16(b[2])]
-            let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
-            return [String(decoding: little, as: UTF16.self), String(decoding: big, as: UTF16.self)]
-        })
-        // (By UTF-8 bytes, each value once: the fuzz target runs this for every value.)
-        let idBytes = frameIDs.map { Array($0.utf8) }, wideBytes = wideIDs.map { Array($0.utf8) }
+        // (The identifiers of this tag's frames beside `structureWords`; worked out the first
+        // time a value is checked.)
+        lazy var frameIDs = Set(frames.map(\.id)).union(Self.structureWords)
+        lazy var idBytes = frameIDs.map { Array($0.utf8) }
+        lazy var wideBytes = Self.wideForms(of: Set(frames.map(\.id)).subtracting(Self.structureWords)) + Self.structureWideBytes
         var covering: [String: Bool] = [:]
         func coversStructure(_ value: String) -> Bool {
             if let known = covering[value] { return known }
@@ -369,30 +357,14 @@ public enum TagLibPropertyMap {
                 theirs["DATE"] = nil
                 continue
             }
-            guard let row = MetadataKeyTable.rows.first(where: { row in
-                [row.id3, row.id3v23].contains { form in
-                    switch form {
-                    case .frame(let id)?: id == frame.id
-                    case .lyrics?: frame.id == "USLT"
-                    default: false
-                    }
-                }
-            }) else { continue }
+            guard let row = Self.rowOfFrame[frame.id] else { continue }
             ours[row.key] = nil
             theirs[row.key] = nil
         }
         /// The key an ID3 frame identifier gives (v2.2 identifiers upgraded first).
         func key(ofFrame stored: String) -> String? {
             let id = stored.count == 3 ? ID3Frame.identifier(upgradingV22: stored) ?? stored : stored
-            return MetadataKeyTable.rows.first { row in
-                [row.id3, row.id3v23].contains { form in
-                    switch form {
-                    case .frame(let frame)?: frame == id
-                    case .lyrics?: id == "USLT"
-                    default: false
-                    }
-                }
-            }?.key
+            return Self.rowOfFrame[id]?.key
         }
         // A TIME, TDAT, TRDA or TYER frame in an ID3v2.4 tag (which has none of them: TDRC
         // holds the whole date): TagLib 1.13 adds its text to DATE in any version; this project
@@ -634,7 +606,7 @@ public enum TagLibPropertyMap {
         // values are what this project has more.)
         if version4 {
             for frame in frames {
-                guard let row = MetadataKeyTable.rows.first(where: { $0.id3v23 == .frame(frame.id) && $0.id3 != .frame(frame.id) }) else { continue }
+                guard let row = Self.rowOfV23OnlyFrame[frame.id] else { continue }
                 if theirs[row.key] == nil {
                     ours[row.key] = nil
                 } else {
@@ -704,6 +676,54 @@ public enum TagLibPropertyMap {
             if bytes[i + 3] != 0xFF && bytes[i + 4] != 0xFF && bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
         }
         return false
+    }
+
+    /// The first row whose ID3 form (v2.4 or v2.3) is the frame (`USLT` for lyrics), by
+    /// frame identifier.
+    static let rowOfFrame: [String: MetadataKeyDefinition] = {
+        var rows: [String: MetadataKeyDefinition] = [:]
+        for row in MetadataKeyTable.rows {
+            for form in [row.id3, row.id3v23] {
+                switch form {
+                case .frame(let id)?: if rows[id] == nil { rows[id] = row }
+                case .lyrics?: if rows["USLT"] == nil { rows["USLT"] = row }
+                default: break
+                }
+            }
+        }
+        return rows
+    }()
+
+    /// The first row whose v2.3 form is a frame its v2.4 form is not (TORY, TYER...), by frame.
+    static let rowOfV23OnlyFrame: [String: MetadataKeyDefinition] = {
+        var rows: [String: MetadataKeyDefinition] = [:]
+        for row in MetadataKeyTable.rows {
+            if case .frame(let id)? = row.id3v23, row.id3 != .frame(id), rows[id] == nil { rows[id] = row }
+        }
+        return rows
+    }()
+
+    /// Frame identifiers, MP4 atom types, picture magic and IFF chunk IDs: a value holding one
+    /// is the bytes of a structure a frame's size made it cover.
+    static let structureWords: Set<String> = [
+        "TPOS", "TDRC", "TCON", "TCMP", "TXXX", "APIC", "COMM", "TPE1", "TPE2", "TIT2", "TALB", "TRCK", "USLT", "PRIV", "CHAP", "CTOC",
+        "PCNT", "TBPM", "TDOR", "TMOO", "RVA2", "TSOP", "POPM", "TCOM", "TIPL", "WOAR", "WXXX", "UFID", "GEOB", "TSRC", "TPUB",
+        "moov", "trak", "mdia", "minf", "stbl", "stsd", "dinf", "dref", "mp4a", "esds", "stts", "stsc", "stsz", "stco", "udta",
+        "ilst", "mdat", "ftyp", "hdlr", "mvhd", "tkhd", "edts", "elst", "mdhd", "smhd", "data", "gnre", "disk", "trkn",
+        "JFIF", "Exif", "PNG", "RIFF", "WAVE", "LIST", "INFO", "FORM", "AIFF", "SSND",
+    ]
+    static let structureWideBytes = wideForms(of: structureWords)
+
+    /// The UTF-8 bytes of each four-byte identifier read as UTF-16 text: two characters, in
+    /// either byte order.
+    static func wideForms(of ids: Set<String>) -> [[UInt8]] {
+        ids.flatMap { id -> [[UInt8]] in
+            let b = Array(id.utf8)
+            guard b.count == 4 else { return [] }
+            let little = [UInt16(b[1]) << 8 | UInt16(b[0]), UInt16(b[3]) << 8 | UInt16(b[2])]
+            let big = [UInt16(b[0]) << 8 | UInt16(b[1]), UInt16(b[2]) << 8 | UInt16(b[3])]
+            return [Array(String(decoding: little, as: UTF16.self).utf8), Array(String(decoding: big, as: UTF16.self).utf8)]
+        }
     }
 
     /// `value` as TagLib shows a date: its first `T` a space (scalar by scalar: a `T` followed
