@@ -79,11 +79,15 @@ public struct IFFChunkFile: Sendable {
         var sizes64: (riff: UInt64, data: UInt64)?
         if id == "RF64" || id == "BW64" {
             let ds64 = try MPEGStreamFile.read(source, at: 12, count: 8 + 16)
-            guard ds64.count == 24, FourCC(ds64[0], ds64[1], ds64[2], ds64[3]) == "ds64" else {
-                throw CarrierError(.malformed, offset: 12, place: id.description, message: "an \(id) file starts with a 'ds64' chunk; this one does not")
+            if ds64.count == 24, FourCC(ds64[0], ds64[1], ds64[2], ds64[3]) == "ds64" {
+                func le64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(ds64[at + $1]) << (8 * UInt64($1)) } }
+                sizes64 = (le64(8), le64(16))
+            } else {
+                // (A damaged ID, or a writer that never wrote one: read with the 32-bit sizes, as
+                // TagLib and ffmpeg read it.)
+                diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 12,
+                                              message: "an \(id) file starts with a 'ds64' chunk; this one does not: read with the 32-bit sizes"))
             }
-            func le64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(ds64[at + $1]) << (8 * UInt64($1)) } }
-            sizes64 = (le64(8), le64(16))
         }
         var declaredBytes = declared == UInt32.max ? sizes64?.riff ?? UInt64(declared) : UInt64(declared)
         if declared == 0, sizes64 == nil, available > 4 {

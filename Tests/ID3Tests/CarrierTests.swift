@@ -221,6 +221,17 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(short.diagnostics.first?.message.contains("bytes after the end RIFF declares (28 bytes) are not read as chunks") == true)
     }
 
+    /// An `RF64` without its `ds64` chunk (a damaged `RIFF` ID) is read with its 32-bit sizes,
+    /// with a warning, as TagLib and ffmpeg read it (it was refused).
+    @Test func anRF64WithoutItsDS64IsReadWithThe32BitSizes() throws {
+        let info = Array("INFO".utf8) + chunk("IART", Array("Who\0".utf8), littleEndian: true)
+        var bytes = chunk("RIFF", Array("WAVE".utf8) + chunk("fmt ", [UInt8](repeating: 0, count: 16), littleEndian: true) + chunk("LIST", info, littleEndian: true), littleEndian: true)
+        bytes.replaceSubrange(0..<4, with: Array("RF64".utf8))
+        let file = try IFFChunkFile(source: MemoryByteSource(bytes))
+        #expect((file.info?.entries ?? []).map(\.value) == ["Who"])
+        #expect(file.diagnostics.contains { $0.offset == 12 && $0.message.contains("read with the 32-bit sizes") })
+    }
+
     @Test func truncatedChunkIsADiagnostic() throws {
         var bytes = chunk("FORM", Array("AIFF".utf8) + chunk("SSND", [1, 2, 3, 4], littleEndian: false), littleEndian: false)
         bytes[19] = 200

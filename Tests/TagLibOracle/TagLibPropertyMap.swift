@@ -667,13 +667,13 @@ public enum TagLibPropertyMap {
         "akID", "cnID", "geID", "plID", "sfID", "atID", "cmID",
     ]
 
-    /// Whether `bytes` hold what TagLib takes for an ID3v2 tag header anywhere: `ID3`, a
-    /// version and revision byte other than 0xFF (TagLib reads any major version it finds, a
-    /// later one as v2.4), four size bytes below 0x80.
+    /// Whether `bytes` hold what TagLib takes for an ID3v2 tag header anywhere: `ID3`, any
+    /// version and revision (TagLib reads a later major version as v2.4, and a revision of
+    /// 0xFF, which the specification rules out, all the same), four size bytes below 0x80.
     static func hasID3v2Header(_ bytes: [UInt8]) -> Bool {
         guard bytes.count >= 10 else { return false }
         for i in 0...(bytes.count - 10) where bytes[i] == 0x49 && bytes[i + 1] == 0x44 && bytes[i + 2] == 0x33 {
-            if bytes[i + 3] != 0xFF && bytes[i + 4] != 0xFF && bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
+            if bytes[(i + 6)..<(i + 10)].allSatisfy({ $0 < 0x80 }) { return true }
         }
         return false
     }
