@@ -5,9 +5,7 @@ extension IFFChunkFile: StructureDescribing {
     /// The chunk tree as the inspector shows it, with the ID3 tag inside its chunk.
     public var structure: DescribedParts { DescribedParts([structure(of: root, inList: false)]) }
 
-    /// `occurrence`: how many chunks of its ID come before `chunk` in its list (the entry of a
-    /// second `ICMT` is the list's second `ICMT` entry).
-    func structure(of chunk: IFFChunk, inList: Bool, occurrence: Int = 0) -> StructureDescription {
+    func structure(of chunk: IFFChunk, inList: Bool) -> StructureDescription {
         let data = chunk.dataOffset
         let end = data + chunk.dataSize
         var fields: [DescribedField] = []
@@ -33,16 +31,12 @@ extension IFFChunkFile: StructureDescribing {
             if let frames = format.frameCount { fields.append(DescribedField("frameCount", frames, range: at("frameCount"))) }
             summary = "\(format.channels) ch, \(FieldValue.number(format.sampleRate).summaryText) Hz, \(format.bitsPerSample) bits"
         }
-        if inList, let entry = info?.entries.lazy.filter({ $0.id == chunk.id }).dropFirst(occurrence).first {
-            fields.append(DescribedField("value", entry.value, range: data..<end))
-            summary = "\"\(entry.value)\""
+        // (Each entry chunk's own text: a second `ICMT`, or one a later list hides, shows its own.)
+        if inList, let value = infoTextByOffset[chunk.offset] {
+            fields.append(DescribedField("value", value, range: data..<end))
+            summary = "\"\(value)\""
         }
-        var seen: [FourCC: Int] = [:]
-        var children = chunk.children.map { child in
-            let before = seen[child.id, default: 0]
-            seen[child.id] = before + 1
-            return structure(of: child, inList: inList || chunk.id == "LIST", occurrence: before)
-        }
+        var children = chunk.children.map { structure(of: $0, inList: inList || chunk.id == "LIST") }
         if chunk.id == "ID3 " || chunk.id == "id3 ", let tag = id3Tag, tag.offset == chunk.dataOffset {
             children.append(tag.structure)
             summary = "ID3v2.\(tag.majorVersion) tag"

@@ -52,6 +52,9 @@ public struct IFFChunkFile: Sendable {
     /// The entries of a further `LIST`/`INFO` chunk left out of `info` because an earlier
     /// list has an entry of the same ID (a save writes one list, without them).
     public var hiddenInfoEntries: [FourCC] = []
+    /// The text of each `INFO` entry chunk, hidden ones too, by the chunk's offset (what the
+    /// inspector shows beside each chunk).
+    var infoTextByOffset: [UInt64: String] = [:]
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
     public var diagnostics: [Diagnostic]
@@ -92,8 +95,7 @@ public struct IFFChunkFile: Sendable {
         var declaredBytes = declared == UInt32.max ? sizes64?.riff ?? UInt64(declared) : UInt64(declared)
         if declared == 0, sizes64 == nil, available > 4 {
             // A file written as a stream, whose writer never came back to fill in the size: its
-            // chunks run to the end of the file, as ffmpeg and TagLib read them (-1 needs no
-            // case of its own: it is past the end, read to the end with the warning below).
+            // chunks run to the end of the file, as ffmpeg and TagLib read them (-1: below).
             diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 0,
                                           message: "\(id) declares 0 bytes (a file written as a stream); read as the \(available) bytes to the end of the file"))
             declaredBytes = available
@@ -104,12 +106,20 @@ public struct IFFChunkFile: Sendable {
                                           message: "\(id) declares \(declared) byte\(declared == 1 ? "" : "s"), too few for its form type; read as the \(available) bytes to the end of the file"))
             declaredBytes = available
         }
+        if declared == UInt32.max, sizes64 == nil, available > UInt64(UInt32.max) {
+            // -1, "unknown" (a stream, or an RF64 whose `ds64` is missing), on a file past 4 GiB:
+            // the chunks run to its end (on a smaller file -1 is past the end: read to the end
+            // with the warning below).
+            diagnostics.append(Diagnostic(.warning, .malformed, area: id.description, offset: 0,
+                                          message: "\(id) declares -1 bytes (0xFFFFFFFF, unknown); read as the \(available) bytes to the end of the file"))
+            declaredBytes = available
+        }
         if declaredBytes < available, declaredBytes >= 4 {
             // Bytes after the declared end (an appended tag, junk, or chunks of a size that was
             // not updated): kept as they are by a save, not read as chunks here; TagLib and
             // ffmpeg read chunks there too.
             diagnostics.append(Diagnostic(.note, .malformed, area: id.description, offset: 8 + declaredBytes,
-                                          message: "\(available - declaredBytes) bytes after the end \(id) declares (\(declaredBytes) bytes) are not read as chunks; a save keeps them"))
+                                          message: "\(available - declaredBytes) byte\(available - declaredBytes == 1 ? "" : "s") after the end \(id) declares (\(declaredBytes) bytes) are not read as chunks; a save keeps them"))
         }
         if declaredBytes > available {
             diagnostics.append(Diagnostic(.warning, .truncated, area: id.description, offset: 0,
@@ -171,16 +181,17 @@ public struct IFFChunkFile: Sendable {
                 earlierIDs.formUnion(entries.map(\.id))
             }
             for entry in list.children {
-                if earlierIDs.contains(entry.id) {
-                    hiddenInfoEntries.append(entry.id)
-                    continue
-                }
                 // INFO values are short texts; a longer one is read up to 64 KiB.
                 let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
                 let end = bytes.firstIndex(of: 0) ?? bytes.count
                 // RIFF INFO text has no declared encoding; UTF-8 when it decodes, else Latin-1.
                 let raw = bytes[..<end]
                 let text = String(validating: raw, as: UTF8.self) ?? TextDecoding.latin1(raw)
+                infoTextByOffset[entry.offset] = text
+                if earlierIDs.contains(entry.id) {
+                    hiddenInfoEntries.append(entry.id)
+                    continue
+                }
                 entries.append(RIFFInfoList.Entry(entry.id, text))
             }
         }
@@ -227,8 +238,9 @@ public struct IFFChunkFile: Sendable {
             }
             if !id.bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) {
                 // (IFF and RIFF IDs are ASCII, 0x20-0x7E; TagLib stops at such a chunk, ffmpeg
-                // steps over it by its size, as this reader does.)
-                diagnostics.append(Diagnostic(.warning, .malformed, area: area, offset: position,
+                // steps over it by its size, as this reader does, and a save carries it over as
+                // it is: a note.)
+                diagnostics.append(Diagnostic(.note, .malformed, area: area, offset: position,
                                               message: "chunk ID '\(id)' is not four ASCII characters; read as a chunk by its size"))
             }
             let room = end - position - 8

@@ -167,11 +167,14 @@ struct MovieMetadataStore: MetadataStore {
                 readAs = "genre code"
             } else if let text = value.text {
                 texts.append(text)
-            } else if value.dataType == .implicit, value.typeSet == 0, kind == .text || kind == .date {
-                // Implicit data under an item whose key is text (`©day`, `purl`): the item's
-                // name says what it holds, UTF-8 text, as mutagen and ffmpeg read it (four
-                // bytes of `2021` are not the number they would make).
-                texts.append(String(decoding: value.bytes, as: UTF8.self))
+            } else if value.dataType == .implicit, value.typeSet == 0, kind == .text || kind == .date,
+                let text = String(validating: value.bytes, as: UTF8.self)
+            {
+                // Implicit data under an item whose key is text (`©day`, `purl`; a QuickTime
+                // `mdta` item or timed sample of such a key too): the key says what it holds,
+                // UTF-8 text, as mutagen and ffmpeg read it (four bytes of `2021` are not the
+                // number they would make). Bytes that are not UTF-8 stay as below.
+                texts.append(text)
             } else if let number = value.integer {
                 texts.append(kind == .boolean ? (number != 0 ? "1" : "0") : String(number))
             } else if let number = value.number {

@@ -194,8 +194,8 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         #expect(list.children.map(\.summary) == ["\"First\"", "\"T\"", "\"Second\""])
     }
 
-    /// A chunk ID outside ASCII (a damaged `SSND`) is reported and stepped over by its size:
-    /// the ID3 chunk after it is still read, as ffmpeg reads it (TagLib stops there).
+    /// A chunk ID outside ASCII (a damaged `SSND`) is noted and stepped over by its size: the
+    /// ID3 chunk after it is still read, as ffmpeg reads it (TagLib stops there).
     @Test func aChunkIDOutsideASCIIIsReportedAndSteppedOver() throws {
         let tag = I.tag(frames: [I.frame("TIT2", I.text(["After"]))])
         let body = Array("AIFF".utf8) + chunk("COMM", [UInt8](repeating: 0, count: 18), littleEndian: false)
@@ -230,6 +230,21 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         let file = try IFFChunkFile(source: MemoryByteSource(bytes))
         #expect((file.info?.entries ?? []).map(\.value) == ["Who"])
         #expect(file.diagnostics.contains { $0.offset == 12 && $0.message.contains("read with the 32-bit sizes") })
+    }
+
+    /// An RF64 without its `ds64`, sizes -1 (unknown), past 4 GiB (a sparse file): the chunks
+    /// and the `data` chunk run to the end of the file, not to 4 GiB.
+    @Test func anRF64WithoutItsDS64PastFourGiBIsReadToItsEnd() throws {
+        let header = Array("RF64".utf8) + [0xFF, 0xFF, 0xFF, 0xFF] + Array("WAVE".utf8) + chunk("fmt ", [UInt8](repeating: 0, count: 16), littleEndian: true)
+            + Array("data".utf8) + [0xFF, 0xFF, 0xFF, 0xFF]
+        let path = try TemporaryFile.write(header, name: "huge.wav")
+        let size: UInt64 = 5 << 30
+        #expect(truncate(path, off_t(size)) == 0)
+        let file = try IFFChunkFile(source: FileByteSource(path: path))
+        #expect(file.root.dataSize == size - 8)
+        let data = try #require(file.root.children.last)
+        #expect(data.id == "data" && data.dataOffset + data.dataSize == size)
+        #expect(file.diagnostics.contains { $0.message.contains("declares -1 bytes") })
     }
 
     @Test func truncatedChunkIsADiagnostic() throws {

@@ -249,6 +249,41 @@ func retitled(_ tag: ID3v2Tag, _ title: String) -> ID3v2Tag {
         #expect(try crossCheck(path, requireTagLib: true) == [])
     }
 
+    /// Bytes after the end the `RIFF` declares (an appended tag, junk) are a note, carried over
+    /// by a rewrite that grows the tag, which then verifies (it refused them as a fault); a
+    /// declared size that leaves out the last chunk's pad byte does not make the rewrite write
+    /// that byte twice.
+    @Test(arguments: [false, true])
+    func aRewriteCarriesTheBytesAfterTheDeclaredEndOver(padByteLeftOut: Bool) throws {
+        var bytes = try TemporaryFile.read(TestFixtures.path("wav-id3-info.wav"))
+        let declared = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+        #expect(declared == bytes.count - 8)
+        let trailer = Array("TRAILING JUNK".utf8)
+        if padByteLeftOut {
+            // An odd last chunk whose pad byte the RIFF size leaves out.
+            let odd = Array("ISFT".utf8) + [3, 0, 0, 0] + Array("abc".utf8) + [0]
+            bytes += odd
+            let size = bytes.count - 8 - 1
+            bytes.replaceSubrange(4..<8, with: [UInt8(size & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 24)])
+        }
+        bytes += trailer
+        let path = try TemporaryFile.write(bytes, name: "trailing.wav")
+        let before = try chunks(path)
+        #expect(before.diagnostics.map(\.severity) == [.note])
+        let title = String(repeating: "Bigger title ", count: 40)
+        let outcome = try IFFChunkFile.save(retitled(try #require(before.id3Tag), title), to: path)
+        #expect(outcome.method == .rewritten)
+        let written = try TemporaryFile.read(path)
+        #expect(Array(written.suffix(trailer.count)) == trailer)
+        let after = try chunks(path)
+        #expect(after.id3Tag?.frames("TIT2").first?.textValues == [title])
+        #expect(after.root.children.map(\.id) == before.root.children.map(\.id))
+        // (The chunks end where the RIFF now says, its size counting the pad byte, and the
+        // trailer follows at once.)
+        #expect(UInt64(written.count) == 8 + after.root.dataSize + UInt64(trailer.count))
+        #expect(after.diagnostics.map(\.severity) == [.note])
+    }
+
     @Test func wavWithoutATagGetsAnID3Chunk() throws {
         let bytes = Array("RIFF".utf8) + [36, 0, 0, 0] + Array("WAVE".utf8) + Array("fmt ".utf8) + [16, 0, 0, 0] + [UInt8](repeating: 1, count: 16)
             + Array("data".utf8) + [0, 0, 0, 0]

@@ -437,8 +437,13 @@ public enum TagLibPropertyMap {
         }
         // Bytes after the end a RIFF or FORM declares: not read as chunks here (a note says so);
         // TagLib reads chunks to the end of the file. Keys only TagLib has are not compared.
-        if file.diagnostics.contains(where: { ["RIFF", "FORM"].contains($0.path) && $0.message.contains("are not read as chunks") }) {
+        if file.diagnostics.contains(where: { $0.message.contains("are not read as chunks") }) {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
+        }
+        // A chunk ID outside ASCII: TagLib stops there, this project (as ffmpeg) reads on. Keys
+        // only this project has are not compared.
+        if file.diagnostics.contains(where: { $0.message.contains("is not four ASCII characters") }) {
+            for key in ours.keys where theirs[key] == nil { ours[key] = nil }
         }
         // Two INFO chunks of one ID: this project lists both values; TagLib keeps the last.
         if file.format == .wav {

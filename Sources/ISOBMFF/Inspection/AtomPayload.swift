@@ -37,8 +37,9 @@ public struct AtomDecodingContext: Sendable {
     /// The version of the parent when it is a full box whose children read by it (an `iref`'s
     /// references hold 16-bit item IDs under version 0, 32-bit under 1); nil otherwise.
     public var parentVersion: UInt8?
-    /// Whether the decoder notes each field's file bytes (the inspector's byte ranges); off
-    /// for a caller that reads values only (`AtomTree.payload(of:)`: summaries, metadata).
+    /// Whether decoders that note their fields' file bytes by name (the inspector's byte
+    /// ranges, `FieldList.note`) do so; off for a caller that reads values only
+    /// (`AtomTree.payload(of:)`: summaries, metadata). Fields added with their ranges keep them.
     public var recordsFieldBytes = true
 
     public init(atom: Atom, parent: FourCC? = nil, grandparent: FourCC? = nil, handler: FourCC? = nil, metadataKeys: [String] = [],
