@@ -390,6 +390,13 @@ public enum TagLibPropertyMap {
         // A TRDC frame (TDRC misspelt): TagLib 1.13 reads it as TDRC; this project keeps it
         // as the frame of unknown meaning it is, as mutagen and ffmpeg do.
         if ours["DATE"] == nil, frames.contains(where: { $0.id == "TRDC" }) { theirs["DATE"] = nil }
+        // (Beside a TDRC: TagLib adds the TRDC's text, its first `T` a space.)
+        if ours["DATE"] != nil, var dates = theirs["DATE"] {
+            for value in frames.filter({ $0.id == "TRDC" }).flatMap({ $0.textValues ?? [] }) {
+                if let i = dates.firstIndex(of: Self.spacedT(value)) ?? dates.firstIndex(of: value) { dates.remove(at: i) }
+            }
+            theirs["DATE"] = dates.isEmpty ? nil : dates
+        }
         // A `TDR` in a v2.2 tag (not a v2.2 frame; iTunes writes the release date so): TagLib
         // reads it as TDRL; this project keeps it as the unknown frame it is.
         if ours["RELEASEDATE"] == nil, frames.contains(where: { $0.id == "TDR" }) { theirs["RELEASEDATE"] = nil }
@@ -531,7 +538,9 @@ public enum TagLibPropertyMap {
             if utf8Frames.contains(where: { String(validating: $0.body.dropFirst(4), as: UTF8.self) == nil }) { theirs[key] = mine }
         }
         for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
-            guard let values = ours[key], values.count > 2, values.contains(where: coversStructure) else { continue }
+            // (The item's own values too: a date's were respelt with a space for their `T`.)
+            guard let values = ours[key], values.count > 2,
+                values.contains(where: coversStructure) || source(key).contains(where: { $0.values.contains(where: coversStructure) }) else { continue }
             ours[key] = nil
             theirs[key] = nil
         }
@@ -605,6 +614,17 @@ public enum TagLibPropertyMap {
         {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
         }
+        // An ID3v1 tag whose title starts with `EX` after the bytes `APE` (the 8 bytes 131 from
+        // the end spell `APETAGEX`): TagLib takes its `TAG` for the inside of an APE footer and
+        // reads no ID3v1 tag; this project reads the ID3v1 tag (an APE footer would end where
+        // the ID3v1 tag starts). Its keys are not compared.
+        if file.format == .mp3, let bytes = fileSource, bytes.size >= 131,
+            (try? bytes.read(at: bytes.size - 131, count: 8)).map({ Array($0) }) == Array("APETAGEX".utf8)
+        {
+            for item in items where item.keySpace == .id3v1 {
+                for contribution in item.contributions where theirs[contribution.key] == nil { ours[contribution.key] = nil }
+            }
+        }
         // A frame of ID3v2.3 alone (TORY, TYER...) in an ID3v2.4 tag: this project reads it by
         // its ID3v2.3 meaning; TagLib upgrades frames in ID3v2.3 tags only.
         // (Where TagLib has the key from the v2.4 frame, TDOR beside TORY, the v2.3 frame's
@@ -637,6 +657,14 @@ public enum TagLibPropertyMap {
         // TagLib leaves the ID3 genre references (RX) and (CR), and the v2.4 keywords RX and CR,
         // as RX and CR (before the rule below, which compares the genres one by one).
         if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
+        // A genre reference followed by its own name in another case (`(13)pop`): TagLib lists
+        // both (it drops the name only when it is spelt as its list spells it); this project
+        // reads one genre.
+        if let mine = ours["GENRE"], let others = theirs["GENRE"], others.count > mine.count, source("GENRE").contains(where: { $0.keySpace == .id3 }) {
+            var seen: Set<String> = []
+            let folded = others.filter { seen.insert($0.lowercased()).inserted }
+            if folded == mine { theirs["GENRE"] = mine }
+        }
         // An ID3 genre that is a number past the ID3v1 genre list: TagLib gives empty text;
         // this project shows the number.
         if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
