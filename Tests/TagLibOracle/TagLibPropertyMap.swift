@@ -391,11 +391,13 @@ public enum TagLibPropertyMap {
         // as the frame of unknown meaning it is, as mutagen and ffmpeg do.
         if ours["DATE"] == nil, frames.contains(where: { $0.id == "TRDC" }) { theirs["DATE"] = nil }
         // (Beside a TDRC: TagLib adds the TRDC's text, its first `T` a space.)
+        // (Changed only when a value goes: an empty DATE both list stays.)
         if ours["DATE"] != nil, var dates = theirs["DATE"] {
+            let count = dates.count
             for value in frames.filter({ $0.id == "TRDC" }).flatMap({ $0.textValues ?? [] }) {
                 if let i = dates.firstIndex(of: Self.spacedT(value)) ?? dates.firstIndex(of: value) { dates.remove(at: i) }
             }
-            theirs["DATE"] = dates.isEmpty ? nil : dates
+            if dates.count < count { theirs["DATE"] = dates.isEmpty ? nil : dates }
         }
         // A `TDR` in a v2.2 tag (not a v2.2 frame; iTunes writes the release date so): TagLib
         // reads it as TDRL; this project keeps it as the unknown frame it is.
