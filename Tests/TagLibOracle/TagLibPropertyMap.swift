@@ -822,7 +822,7 @@ public enum TagLibPropertyMap {
         }) {
             return "does not follow its layout"
         }
-        let isText = frame.id.hasPrefix("T") || ["MVIN", "MVNM", "GRP1"].contains(frame.id)  // (iTunes' text frames too)
+        let isText = frame.id.hasPrefix("T") || ["MVIN", "MVNM", "GRP1", "WFED"].contains(frame.id)  // (iTunes' text frames too)
         guard isText || ["USLT", "COMM", "WXXX"].contains(frame.id), let encoding = frame.body.first else { return nil }
         if encoding > 3 { return "encoding \(encoding)" }
         // UTF-16BE (which has no byte-order mark) that starts with a little-endian mark: this
