@@ -425,9 +425,17 @@ public enum TagLibPropertyMap {
             for key in theirs.keys where ours[key] == nil { theirs[key] = nil }
             // (A date part's key is DATE, though no row of the table names it.)
             guard let stored = diagnostic.path.split(separator: "/").last.map(String.init),
-                let key = key(ofFrame: stored) ?? (["TIME", "TDAT", "TRDA", "TYER"].contains(stored) ? "DATE" : nil) else { continue }
+                let key = key(ofFrame: stored) ?? (["TIME", "TDAT", "TRDA", "TYER"].contains(stored) ? "DATE" : nil)
+                    ?? ["COMM": "COMMENT", "COM": "COMMENT", "USLT": "LYRICS", "ULT": "LYRICS"][stored] else { continue }
             ours[key] = nil
             theirs[key] = nil
+            // (A comment's or lyrics' key has its description: COMMENT:NOTE too.)
+            if key == "COMMENT" || key == "LYRICS" {
+                for described in Array(ours.keys) + Array(theirs.keys) where described.hasKeyPrefix(key + ":") {
+                    ours[described] = nil
+                    theirs[described] = nil
+                }
+            }
         }
         // A time or day (TIME, TDAT) without a year: TagLib takes it for the date; this project
         // makes a date from a year (TDRC, or TYER with them).
@@ -667,10 +675,10 @@ public enum TagLibPropertyMap {
             let folded = others.filter { seen.insert($0.lowercased()).inserted }
             if folded == mine { theirs["GENRE"] = mine }
         }
-        // An ID3 genre that is a number past the ID3v1 genre list: TagLib gives empty text;
-        // this project shows the number.
+        // An ID3 genre that is a number past the ID3v1 genre list (or before it, `-1`): TagLib
+        // gives empty text; this project shows the number.
         if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
-            zip(mine, others).allSatisfy({ $0 == $1 || ($1.isEmpty && !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber }) })
+            zip(mine, others).allSatisfy({ $0 == $1 || ($1.isEmpty && Int($0) != nil) })
         {
             ours["GENRE"] = others
         }
