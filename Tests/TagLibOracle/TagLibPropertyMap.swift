@@ -692,6 +692,21 @@ public enum TagLibPropertyMap {
             ours["DATE"] = nil
             theirs["DATE"] = nil
         }
+        // A TXXX description that is not valid text (U+FFFD here where the bytes fail): TagLib
+        // decodes it its own way, into another key. Neither reader's key for it is compared.
+        for frame in frames where frame.id == "TXXX" {
+            guard let description = frame.content.userText?.description, description.unicodeScalars.contains("\u{FFFD}") else { continue }
+            ours[description.uppercased()] = nil
+            for key in theirs.keys where ours[key] == nil && MetadataKeyTable.definition(key) == nil { theirs[key] = nil }
+        }
+        // Copies of frames in a damaged tag (a problem reported in it; a mutation copied part of
+        // the tag after itself): TagLib and this project stop and skip at different places, so
+        // they read different numbers of the copies. Values are compared as sets there.
+        if file.diagnostics.contains(where: { $0.path.hasPrefix("ID3v2") && $0.isProblem }) {
+            for (key, values) in theirs {
+                if let mine = ours[key], mine.count != values.count, Set(mine) == Set(values) { ours[key] = values }
+            }
+        }
         // TagLib reads a TXXX without description as a key named by its value, with no value.
         for (key, values) in theirs where values == [""] && ours[key] == nil { theirs[key] = nil }
         var problems: [String] = []
