@@ -212,7 +212,10 @@ public enum TagLibPropertyMap {
         // With an odd number of fields, TagLib drops the list; this project pairs what it can.
         // (TagLib gives a role it cannot decode an empty key.)
         // (And one whose size covers the frames after it: its fields are their bytes.)
-        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1 || $0.values.contains(where: coversStructure)) }) {
+        // (Or a field that is not valid text, U+FFFD here: TagLib decodes a role so its own way.)
+        if items.contains(where: { ["TIPL", "IPLS", "TMCL"].contains($0.nativeKey) && ($0.values.contains("") || $0.values.count % 2 == 1
+            || $0.values.contains(where: coversStructure) || $0.values.contains(where: { $0.unicodeScalars.contains("\u{FFFD}") })) })
+        {
             for key in Array(ours.keys) + Array(theirs.keys) where key.hasKeyPrefix("PERFORMER:") || Self.involvedPeopleKeys.contains(key) || key.isEmpty {
                 ours[key] = nil
                 theirs[key] = nil
