@@ -136,7 +136,14 @@ public enum TagLibPropertyMap {
             ours[plain] = (ours[plain] ?? []) + values
             // (Its text, when it is not valid either, TagLib reads as empty: see below.)
             let readable = { (values: [String]) in Set(values.map { $0.unicodeScalars.contains("\u{FFFD}") ? "" : $0 }.filter { !$0.isEmpty }) }
-            if let theirValues = theirs[plain], readable(theirValues) == readable(ours[plain] ?? []) { ours[plain] = theirValues }
+            // (TagLib may split such a frame's fields elsewhere, the bytes that fail being where
+            // its terminator would be, and read its text as empty: the text moved here need not
+            // be among TagLib's.)
+            if let theirValues = theirs[plain], readable(theirValues) == readable(ours[plain] ?? [])
+                || (readable(theirValues).isSubset(of: readable(ours[plain] ?? [])) && readable(ours[plain] ?? []).subtracting(readable(theirValues)).isSubset(of: Set(values)))
+            {
+                ours[plain] = theirValues
+            }
         }
         /// Takes the values `item` contributed out of `ours`.
         func subtract(_ item: NativeMetadataItem) {
