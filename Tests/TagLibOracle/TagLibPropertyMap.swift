@@ -367,6 +367,11 @@ public enum TagLibPropertyMap {
                 theirs["DATE"] = nil
                 continue
             }
+            // (Or a TRDC, which TagLib reads as TDRC, beside this project's dates.)
+            if ["TIME", "TDAT", "TRDA", "TRDC"].contains(frame.id), let mine = ours["DATE"], let others = theirs["DATE"], Set(mine).isSubset(of: others) {
+                theirs["DATE"] = mine
+                continue
+            }
             guard let row = Self.rowOfFrame[frame.id] else { continue }
             ours[row.key] = nil
             theirs[row.key] = nil
@@ -469,8 +474,16 @@ public enum TagLibPropertyMap {
         }
         // A chunk ID outside ASCII: TagLib stops there, this project (as ffmpeg) reads on. Keys
         // only this project has are not compared.
-        if file.diagnostics.contains(where: { $0.message.contains("is not four ASCII characters") }) {
+        if let stop = file.diagnostics.first(where: { $0.message.contains("is not four ASCII characters") })?.offset {
             for key in ours.keys where theirs[key] == nil { ours[key] = nil }
+            // (An ID3 chunk after it, which TagLib does not reach: the keys this project takes
+            // from it TagLib takes from the INFO list, or not at all.)
+            if let first = frames.first?.offset, first > stop {
+                for key in Array(ours.keys) where source(key).contains(where: { $0.keySpace == .id3 }) {
+                    ours[key] = nil
+                    theirs[key] = nil
+                }
+            }
         }
         // Two INFO chunks of one ID: this project lists both values; TagLib keeps the last.
         if file.format == .wav {
@@ -677,6 +690,13 @@ public enum TagLibPropertyMap {
         // TagLib leaves the ID3 genre references (RX) and (CR), and the v2.4 keywords RX and CR,
         // as RX and CR (before the rule below, which compares the genres one by one).
         if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
+        // A genre reference followed by a number (`(7)1`): TagLib reads the number as another
+        // genre code (Classic Rock); this project and mutagen keep it as the refinement text.
+        if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
+            zip(mine, others).allSatisfy({ $0 == $1 || (Int($0).flatMap(ID3Genres.name) == $1) })
+        {
+            ours["GENRE"] = others
+        }
         // A genre reference followed by its own name in another case (`(13)pop`): TagLib lists
         // both (it drops the name only when it is spelt as its list spells it); this project
         // reads one genre.
