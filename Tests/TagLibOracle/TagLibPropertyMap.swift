@@ -485,6 +485,13 @@ public enum TagLibPropertyMap {
                 }
             }
         }
+        // INFO text that is not UTF-8 (a byte outside ASCII here that is no UTF-8): this project
+        // reads it as Latin-1 (INFO declares no encoding); TagLib 1.13 as UTF-8, giving no value.
+        if file.format == .wav {
+            for key in Array(ours.keys) where theirs[key] == nil && source(key).allSatisfy({ $0.keySpace == .riffInfo }) {
+                if ours[key]?.contains(where: { !$0.unicodeScalars.allSatisfy(\.isASCII) }) == true { ours[key] = nil }
+            }
+        }
         // Two INFO chunks of one ID: this project lists both values; TagLib keeps the last.
         if file.format == .wav {
             for key in Array(ours.keys) where source(key).allSatisfy({ $0.keySpace == .riffInfo }) {
@@ -604,9 +611,9 @@ public enum TagLibPropertyMap {
             if file.family == .mp4, key == "GENRE", theirs[key] == nil, from.contains(where: { $0.nativeKey == "gnre" }),
                 let values = ours[key], values.allSatisfy({ Int($0).map { $0 >= 32768 || $0 == 0 } ?? false }) { ours[key] = nil }
             // (Nor an identifier of bytes outside ASCII: TagLib reads them as Latin-1, this
-            // project as the UTF-8 they make.)
+            // project as the UTF-8 they make. One such identifier among others is enough.)
             if from.contains(where: { $0.nativeKey.hasPrefix("UFID") }), let values = ours[key],
-                values.allSatisfy({ Base64.decode($0) != nil && !$0.contains("-") }) || values.contains(where: { !$0.unicodeScalars.allSatisfy(\.isASCII) })
+                values.contains(where: { Base64.decode($0) != nil && !$0.contains("-") }) || values.contains(where: { !$0.unicodeScalars.allSatisfy(\.isASCII) })
             {
                 ours[key] = nil
                 theirs[key] = nil
@@ -690,6 +697,13 @@ public enum TagLibPropertyMap {
         // TagLib leaves the ID3 genre references (RX) and (CR), and the v2.4 keywords RX and CR,
         // as RX and CR (before the rule below, which compares the genres one by one).
         if let genres = theirs["GENRE"] { theirs["GENRE"] = genres.map { $0 == "RX" ? "Remix" : $0 == "CR" ? "Cover" : $0 } }
+        // (A number past the list beside other genres: TagLib's empty text for it, before the
+        // rules below compare the rest.)
+        if let mine = ours["GENRE"], let others = theirs["GENRE"], others.contains(""), source("GENRE").contains(where: { $0.keySpace == .id3 }),
+            mine.contains(where: { Int($0).map { ID3Genres.name($0) == nil } ?? false })
+        {
+            ours["GENRE"] = mine.map { Int($0).map { ID3Genres.name($0) == nil } ?? false ? "" : $0 }
+        }
         // A genre reference followed by a number (`(7)1`): TagLib reads the number as another
         // genre code (Classic Rock); this project and mutagen keep it as the refinement text.
         if let mine = ours["GENRE"], let others = theirs["GENRE"], mine.count == others.count, source("GENRE").contains(where: { $0.keySpace == .id3 }),
