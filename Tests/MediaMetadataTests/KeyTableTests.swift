@@ -73,14 +73,18 @@ import Testing
         }
     }
 
+    /// A fixture of every format and metadata area (ID3 of each version, APE, ADTS, iTunes,
+    /// QuickTime keys and user data, 3GPP, FLAC, Ogg Vorbis/Opus/Speex/FLAC, WAV, AIFF).
+    static let everyFormat = ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "two-leading-tags-junk.mp3", "ape-lyrics3-id3v1.mp3",
+        "id3v1-only.mp3", "hls-timestamp.aac", "aac-itunes-tags-cover.m4a", "audiobook-chapters.m4b", "video-h264-aac.mp4",
+        "quicktime-mdta-keys.mov", "quicktime-udta-text.mov", "mobile.3gp", "flac-tags-picture.flac", "flac-id3-leading.flac",
+        "ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "speex.spx", "ogg-flac.oga", "wav-id3-info.wav", "aiff-id3.aiff",
+        "aiff-text-chunks.aiff"]
+
     /// Through `MediaFile`, as `tagedit set` runs (the store, then the removal of other items
     /// that read as the key, then the save): every key each format has a place for reads back
     /// as set, by a fresh reader of the saved file and by TagLib.
-    @Test(arguments: ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "two-leading-tags-junk.mp3", "ape-lyrics3-id3v1.mp3",
-                      "id3v1-only.mp3", "hls-timestamp.aac", "aac-itunes-tags-cover.m4a", "audiobook-chapters.m4b", "video-h264-aac.mp4",
-                      "quicktime-mdta-keys.mov", "quicktime-udta-text.mov", "mobile.3gp", "flac-tags-picture.flac", "flac-id3-leading.flac",
-                      "ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "speex.spx", "ogg-flac.oga", "wav-id3-info.wav", "aiff-id3.aiff",
-                      "aiff-text-chunks.aiff"])
+    @Test(arguments: Self.everyFormat)
     func everyRowSetThroughAMediaFileReadsBack(fixture: String) throws {
         let path = try copyOfFixture(fixture)
         var file = try MediaFile(path: path)
@@ -137,11 +141,7 @@ import Testing
 
     /// Every key set, saved, then removed key by key and saved again: no reader finds any of
     /// them, neither a fresh reader of this project nor TagLib (no stale value in any area).
-    @Test(arguments: ["no-tags.mp3", "id3v24-full.mp3", "id3v23-utf16.mp3", "id3v22.mp3", "two-leading-tags-junk.mp3", "ape-lyrics3-id3v1.mp3",
-                      "id3v1-only.mp3", "hls-timestamp.aac", "aac-itunes-tags-cover.m4a", "audiobook-chapters.m4b", "video-h264-aac.mp4",
-                      "quicktime-mdta-keys.mov", "quicktime-udta-text.mov", "mobile.3gp", "flac-tags-picture.flac", "flac-id3-leading.flac",
-                      "ogg-vorbis-tags.ogg", "opus-tags-picture.opus", "speex.spx", "ogg-flac.oga", "wav-id3-info.wav", "aiff-id3.aiff",
-                      "aiff-text-chunks.aiff"])
+    @Test(arguments: Self.everyFormat)
     func everyRowRemovedThroughAMediaFileIsGoneForEveryReader(fixture: String) throws {
         let path = try copyOfFixture(fixture)
         var file = try MediaFile(path: path)
