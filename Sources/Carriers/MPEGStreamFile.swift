@@ -76,7 +76,14 @@ public struct MPEGStreamFile: Sendable {
         var decompressionBudget = ID3v2Tag.maxDecompressedTagSize
         // Leading tags, one after another.
         var lastTagStart: UInt64?
-        while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try Self.read(source, at: position, count: 10)) {
+        // What follows the last tag, read once for the look for another tag's header and for
+        // the first audio frame (the 4 KiB window below).
+        var following: (at: UInt64, bytes: [UInt8]) = (0, [])
+        func bytesFollowing(_ position: UInt64) throws(CarrierError) -> [UInt8] {
+            if following.at != position || following.bytes.isEmpty { following = (position, try Self.read(source, at: position, count: 4096)) }
+            return following.bytes
+        }
+        while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try bytesFollowing(position).prefix(10)) {
             lastTagStart = position
             do {
                 let tag = try ID3v2Tag.read(source, original: original, at: position, header: header, decompressionBudget: &decompressionBudget)
@@ -152,7 +159,7 @@ public struct MPEGStreamFile: Sendable {
         audio = position..<max(position, end)
         let room = end > position ? end - position : 0
         var windowSize = Int(min(4096, room))
-        var window = try Self.read(source, at: position, count: windowSize)
+        var window = Array(try bytesFollowing(position).prefix(windowSize))
         // An IFF file behind the tags (an ID3v2 tag some program put before a WAV or AIFF
         // file): its samples are not MPEG frames, whatever a sync search would find in them.
         let iff = ["RIFF", "RF64", "BW64", "FORM"].first { window.starts(with: $0.utf8) }

@@ -4,7 +4,9 @@ import MediaBytes
 /// start of the file is parsed from that memory; a larger one is read around its frames, and
 /// an `APIC` or `GEOB` frame bigger than `deferThreshold` keeps its data in the file (an
 /// `ID3Payload` that reads it when asked), so a tag with a cover of megabytes costs a few KiB
-/// of reads. (Below the prefetch size one larger read is cheaper than several small ones.)
+/// of reads. (Below the prefetch size one larger read is cheaper than several small ones:
+/// measured on 2026-11-30, an 8 KiB prefetch that left 32 KiB covers in the file listed 1000
+/// MP3s no faster than reading each whole, with three reads a file instead of two.)
 extension ID3v2Tag {
     /// Reads the tag whose header is at `position` in `source` (the prefetched view of
     /// `original`), leaving large picture and object payloads in the file.
@@ -83,12 +85,20 @@ enum ID3TagReading {
                 let from = window.bytes.startIndex + (start - window.start)
                 return window.bytes[from..<from + count]
             }
+            // Bytes of the prefetched start are taken where they are (no read, no copy), and
+            // leave the window to the bytes read.
+            if position + UInt64(start + count) <= UInt64(source.headCount) { return try slice(source, at: position + UInt64(start), count: count) }
             let length = min(total - start, max(count, chunk))
             window = (start, try slice(source, at: position + UInt64(start), count: length))
             return window.bytes[window.bytes.startIndex..<window.bytes.startIndex + count]
         }
         /// True when every byte of `range` is zero, read a chunk at a time without keeping it.
         func allZero(_ range: Range<Int>) throws(ID3Error) -> Bool {
+            // Padding the window holds (read to look for a frame after a deferred one).
+            if range.lowerBound >= window.start && range.upperBound <= window.start + window.bytes.count {
+                let from = window.bytes.startIndex + (range.lowerBound - window.start)
+                return FrameReader.isAllZero(window.bytes[from..<from + range.count])
+            }
             var start = range.lowerBound
             while start < range.upperBound {
                 let count = min(range.upperBound - start, 1 << 20)

@@ -204,25 +204,39 @@ public struct NativeItemValue: Sendable, Hashable {
     public var typeIndicator: UInt32
     public var country: UInt16
     public var language: UInt16
-    public var data: [UInt8]
+    /// The value's bytes: for a value read from a file, a slice of the metadata read (a cover
+    /// is not copied to be listed or exported).
+    public var bytes: ArraySlice<UInt8>
+
+    /// The value's bytes as an array (a copy of `bytes`).
+    public var data: [UInt8] {
+        get { Array(bytes) }
+        set { bytes = newValue[...] }
+    }
 
     public init(typeIndicator: UInt32, data: [UInt8], typeSet: UInt8 = 0, country: UInt16 = 0, language: UInt16 = 0) {
+        self.init(typeIndicator: typeIndicator, bytes: data[...], typeSet: typeSet, country: country, language: language)
+    }
+
+    public init(typeIndicator: UInt32, bytes: ArraySlice<UInt8>, typeSet: UInt8 = 0, country: UInt16 = 0, language: UInt16 = 0) {
         self.typeSet = typeSet
         self.typeIndicator = typeIndicator
         self.country = country
         self.language = language
-        self.data = data
+        self.bytes = bytes
     }
 
     /// The well-known name of the type (`UTF-8`, `JPEG`, `signed integer`...).
     public var typeName: String { ItemValue.DataType(rawValue: typeIndicator).description }
 
     init(_ value: ItemValue) {
-        self.init(typeIndicator: value.dataType.rawValue, data: value.data, typeSet: value.typeSet, country: value.country, language: value.language)
+        self.init(typeIndicator: value.dataType.rawValue, bytes: value.bytes, typeSet: value.typeSet, country: value.country, language: value.language)
     }
 
     var itemValue: ItemValue {
-        ItemValue(dataType: .init(rawValue: typeIndicator), data: data, typeSet: typeSet, country: country, language: language)
+        var value = ItemValue(dataType: .init(rawValue: typeIndicator), data: [], typeSet: typeSet, country: country, language: language)
+        value.bytes = bytes
+        return value
     }
 }
 

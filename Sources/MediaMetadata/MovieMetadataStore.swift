@@ -188,7 +188,7 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     var pictureContents: [PictureContent] {
-        coverValues.map { PictureContent(Self.summary($0), contents: SplicedBytes($0.data)) }
+        coverValues.map { PictureContent(Self.summary($0), contents: SplicedBytes($0.bytes)) }
     }
 
     /// What `pictures` lists, without copying a cover's bytes.

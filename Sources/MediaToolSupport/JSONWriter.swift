@@ -22,7 +22,10 @@ import MediaBytes
 public struct JSONWriter: ~Copyable {
     /// The document so far, as UTF-8: a buffer of its own, appended to through a pointer
     /// (an `Array`'s appends cost a uniqueness and a capacity check each, and a generic copy
-    /// for every run of bytes: most of the writer's time when it wrote into one).
+    /// for every run of bytes: most of the writer's time when it wrote into one). `storage`
+    /// owns it, and `encoded()` hands it over without a copy (an export's document is mostly
+    /// a cover's Base64).
+    private var storage: JSONWriterStorage
     private var base: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
@@ -48,12 +51,11 @@ public struct JSONWriter: ~Copyable {
     /// a pretty-printed document (nil: compact), with room for `capacity` bytes to start with.
     public init(indentLevel: Int?, capacity: Int = 256) {
         self.capacity = max(capacity, 16)
-        base = .allocate(capacity: self.capacity)
+        storage = JSONWriterStorage(capacity: self.capacity)
+        base = storage.base
         pretty = indentLevel != nil
         level = indentLevel ?? 0
     }
-
-    deinit { base.deallocate() }
 
     /// The document so far, as UTF-8 (a writer given bytes still in a file takes `encoded()`).
     public var bytes: [UInt8] { withBytes { Array($0) } }
@@ -78,8 +80,12 @@ public struct JSONWriter: ~Copyable {
     /// The document, finished: its bytes, with the Base64 of the file bytes it was given
     /// still to be read and encoded when it is written out (`EncodedJSON.write`).
     public consuming func encoded() -> EncodedJSON {
-        EncodedJSON(bytes: UnsafeBufferPointer(start: base, count: count), insertions: insertions)
+        EncodedJSON(storage: storage, count: count, insertions: insertions)
     }
+
+    /// Makes room for `extra` more bytes at once (a writer about to write a picture's Base64
+    /// of known length grows once, instead of doubling, and copying, its way there).
+    public mutating func reserveCapacity(_ extra: Int) { reserve(extra) }
 
     /// Bytes written since the last `drain`.
     public var pendingCount: Int { count }
@@ -255,6 +261,8 @@ public struct JSONWriter: ~Copyable {
     /// to the output, which reads and encodes them a chunk at a time (a 200 MB picture is
     /// never in memory at once).
     public mutating func base64(_ data: SplicedBytes) {
+        // Bytes in memory are encoded where they lie (a cover in the metadata read).
+        if data.pieces.count == 1, case .bytes(let bytes) = data.pieces[0] { return base64(bytes) }
         if data.isInMemory, let bytes = try? data.materialized() { return base64(bytes) }
         startValue()
         append(0x22)
@@ -303,10 +311,10 @@ public struct JSONWriter: ~Copyable {
 
     private mutating func grow(_ extra: Int) {
         let larger = max(2 * capacity, count + extra)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: base, count: count)
-        base.deallocate()
-        base = moved
+        let moved = JSONWriterStorage(capacity: larger)
+        moved.base.initialize(from: base, count: count)
+        storage = moved
+        base = moved.base
         capacity = larger
     }
 
@@ -440,18 +448,24 @@ public struct JSONWriter: ~Copyable {
 /// A JSON document `JSONWriter.encoded()` finished: its bytes, and the Base64 of bytes still in
 /// files that go between them, read and encoded as the document is written out.
 public struct EncodedJSON: Sendable {
-    /// The document's own bytes, without the Base64 of file bytes.
-    public let bytes: [UInt8]
-    /// Where each Base64 string of file bytes goes in `bytes`, in order.
+    /// The writer's buffer, handed over: the document's own bytes (the first `ownCount`).
+    private let storage: JSONWriterStorage
+    /// The number of the document's own bytes, without the Base64 of file bytes.
+    public let ownCount: Int
+    /// Where each Base64 string of file bytes goes in the document's own bytes, in order.
     let insertions: [(offset: Int, data: SplicedBytes)]
 
-    init(bytes: UnsafeBufferPointer<UInt8>, insertions: [(offset: Int, data: SplicedBytes)]) {
-        self.bytes = Array(bytes)
+    fileprivate init(storage: JSONWriterStorage, count: Int, insertions: [(offset: Int, data: SplicedBytes)]) {
+        self.storage = storage
+        self.ownCount = count
         self.insertions = insertions
     }
 
+    /// The document's own bytes (valid as long as the document).
+    private var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage.base, count: ownCount) }
+
     /// The document's length in bytes, the Base64 of file bytes included.
-    public var count: Int { insertions.reduce(bytes.count) { $0 + Base64.encodedCount($1.data.count) } }
+    public var count: Int { insertions.reduce(ownCount) { $0 + Base64.encodedCount($1.data.count) } }
 
     /// Bytes of file content encoded at a time (a multiple of 3: no padding inside).
     static let chunk = 3 << 18
@@ -467,8 +481,10 @@ public struct EncodedJSON: Sendable {
         // file bytes, a listing's, has none: it is not a megabyte to clear per file).
         let largest = insertions.reduce(0) { max($0, min($1.data.count, Self.chunk)) }
         var encoded = largest == 0 ? [] : [UInt8](repeating: 0, count: Base64.encodedCount(largest))
+        // (The storage outlives the calls: `self` holds it.)
+        let bytes = self.bytes
         for insertion in insertions {
-            try bytes[position..<insertion.offset].withUnsafeBufferPointer(output)
+            try output(UnsafeBufferPointer(rebasing: bytes[position..<insertion.offset]))
             try insertion.data.forEachChunk(size: Self.chunk) { piece in
                 let length = piece.withUnsafeBytes { raw in
                     encoded.withUnsafeMutableBufferPointer { Base64.encode(raw, into: $0) }
@@ -477,8 +493,20 @@ public struct EncodedJSON: Sendable {
             }
             position = insertion.offset
         }
-        try bytes[position...].withUnsafeBufferPointer(output)
+        try output(UnsafeBufferPointer(rebasing: bytes[position...]))
+        withExtendedLifetime(storage) {}
     }
+}
+
+/// A `JSONWriter`'s buffer, owned: freed when neither the writer nor a document it finished
+/// (`EncodedJSON`, which may go to another thread) holds it. Written only by the one writer
+/// that made it, read only once that writer handed it over.
+final class JSONWriterStorage: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+
+    init(capacity: Int) { base = .allocate(capacity: capacity) }
+
+    deinit { base.deallocate() }
 }
 
 extension EncodedJSON {
