@@ -7,7 +7,11 @@ extension ID3TextEncoding {
     public static func forWriting(_ texts: [String], version: UInt8, preferred: ID3TextEncoding) -> ID3TextEncoding {
         // Every scalar up to U+00FF: in UTF-8, bytes below 0xC4 only (ASCII, the lead bytes
         // 0xC2 and 0xC3, continuation bytes), checked without decoding the scalars.
-        let latin1Fits = texts.allSatisfy { $0.utf8.allSatisfy { $0 < 0xC4 } }
+        // (Over the contiguous bytes where the string has them: a long title is checked at
+        // memory speed, not a byte at a time through the view.)
+        let latin1Fits = texts.allSatisfy { text in
+            text.utf8.withContiguousStorageIfAvailable { $0.allSatisfy { $0 < 0xC4 } } ?? text.utf8.allSatisfy { $0 < 0xC4 }
+        }
         let allowed = version >= 4 || preferred == .latin1 || preferred == .utf16
         if allowed && (preferred != .latin1 || latin1Fits) { return preferred }
         if latin1Fits { return .latin1 }

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MediaBytes
 
 /// The bytes of a large frame payload (a picture, an encapsulated object), which may still be
@@ -67,7 +74,11 @@ public struct ID3Payload: Sendable, Hashable, ExpressibleByArrayLiteral, CustomS
     /// that cannot be read equal nothing).
     public static func == (lhs: ID3Payload, rhs: ID3Payload) -> Bool {
         guard lhs.count == rhs.count else { return false }
-        if case .loaded(let left) = lhs.storage, case .loaded(let right) = rhs.storage { return left == right }
+        if case .loaded(let left) = lhs.storage, case .loaded(let right) = rhs.storage {
+            // Compared by memcmp (an ArraySlice's `==` goes a byte at a time): a save verifies
+            // every picture it wrote against the one it meant to write.
+            return left.withUnsafeBytes { a in right.withUnsafeBytes { b in a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }
+        }
         return lhs.contents == rhs.contents
     }
 
