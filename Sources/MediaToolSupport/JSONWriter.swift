@@ -481,7 +481,7 @@ public struct EncodedJSON: Sendable {
         // file bytes, a listing's, has none: it is not a megabyte to clear per file).
         let largest = insertions.reduce(0) { max($0, min($1.data.count, Self.chunk)) }
         var encoded = largest == 0 ? [] : [UInt8](repeating: 0, count: Base64.encodedCount(largest))
-        // (The storage outlives the calls: `self` holds it.)
+        // (Valid through the calls: `self`, and so its storage, lives until this returns.)
         let bytes = self.bytes
         for insertion in insertions {
             try output(UnsafeBufferPointer(rebasing: bytes[position..<insertion.offset]))
@@ -494,7 +494,6 @@ public struct EncodedJSON: Sendable {
             position = insertion.offset
         }
         try output(UnsafeBufferPointer(rebasing: bytes[position...]))
-        withExtendedLifetime(storage) {}
     }
 }
 
