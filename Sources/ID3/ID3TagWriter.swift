@@ -161,10 +161,14 @@ enum ID3FrameEncoder {
 
     static func header(_ id: String, size: Int, flags: [UInt8], version: UInt8) -> [UInt8]? {
         guard size < 1 << 28 else { return nil }  // the largest size an ID3v2 frame can state
-        let sizeBytes = version == 4
-            ? SyncsafeInteger.encode(UInt32(size))!
-            : [UInt8(size >> 24 & 0xFF), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)]
-        return Array(id.utf8) + sizeBytes + flags
+        // One array of its ten bytes (every frame of an export or a save has one).
+        var header: [UInt8] = []
+        header.reserveCapacity(10)
+        header.append(contentsOf: id.utf8)
+        let shift = version == 4 ? 7 : 8, mask = version == 4 ? 0x7F : 0xFF  // syncsafe in v2.4
+        for index in (0..<4).reversed() { header.append(UInt8(size >> (shift * index) & mask)) }
+        header.append(contentsOf: flags)
+        return header
     }
 }
 

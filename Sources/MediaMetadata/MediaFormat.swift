@@ -41,9 +41,11 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// none matches. (A file behind an ID3v2 tag needs `detect(_:)`, which reads past the tag.)
     /// Each row of `definitions` says how its files begin; the strongest signatures are tried
     /// first (`MediaFormat.Signature`).
-    public static func detect(prefix bytes: [UInt8]) -> MediaFormat? {
+    public static func detect(prefix bytes: [UInt8]) -> MediaFormat? { detect(prefix: bytes[...]) }
+
+    private static func detect(prefix bytes: ArraySlice<UInt8>) -> MediaFormat? {
         guard bytes.count >= 8 else { return nil }
-        return detectionOrder.first { $0.recognizes(bytes[...]) }?.format
+        return detectionOrder.first { $0.recognizes(bytes) }?.format
     }
 
     /// Recognises a file's format, reading only its first bytes (and, behind a leading ID3v2
@@ -54,7 +56,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// 2 KiB packs, an AVI's chunks) do not make.
     public static func detect(_ source: any ByteSource) -> MediaFormat? {
         // Enough for every signature: a transport stream's third packet's sync byte.
-        guard let head = try? source.readAvailable(at: 0, upTo: TransportStreamFile.headSize) else { return nil }
+        // (A view of the file's prefetched start where it holds them: no copy.)
+        guard let head = try? source.slice(at: 0, count: Int(min(UInt64(TransportStreamFile.headSize), source.size))) else { return nil }
         if let tag = ID3TagHeader(head) {
             guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
             if let row = detectionOrder.first(where: { $0.mayFollowID3 && $0.recognizes(after[...]) }) { return row.format }
@@ -78,7 +81,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// True for an ISO-BMFF/QuickTime file of `format` (by its first atom and brand).
     static func atoms(_ format: MediaFormat) -> @Sendable (ArraySlice<UInt8>) -> Bool {
-        { atomFormat(Array($0)) == format }
+        { atomFormat($0) == format }
     }
 
     /// True for a file whose first frame is MPEG audio (MP3) or ADTS (AAC), as `format` says.
@@ -100,12 +103,13 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
 
     /// The format of a file opening with an atom the atom reader accepts (the same set), by the
     /// `ftyp`/`styp` brand when there is one.
-    private static func atomFormat(_ bytes: [UInt8]) -> MediaFormat? {
+    private static func atomFormat(_ bytes: ArraySlice<UInt8>) -> MediaFormat? {
         guard bytes.count >= 8 else { return nil }
-        let type = FourCC(bytes[4], bytes[5], bytes[6], bytes[7])
+        let b = bytes.startIndex
+        let type = FourCC(bytes[b + 4], bytes[b + 5], bytes[b + 6], bytes[b + 7])
         guard AtomTree.isOpeningType(type) else { return nil }
         if type == "ftyp" || type == "styp", bytes.count >= 12 {
-            return format(forBrand: String(decoding: bytes[8..<12], as: UTF8.self))
+            return format(forBrand: String(decoding: bytes[b + 8..<b + 12], as: UTF8.self))
         }
         return quickTimeOpenings.contains(type) ? .mov : .mp4
     }
