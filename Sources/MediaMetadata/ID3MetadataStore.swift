@@ -136,8 +136,31 @@ struct ID3MetadataStore: MetadataStore {
         description.isEmpty || description.uppercased() == base ? base : base + ":" + description.uppercased()
     }
 
-    private func identifier(_ frame: ID3Frame, _ qualifier: String?) -> MetadataIdentifier {
-        MetadataIdentifier(.id3, qualifier.map { frame.id + ":" + $0 } ?? frame.id)
+    /// A frame's identifier: its ID, and what tells it from others of that ID (`qualifier`).
+    func identifier(_ frame: ID3Frame) -> MetadataIdentifier {
+        MetadataIdentifier(.id3, Self.qualifier(frame).map { frame.id + ":" + $0 } ?? frame.id)
+    }
+
+    /// What follows a frame's ID in its identifier (`TXXX:MusicBrainz Album Id`, `APIC:Cover
+    /// (front)`); nil for a frame its ID names alone. `view` and `nativeItems` take it from here
+    /// (an export names every frame without making its whole view).
+    static func qualifier(_ frame: ID3Frame) -> String? {
+        func described(_ description: String) -> String? { description.isEmpty ? nil : description }
+        switch frame.content.kind {
+        case .userText: return described(frame.content.userText!.1)
+        case .userURL: return described(frame.content.userURL!.1)
+        case .comment: return described(frame.content.comment!.2)
+        case .picture: return PictureType(rawValue: frame.content.picture!.2).name
+        case .uniqueFileID: return frame.content.uniqueFileID!.0
+        case .privateData: return frame.content.privateData!.0
+        case .popularimeter: return frame.content.popularimeter!.0
+        case .chapter: return frame.content.chapter!.0
+        case .tableOfContents: return frame.content.tableOfContents!.0
+        case .object: return frame.content.object!.3
+        case .syncedLyrics: return frame.content.syncedLyrics!.4
+        case .relativeVolume: return frame.content.relativeVolume!.0
+        default: return nil
+        }
     }
 
     func view(_ frame: ID3Frame) -> NativeMetadataItem {
@@ -157,7 +180,7 @@ struct ID3MetadataStore: MetadataStore {
                     if let key { contributions.append(TagContribution(key: key, values: names)) }
                     index += 2
                 }
-                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "involved people", values: values, contributions: contributions)
+                return NativeMetadataItem(identifier(frame), key: nil, dataType: "involved people", values: values, contributions: contributions)
             }
             if frame.id == "TYER" {
                 // The year with the v2.3 day/month and time frames, as TagLib joins them.
@@ -166,74 +189,74 @@ struct ID3MetadataStore: MetadataStore {
                     ? ID3v2Tag(majorVersion: 3, frames: tag.frames.filter { ["TYER", "TDAT", "TIME"].contains($0.id) }).recordingDate
                     : nil
                 let joined = date.flatMap { $0 == values.first ? nil : [$0] }
-                return NativeMetadataItem(identifier(frame, nil), key: "DATE", dataType: "text frame", values: values,
+                return NativeMetadataItem(identifier(frame), key: "DATE", dataType: "text frame", values: values,
                                           contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }
             if frame.id == "TDAT" || frame.id == "TIME" || frame.id == "TRDA" {
-                return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
+                return NativeMetadataItem(identifier(frame), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
             }
             let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
-            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
+            return NativeMetadataItem(identifier(frame), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
         case .userText:
             let (_, description, values) = frame.content.userText!
             let key = MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased())
-            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: key, dataType: "user text", values: values)
+            return NativeMetadataItem(identifier(frame), key: key, dataType: "user text", values: values)
         case .url:
             let url = frame.content.url!
-            return NativeMetadataItem(identifier(frame, nil), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "URL", values: [url])
+            return NativeMetadataItem(identifier(frame), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "URL", values: [url])
         case .userURL:
             let (_, description, url) = frame.content.userURL!
-            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
+            return NativeMetadataItem(identifier(frame), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
         case .comment:
             let (_, language, description, text) = frame.content.comment!
             let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
-            return NativeMetadataItem(identifier(frame, description.isEmpty ? nil : description), key: Self.describedKey(base, description),
+            return NativeMetadataItem(identifier(frame), key: Self.describedKey(base, description),
                                       dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
         case .picture:
             let (_, mime, type, description, data) = frame.content.picture!
-            return NativeMetadataItem(identifier(frame, PictureType(rawValue: type).name), key: nil, dataType: mime, values: [],
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: mime, values: [],
                                       pictures: [PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)])
         case .uniqueFileID:
             let (owner, identifier) = frame.content.uniqueFileID!
             let key = MetadataKeyTable.key(id3: .uniqueFileID(owner))
             let text = String(validating: identifier, as: UTF8.self).flatMap { $0.unicodeScalars.allSatisfy { $0.value >= 0x20 } ? $0 : nil }
-            return NativeMetadataItem(self.identifier(frame, owner), key: key, dataType: "unique file identifier",
+            return NativeMetadataItem(self.identifier(frame), key: key, dataType: "unique file identifier",
                                       values: [text ?? Base64.encode(identifier)])
         case .privateData:
-            let (owner, data) = frame.content.privateData!
-            return NativeMetadataItem(identifier(frame, owner), key: nil, dataType: "private data", values: [Base64.encode(data)])
+            let (_, data) = frame.content.privateData!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "private data", values: [Base64.encode(data)])
         case .popularimeter:
-            let (email, rating, counter) = frame.content.popularimeter!
-            return NativeMetadataItem(identifier(frame, email), key: nil, dataType: "popularimeter",
+            let (_, rating, counter) = frame.content.popularimeter!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "popularimeter",
                                       values: ["rating \(rating)" + (counter.map { ", played \($0) times" } ?? "")])
         case .playCounter:
             let count = frame.content.playCounter!
-            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "play counter", values: [String(count)])
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "play counter", values: [String(count)])
         case .chapter:
-            let (element, start, end, _, _, subframes) = frame.content.chapter!
+            let (_, start, end, _, _, subframes) = frame.content.chapter!
             let title = subframes.first { $0.id == "TIT2" }?.textValues?.first ?? ""
-            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"], travelsWith: .chapters)
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "chapter", values: ["\(start)-\(end) ms \(title)"], travelsWith: .chapters)
         case .tableOfContents:
-            let (element, _, _, children, _) = frame.content.tableOfContents!
-            return NativeMetadataItem(identifier(frame, element), key: nil, dataType: "table of contents", values: children, travelsWith: .chapters)
+            let (_, _, _, children, _) = frame.content.tableOfContents!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "table of contents", values: children, travelsWith: .chapters)
         case .object:
-            let (_, mime, filename, description, data) = frame.content.object!
-            return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])
+            let (_, mime, filename, _, data) = frame.content.object!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "object (\(mime))", values: ["\(filename), \(data.count) bytes"])
         case .syncedLyrics:
-            let (_, language, _, _, description, lines) = frame.content.syncedLyrics!
-            return NativeMetadataItem(identifier(frame, description), key: nil, dataType: "synchronised lyrics (\(language))", values: lines.map(\.text))
+            let (_, language, _, _, _, lines) = frame.content.syncedLyrics!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "synchronised lyrics (\(language))", values: lines.map(\.text))
         case .musicCDIdentifier:
             let bytes = frame.content.musicCDIdentifier!
-            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
         case .relativeVolume:
-            let (identification, channels) = frame.content.relativeVolume!
-            return NativeMetadataItem(identifier(frame, identification), key: nil, dataType: "relative volume",
+            let (_, channels) = frame.content.relativeVolume!
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "relative volume",
                                       values: channels.map { "channel \($0.channel): \($0.adjustment) dB" })
         default:
             // Binary frames, and any frame family this layer does not know yet, as their bytes.
             let bytes = frame.content.binary ?? []
-            if frame.id == "PCST" { return NativeMetadataItem(identifier(frame, nil), key: "PODCAST", dataType: "podcast flag", values: ["1"]) }
-            return NativeMetadataItem(identifier(frame, nil), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
+            if frame.id == "PCST" { return NativeMetadataItem(identifier(frame), key: "PODCAST", dataType: "podcast flag", values: ["1"]) }
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "binary", values: [Base64.encode(bytes)])
         }
     }
 
@@ -626,7 +649,7 @@ struct ID3MetadataStore: MetadataStore {
             // An identifier names the frames listed under it; `id3/APIC`, `id3/PRIV`... without a
             // qualifier name every frame of that ID (theirs always have one).
             let everyOfID = identifier.id3Parts.qualifier == nil && Self.alwaysQualified.contains(identifier.id3Parts.frame)
-            let names = tag.frames.map { view($0).identifier }
+            let names = tag.frames.map { self.identifier($0) }
             tag.frames = zip(tag.frames, names).filter { frame, name in
                 everyOfID ? frame.id != identifier.id3Parts.frame : name != identifier
             }.map(\.0)
@@ -730,7 +753,7 @@ struct ID3MetadataStore: MetadataStore {
                     let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).contents
                     bytes = contents.subrange(10..<contents.count)
                 }
-                result.append((view(frame).identifier, .id3Frame(version: written, bytes: bytes)))
+                result.append((identifier(frame), .id3Frame(version: written, bytes: bytes)))
             } catch {
                 throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
             }
