@@ -45,6 +45,8 @@ public struct PrefetchedByteSource: ByteSource {
         let end = offset + UInt64(count)
         if end <= UInt64(head.count) { return Array(head[head.startIndex + Int(offset)..<head.startIndex + Int(end)]) }
         if offset >= tailStart { return Array(tail[Int(offset - tailStart)..<Int(end - tailStart)]) }
+        // A read that runs into the prefetched end reads only the bytes before it.
+        if end > tailStart { return try base.read(at: offset, count: Int(tailStart - offset)) + tail[..<Int(end - tailStart)] }
         return try base.read(at: offset, count: count)
     }
 }

@@ -85,7 +85,7 @@ public struct JSONWriter: ~Copyable {
 
     /// Makes room for `extra` more bytes at once (a writer about to write a picture's Base64
     /// of known length grows once, instead of doubling, and copying, its way there).
-    public mutating func reserveCapacity(_ extra: Int) { reserve(extra) }
+    public mutating func reserveRoom(for extra: Int) { reserve(extra) }
 
     /// Bytes written since the last `drain`.
     public var pendingCount: Int { count }

@@ -339,7 +339,7 @@ public enum TagReport {
         writer.int(exportVersion)
         let pictures = try file.pictureContents
         // Room for the pictures in memory, whose Base64 is most of the document, at once.
-        writer.reserveCapacity(pictures.reduce(4096) { $0 + Base64.encodedCount($1.contents.countInMemory) + 256 })
+        writer.reserveRoom(for: pictures.reduce(4096) { $0 + Base64.encodedCount($1.contents.countInMemory) + 256 })
         try writeMembers(file, path: path, pictures: .data(pictures, digests: digests), to: &writer)
         // The bytes of a native item: Base64, or the part before a picture and the picture's index.
         func bytes(_ bytes: SplicedBytes) throws(MetadataError) {

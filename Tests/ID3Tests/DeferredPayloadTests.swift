@@ -48,6 +48,11 @@ func mp3WithLargeCover(version: UInt8 = 4, size: Int = 1_000_000) throws -> (pat
         let readBytes = source.reads.reduce(0) { $0 + $1.count }
         // The prefetched 64 KiB, the frames around the cover, the end of the file: not the cover.
         #expect(readBytes < 100_000, "read \(readBytes) bytes for a \(cover.count)-byte cover")
+        // The padding after the frames is counted from the bytes read around them, and no byte
+        // is read twice (the padding was read up to four times, the first frame's start twice).
+        #expect(tag.paddingSize == 512)
+        let reads = source.reads.sorted { $0.lowerBound < $1.lowerBound }
+        #expect(zip(reads, reads.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound }, "overlapping reads: \(reads)")
         #expect(Array(try data.bytes()) == cover)
     }
 
