@@ -68,7 +68,7 @@ public struct APETag: Sendable, Hashable {
     public static func read(from source: any ByteSource, endingAt end: UInt64, floor: UInt64 = 0) throws(APEError) -> (tag: APETag, range: Range<UInt64>)? {
         guard end >= floor + 32 else { return nil }
         let footerBytes = try bytes(source, at: end - 32, count: 32)
-        guard let footer = Boundary(footerBytes[...]), footer.flags & 0x2000_0000 == 0 else { return nil }
+        guard let footer = Boundary(footerBytes), footer.flags & 0x2000_0000 == 0 else { return nil }
         let size = UInt64(footer.size)
         let headerSize: UInt64 = footer.version >= 2000 && footer.flags & 0x8000_0000 != 0 ? 32 : 0
         guard size >= 32, size <= maxSize, size + headerSize <= end - floor else {
@@ -77,7 +77,7 @@ public struct APETag: Sendable, Hashable {
         let start = end - size - headerSize
         let whole = try bytes(source, at: start, count: Int(size + headerSize))
         guard whole.count == Int(size + headerSize) else { throw APEError(.io, offset: start, message: "the APE tag is cut short") }
-        let tag = try APETag(whole[...], at: start)
+        let tag = try APETag(whole, at: start)
         return (tag, start..<end)
     }
 
@@ -164,7 +164,7 @@ public struct APETag: Sendable, Hashable {
         UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16 | UInt32(bytes[index + 3]) << 24
     }
 
-    private static func bytes(_ source: any ByteSource, at offset: UInt64, count: Int) throws(APEError) -> [UInt8] {
-        do { return try source.readAvailable(at: offset, upTo: count) } catch { throw APEError(.io, offset: offset, message: error.description) }
+    private static func bytes(_ source: any ByteSource, at offset: UInt64, count: Int) throws(APEError) -> ArraySlice<UInt8> {
+        do { return try source.sliceAvailable(at: offset, upTo: count) } catch { throw APEError(.io, offset: offset, message: error.description) }
     }
 }

@@ -1,3 +1,5 @@
+import MediaBytes
+
 /// The 4-byte header of an MPEG-1/2/2.5 audio frame, layers I-III (ISO/IEC 11172-3 section
 /// 2.4.1.3; ISO/IEC 13818-3 for the lower sampling rates).
 public struct MPEGAudioFrameHeader: Sendable, Hashable {
@@ -21,7 +23,7 @@ public struct MPEGAudioFrameHeader: Sendable, Hashable {
 
     /// Decodes four bytes; nil when they are not a valid frame header.
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        let b = Array(bytes.prefix(4))
+        let b = HeaderBytes(bytes, count: 4)
         guard b.count == 4, b[0] == 0xFF, b[1] & 0xE0 == 0xE0 else { return nil }
         switch (b[1] >> 3) & 0x3 {
         case 0: version = .mpeg25
@@ -92,25 +94,27 @@ public struct XingHeader: Sendable, Hashable {
     /// Nine characters such as `LAME3.100`, when a LAME header follows.
     public var encoder: String?
 
-    /// Reads the header from the bytes of a first frame; nil when it has none.
-    public init?(frame: [UInt8], header: MPEGAudioFrameHeader) {
+    /// Reads the header from the bytes of a first frame (a slice of what was read, looked at
+    /// in place); nil when it has none.
+    public init?(frame: ArraySlice<UInt8>, header: MPEGAudioFrameHeader) {
+        // Offsets below are from the frame's start.
+        let base = frame.startIndex
+        func word(_ at: Int) -> UInt32? {
+            guard at + 4 <= frame.count else { return nil }
+            return frame[base + at..<base + at + 4].reduce(0) { $0 << 8 | UInt32($1) }
+        }
         // Fraunhofer's VBRI header sits 32 bytes after the frame header, whatever the mode.
-        if frame.count >= 36 + 18, frame[36..<40].elementsEqual(Array("VBRI".utf8)) {
+        if frame.count >= 36 + 18, frame[base + 36..<base + 40].elementsEqual("VBRI".utf8) {
             tag = "VBRI"
-            func word(_ at: Int) -> UInt32 { frame[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) } }
             byteCount = word(36 + 10)
             frameCount = word(36 + 14)
             return
         }
         let start = header.sideInformationEnd
         guard frame.count >= start + 8 else { return nil }
-        let tagBytes = frame[start..<start + 4]
-        guard tagBytes.elementsEqual(Array("Xing".utf8)) || tagBytes.elementsEqual(Array("Info".utf8)) else { return nil }
+        let tagBytes = frame[base + start..<base + start + 4]
+        guard tagBytes.elementsEqual("Xing".utf8) || tagBytes.elementsEqual("Info".utf8) else { return nil }
         tag = String(decoding: tagBytes, as: UTF8.self)
-        func word(_ at: Int) -> UInt32? {
-            guard at + 4 <= frame.count else { return nil }
-            return frame[at..<at + 4].reduce(0) { $0 << 8 | UInt32($1) }
-        }
         guard let flags = word(start + 4) else { return nil }
         var position = start + 8
         if flags & 1 != 0 { frameCount = word(position); position += 4 }
@@ -118,7 +122,7 @@ public struct XingHeader: Sendable, Hashable {
         if flags & 4 != 0 { position += 100 }
         if flags & 8 != 0 { quality = word(position); position += 4 }
         if position + 9 <= frame.count {
-            let name = frame[position..<position + 9]
+            let name = frame[base + position..<base + position + 9]
             if name.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) && name.first.map({ $0 >= 0x41 }) == true {
                 encoder = String(decoding: name, as: UTF8.self).trimmingTrailingSpaces
             }
@@ -148,7 +152,7 @@ public struct ADTSFrameHeader: Sendable, Hashable {
     static let rates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
-        let b = Array(bytes.prefix(7))
+        let b = HeaderBytes(bytes, count: 7)
         guard b.count == 7, b[0] == 0xFF, b[1] & 0xF6 == 0xF0 else { return nil }
         isMPEG2 = b[1] & 0x08 != 0
         hasCRC = b[1] & 0x01 == 0

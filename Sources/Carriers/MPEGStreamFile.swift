@@ -78,9 +78,9 @@ public struct MPEGStreamFile: Sendable {
         var lastTagStart: UInt64?
         // What follows the last tag, read once for the look for another tag's header and for
         // the first audio frame (the 4 KiB window below).
-        var following: (at: UInt64, bytes: [UInt8]) = (0, [])
-        func bytesFollowing(_ position: UInt64) throws(CarrierError) -> [UInt8] {
-            if following.at != position || following.bytes.isEmpty { following = (position, try Self.read(source, at: position, count: 4096)) }
+        var following: (at: UInt64, bytes: ArraySlice<UInt8>) = (0, [])
+        func bytesFollowing(_ position: UInt64) throws(CarrierError) -> ArraySlice<UInt8> {
+            if following.at != position || following.bytes.isEmpty { following = (position, try Self.slice(source, at: position, count: 4096)) }
             return following.bytes
         }
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try bytesFollowing(position).prefix(10)) {
@@ -132,13 +132,13 @@ public struct MPEGStreamFile: Sendable {
                 moved = true
             }
             if appendedTag == nil, end >= position + 20 {
-                let footer = try Self.read(source, at: end - 10, count: 10)
-                if footer.starts(with: [0x33, 0x44, 0x49]), let size = SyncsafeInteger.decode(footer[6..<10]),
+                let footer = try Self.slice(source, at: end - 10, count: 10)
+                if footer.starts(with: [0x33, 0x44, 0x49]), let size = SyncsafeInteger.decode(footer.dropFirst(6)),
                     UInt64(size) + 20 <= end - position
                 {
                     let start = end - 20 - UInt64(size)
-                    let bytes = try Self.read(source, at: start, count: Int(UInt64(size) + 20))
-                    if let tag = try? ID3v2Tag(parsing: bytes[...], at: start, decompressionBudget: &decompressionBudget) {
+                    let bytes = try Self.slice(source, at: start, count: Int(UInt64(size) + 20))
+                    if let tag = try? ID3v2Tag(parsing: bytes, at: start, decompressionBudget: &decompressionBudget) {
                         appendedTag = tag
                         appendedBlock = start..<end
                         diagnostics += tag.diagnostics.map { $0.within("ID3v2") }
@@ -159,14 +159,14 @@ public struct MPEGStreamFile: Sendable {
         audio = position..<max(position, end)
         let room = end > position ? end - position : 0
         var windowSize = Int(min(4096, room))
-        var window = Array(try bytesFollowing(position).prefix(windowSize))
+        var window = try bytesFollowing(position).prefix(windowSize)
         // An IFF file behind the tags (an ID3v2 tag some program put before a WAV or AIFF
         // file): its samples are not MPEG frames, whatever a sync search would find in them.
         let iff = ["RIFF", "RF64", "BW64", "FORM"].first { window.starts(with: $0.utf8) }
         var found = iff == nil ? Self.locateStream(in: window) : nil
         if found == nil, iff == nil, room > UInt64(windowSize) {
             windowSize = Int(min(UInt64(Self.syncSearchLimit), room))
-            window = try Self.read(source, at: position, count: windowSize)
+            window = try Self.slice(source, at: position, count: windowSize)
             found = Self.locateStream(in: window)
         }
         if let iff {
@@ -180,20 +180,20 @@ public struct MPEGStreamFile: Sendable {
                                                  message: "\(index) bytes before the first audio frame"))
                 // An ID3v2 tag in the junk is read by some programs and not by others: worth a
                 // warning, not a reason to refuse a save (the junk is kept as it is).
-                if let stray = Self.strayTagHeader(in: window[..<index]) {
+                if let stray = Self.strayTagHeader(in: window.prefix(index)) {
                     diagnostics.append(Diagnostic(.warning, .padding, area: "MPEG", offset: position + UInt64(stray.index),
                                                   message: "an ID3v2.\(stray.version) tag of \(stray.size) bytes in the junk before the audio (a tag starts the file or follows one): not read here, nor by ffmpeg, mutagen or exiftool, but read by TagLib when no tag starts the file; a tag written here goes at the start, and the stray one stays in the junk"))
                 }
             }
             audio = position + UInt64(index)..<end
-            let frame = Array(window[index...].prefix(2048))
+            let frame = window.dropFirst(index).prefix(2048)
             if kind == .mp3, let header = MPEGAudioFrameHeader(frame) {
                 mpegHeader = header
                 xingHeader = XingHeader(frame: frame, header: header)
                 // LAME writes a CBR file's `Info` frame at a higher rate when the tag does not fit
                 // a frame of the stream's own: the stream's rate is the next frame's.
                 if xingHeader?.tag == "Info", let length = header.frameLength, index + length + 4 <= window.count,
-                    let next = MPEGAudioFrameHeader(window[(index + length)...])
+                    let next = MPEGAudioFrameHeader(window.dropFirst(index + length))
                 {
                     constantBitrate = next.bitrate
                 }
@@ -218,7 +218,7 @@ public struct MPEGStreamFile: Sendable {
     /// The ID3v1 tag in the 128 bytes before `end`, if they are one and after `floor`.
     static func id3v1(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> ID3v1Tag? {
         guard end >= 128 + floor else { return nil }
-        return ID3v1Tag(try read(source, at: end - 128, count: 128))
+        return ID3v1Tag(try slice(source, at: end - 128, count: 128))
     }
 
     /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
@@ -306,9 +306,20 @@ public struct MPEGStreamFile: Sendable {
         return nil
     }
 
+    /// Up to `count` bytes at `offset` (fewer where the source ends).
     static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> [UInt8] {
         do {
             return try source.readAvailable(at: offset, upTo: count)
+        } catch {
+            throw CarrierError(.io, offset: offset, message: error.description)
+        }
+    }
+
+    /// `read` as a slice, in place where the source holds the bytes already (the prefetched
+    /// start and end of the file): indexed as the source's storage, not from 0.
+    static func slice(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> ArraySlice<UInt8> {
+        do {
+            return try source.sliceAvailable(at: offset, upTo: count)
         } catch {
             throw CarrierError(.io, offset: offset, message: error.description)
         }
@@ -333,7 +344,7 @@ public struct MPEGStreamFile: Sendable {
         return nil
     }
 
-    static func locateStream(in bytes: [UInt8]) -> (Int, Kind)? {
+    static func locateStream(in bytes: ArraySlice<UInt8>) -> (Int, Kind)? {
         guard let found = firstFrame(in: bytes) else { return nil }
         if found.0 == 0 { return found }
         return streamStart(in: bytes).map { ($0.offset, $0.kind) }
@@ -343,25 +354,27 @@ public struct MPEGStreamFile: Sendable {
     /// before the first frame, with no ID3v2 tag to say what follows), and its kind: the first
     /// offset where `run` frames follow one another, each header leading to the next and all of
     /// one version, layer and sample rate. Stricter than what is looked for behind a tag, since
-    /// nothing else says the file is MPEG audio; nil when no such run starts in `bytes`.
-    public static func streamStart(in bytes: [UInt8], run: Int = 3) -> (offset: Int, kind: Kind)? {
+    /// nothing else says the file is MPEG audio; nil when no such run starts in `bytes`. The
+    /// offset is from the start of `bytes`.
+    public static func streamStart(in bytes: ArraySlice<UInt8>, run: Int = 3) -> (offset: Int, kind: Kind)? {
+        let base = bytes.startIndex
         var index = 0
         while index + 4 <= bytes.count {
             defer { index += 1 }
-            guard bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { continue }
+            guard bytes[base + index] == 0xFF, bytes[base + index + 1] & 0xE0 == 0xE0 else { continue }
             var at = index
             var found = 0
             var kind: Kind?
             var first: MPEGAudioFrameHeader?
             var firstADTS: ADTSFrameHeader?
             while found < run, at + 7 <= bytes.count {
-                if kind != .mp3, let adts = ADTSFrameHeader(bytes[at...].prefix(7)), adts.frameLength > 7,
+                if kind != .mp3, let adts = ADTSFrameHeader(bytes[(base + at)...].prefix(7)), adts.frameLength > 7,
                     firstADTS.map({ $0.sampleRate == adts.sampleRate && $0.audioObjectType == adts.audioObjectType && $0.isMPEG2 == adts.isMPEG2 }) ?? true
                 {
                     kind = .aac
                     firstADTS = firstADTS ?? adts
                     at += adts.frameLength
-                } else if kind != .aac, let header = MPEGAudioFrameHeader(bytes[at...].prefix(4)), let length = header.frameLength, length > 4,
+                } else if kind != .aac, let header = MPEGAudioFrameHeader(bytes[(base + at)...].prefix(4)), let length = header.frameLength, length > 4,
                     first.map({ $0.version == header.version && $0.layer == header.layer && $0.sampleRate == header.sampleRate }) ?? true
                 {
                     kind = .mp3
@@ -379,21 +392,22 @@ public struct MPEGStreamFile: Sendable {
 
     /// The first offset in `bytes` where two consecutive valid frames (or one running to the end)
     /// start, and what kind of stream they are.
-    static func firstFrame(in bytes: [UInt8]) -> (Int, Kind)? {
+    static func firstFrame(in bytes: ArraySlice<UInt8>) -> (Int, Kind)? {
+        let base = bytes.startIndex
         var index = 0
         while index + 4 <= bytes.count {
             defer { index += 1 }
-            guard bytes[index] == 0xFF, bytes[index + 1] & 0xE0 == 0xE0 else { continue }
-            if let adts = ADTSFrameHeader(bytes[index...].prefix(7)) {
+            guard bytes[base + index] == 0xFF, bytes[base + index + 1] & 0xE0 == 0xE0 else { continue }
+            if let adts = ADTSFrameHeader(bytes[(base + index)...].prefix(7)) {
                 let next = index + adts.frameLength
-                if next >= bytes.count || ADTSFrameHeader(bytes[next...].prefix(7)) != nil { return (index, .aac) }
+                if next >= bytes.count || ADTSFrameHeader(bytes[(base + next)...].prefix(7)) != nil { return (index, .aac) }
                 continue
             }
-            if let header = MPEGAudioFrameHeader(bytes[index...].prefix(4)) {
+            if let header = MPEGAudioFrameHeader(bytes[(base + index)...].prefix(4)) {
                 guard let length = header.frameLength else { return (index, .mp3) }
                 let next = index + length
                 if next + 4 > bytes.count { return (index, .mp3) }
-                if let following = MPEGAudioFrameHeader(bytes[next...].prefix(4)), following.version == header.version,
+                if let following = MPEGAudioFrameHeader(bytes[(base + next)...].prefix(4)), following.version == header.version,
                     following.layer == header.layer, following.sampleRate == header.sampleRate
                 {
                     return (index, .mp3)
@@ -419,13 +433,13 @@ public struct MPEGStreamFile: Sendable {
     /// A Lyrics3v2 block (`LYRICSBEGIN` ... six size digits, `LYRICS200`) ending at `end`.
     static func lyrics3Block(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> Range<UInt64>? {
         guard end >= floor + 15 else { return nil }
-        let trailer = try read(source, at: end - 15, count: 15)
-        guard trailer[6...].elementsEqual(Array("LYRICS200".utf8)),
-            let size = UInt64(String(decoding: trailer[0..<6], as: UTF8.self)), size + 15 <= end - floor
+        let trailer = try slice(source, at: end - 15, count: 15)
+        guard trailer.dropFirst(6).elementsEqual("LYRICS200".utf8),
+            let size = UInt64(String(decoding: trailer.prefix(6), as: UTF8.self)), size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
-        let begin = try read(source, at: start, count: 11)
-        guard begin.elementsEqual(Array("LYRICSBEGIN".utf8)) else { return nil }
+        let begin = try slice(source, at: start, count: 11)
+        guard begin.elementsEqual("LYRICSBEGIN".utf8) else { return nil }
         return start..<end
     }
 }

@@ -139,15 +139,23 @@ public struct TransportStreamFile: Sendable {
     /// The packet layout of a file starting with `head`: 188-byte packets with the sync byte
     /// first, or 192-byte M2TS packets; nil when `head` does not look like a transport stream
     /// (three sync bytes one packet apart, or as many as a file of one or two packets holds).
-    public static func layout(_ head: [UInt8]) -> (packetSize: Int, syncOffset: Int)? {
-        for (size, offset) in [(188, 0), (192, 4)] where head.count >= offset + 188 {
-            let positions = [offset, offset + size, offset + 2 * size].filter { $0 < head.count }
+    /// Looked at in place: format detection asks this of every file it opens.
+    public static func layout(_ head: ArraySlice<UInt8>) -> (packetSize: Int, syncOffset: Int)? {
+        func fits(size: Int, offset: Int) -> Bool {
+            guard head.count >= offset + 188 else { return false }
             // Three sync bytes, or as many as a shorter file has room for.
-            guard positions.count == 3 || head.count < offset + 2 * size + 1 else { continue }
-            if positions.allSatisfy({ head[$0] == 0x47 }) { return (size, offset) }
+            for position in stride(from: offset, through: offset + 2 * size, by: size) where position < head.count {
+                if head[head.startIndex + position] != 0x47 { return false }
+            }
+            return true
         }
+        if fits(size: 188, offset: 0) { return (188, 0) }
+        if fits(size: 192, offset: 4) { return (192, 4) }
         return nil
     }
+
+    /// `layout(_:)` of an array.
+    public static func layout(_ head: [UInt8]) -> (packetSize: Int, syncOffset: Int)? { layout(head[...]) }
 
     /// True when `source` starts with transport stream packets (the one test every reader uses).
     public static func isTransportStream(_ source: any ByteSource) -> Bool {
@@ -157,7 +165,7 @@ public struct TransportStreamFile: Sendable {
 
     /// True when a file beginning with `head` (its first `headSize` bytes, or the whole of a
     /// shorter file) starts with transport packets.
-    public static func isTransportStream(_ head: ArraySlice<UInt8>) -> Bool { layout(Array(head)) != nil }
+    public static func isTransportStream(_ head: ArraySlice<UInt8>) -> Bool { layout(head) != nil }
 
     /// The bytes `layout(_:)` looks at.
     public static let headSize = 192 * 3 + 4

@@ -22,7 +22,7 @@ public struct ID3TagHeader: Sendable, Hashable {
     public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 {
         // Most files a listing meets are not ID3: answer them without copying anything.
         guard bytes.first == 0x49 else { return nil }
-        let b = Array(bytes.prefix(10))
+        let b = HeaderBytes(bytes, count: 10)
         guard b.count == 10, b[0] == 0x49, b[1] == 0x44, b[2] == 0x33, b[3] != 0xFF, b[4] != 0xFF,
             let size = SyncsafeInteger.decode(b[6..<10])
         else { return nil }

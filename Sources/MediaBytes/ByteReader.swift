@@ -4,7 +4,9 @@
 /// `get…(at:)` reads at a position relative to the start of the region. No call ever reads
 /// outside the region: running short throws `ByteReaderError` naming the absolute file offset.
 public struct ByteReader: Sendable {
-    @usableFromInline let storage: [UInt8]
+    /// The bytes the region lies in, indexed as the array they are part of (a slice is read
+    /// where it is, not copied).
+    @usableFromInline let storage: ArraySlice<UInt8>
     @usableFromInline let start: Int
     @usableFromInline let end: Int
     /// The current position in `storage`.
@@ -16,16 +18,20 @@ public struct ByteReader: Sendable {
     public init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: UInt64 = 0) {
         let range = range ?? bytes.indices
         precondition(range.lowerBound >= 0 && range.upperBound <= bytes.count, "ByteReader range outside its buffer")
-        storage = bytes
+        self.init(storage: bytes[...], range: range, baseOffset: baseOffset)
+    }
+
+    /// A reader over a slice, in place; the slice's first byte sits at `baseOffset`.
+    public init(_ slice: ArraySlice<UInt8>, baseOffset: UInt64 = 0) {
+        self.init(storage: slice, range: slice.indices, baseOffset: baseOffset)
+    }
+
+    @usableFromInline init(storage: ArraySlice<UInt8>, range: Range<Int>, baseOffset: UInt64) {
+        self.storage = storage
         start = range.lowerBound
         end = range.upperBound
         position = range.lowerBound
         self.baseOffset = baseOffset
-    }
-
-    /// A reader over a slice; the slice's first byte sits at `baseOffset`.
-    public init(_ slice: ArraySlice<UInt8>, baseOffset: UInt64 = 0) {
-        self.init(Array(slice), baseOffset: baseOffset)
     }
 
     /// Bytes consumed so far, from the start of the region.
@@ -129,7 +135,9 @@ public struct ByteReader: Sendable {
     public mutating func readUInt32Array(_ count: Int) throws(ByteReaderError) -> [UInt32] {
         try require(count.multipliedReportingOverflow(by: 4).overflow ? -1 : count * 4, at: position)
         let values = storage.withUnsafeBytes { raw in
-            Self.bigEndianUInt32s(UnsafeRawBufferPointer(rebasing: raw[position..<position + count * 4]))
+            // `raw` starts at the slice's first byte.
+            let first = position - storage.startIndex
+            return Self.bigEndianUInt32s(UnsafeRawBufferPointer(rebasing: raw[first..<first + count * 4]))
         }
         position += count * 4
         return values
@@ -223,7 +231,7 @@ public struct ByteReader: Sendable {
     /// A reader over the next `count` bytes, which this reader skips.
     @inlinable public mutating func readSubReader(_ count: Int) throws(ByteReaderError) -> ByteReader {
         try require(count, at: position)
-        let sub = ByteReader(storage, range: position..<position + count, baseOffset: offset)
+        let sub = ByteReader(storage: storage, range: position..<position + count, baseOffset: offset)
         position += count
         return sub
     }

@@ -62,6 +62,14 @@ extension ByteSource {
         return try read(at: offset, count: Int(available))
     }
 
+    /// `readAvailable(at:upTo:)` as a slice that may share storage the source holds already
+    /// (`slice(at:count:)`): a header looked at in what a file's opening read, not copied.
+    public func sliceAvailable(at offset: UInt64, upTo count: Int) throws(ByteSourceError) -> ArraySlice<UInt8> {
+        guard offset < size else { return [] }
+        let available = min(UInt64(count), size - offset)
+        return try slice(at: offset, count: Int(available))
+    }
+
     /// Checks that `count` bytes starting at `offset` lie inside the source.
     @inlinable
     public func checkRange(offset: UInt64, count: Int) throws(ByteSourceError) {

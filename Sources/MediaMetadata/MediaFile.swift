@@ -45,9 +45,6 @@ public struct MediaFile: Sendable {
     /// The family of this file's native items: items move byte for byte between files of one family.
     public var family: MetadataFamily { type(of: container).family }
 
-    /// The metadata store, for reading.
-    var store: any MetadataStore { container.store }
-
     /// The ID3v2 version edits are made for and the tag is written as (3 or 4; nil keeps the
     /// tag's own, v2.4 for a new or v2.2 tag). Set it before editing, so that each key takes
     /// the form that version has (`MOOD` is TMOO in v2.4 and TXXX:MOOD in v2.3). Formats
@@ -94,7 +91,7 @@ public struct MediaFile: Sendable {
     public var items: [NativeMetadataItem] { rankedItems.items }
 
     /// The store's items with the rank of their area, computed once until the next edit.
-    private var rankedItems: RankedItems { readings.rankedItems { store.rankedItems } }
+    private var rankedItems: RankedItems { readings.rankedItems { container.rankedItems } }
 
     /// The uniform tags, TagLib's property map: each key with its values, looked up without
     /// regard to case (`tags["title"]`).
@@ -108,7 +105,7 @@ public struct MediaFile: Sendable {
             if entry.isEmpty { entry = values } else { entry += values }
         }
         // By index throughout: a `for item in` loop copies every item.
-        if store.mergesAreasPerKey {
+        if container.mergesAreasPerKey {
             // Each key's values and the rank they came from, found with one hash per
             // contribution; `mapValues` keeps the table's layout (no rehashing).
             var best: [String: (rank: Int, values: [String])] = [:]
@@ -142,7 +139,7 @@ public struct MediaFile: Sendable {
     /// a file changed or cut short since then throws `.io` or `.malformed` here.
     public var pictures: [MediaPicture] {
         get throws(MetadataError) {
-            do { return try store.pictures } catch { throw MetadataError.wrapping(error, path: path) }
+            do { return try container.pictures } catch { throw MetadataError.wrapping(error, path: path) }
         }
     }
 
@@ -152,7 +149,7 @@ public struct MediaFile: Sendable {
     /// memory at once.
     public var pictureContents: [PictureContent] {
         get throws(MetadataError) {
-            do { return try store.pictureContents } catch { throw MetadataError.wrapping(error, path: path) }
+            do { return try container.pictureContents } catch { throw MetadataError.wrapping(error, path: path) }
         }
     }
 
@@ -161,7 +158,7 @@ public struct MediaFile: Sendable {
     /// (a picture a large ID3 tag left in the file stays there).
     public var pictureSummaries: [PictureSummary] {
         get throws(MetadataError) {
-            do { return try store.pictureSummaries } catch { throw MetadataError.wrapping(error, path: path) }
+            do { return try container.pictureSummaries } catch { throw MetadataError.wrapping(error, path: path) }
         }
     }
 
@@ -353,7 +350,7 @@ public struct MediaFile: Sendable {
 
     /// Every writable native item in a form that restores it exactly (`tagedit export`).
     public func nativeItems() throws(MetadataError) -> [(identifier: MetadataIdentifier, data: NativeItemData)] {
-        do { return try store.nativeItems().map { ($0.0, $0.1) } } catch { throw MetadataError.wrapping(error, path: path) }
+        do { return try container.nativeItems().map { ($0.0, $0.1) } } catch { throw MetadataError.wrapping(error, path: path) }
     }
 
     /// Adds an ID3v1 tag to an MP3 or AAC stream (holding what the ID3v2 tag says, as every

@@ -59,8 +59,8 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
         // (A view of the file's prefetched start where it holds them: no copy.)
         guard let head = try? source.slice(at: 0, count: Int(min(UInt64(TransportStreamFile.headSize), source.size))) else { return nil }
         if let tag = ID3TagHeader(head) {
-            guard let after = try? source.readAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
-            if let row = detectionOrder.first(where: { $0.mayFollowID3 && $0.recognizes(after[...]) }) { return row.format }
+            guard let after = try? source.sliceAvailable(at: tag.totalSize, upTo: 16) else { return .mp3 }
+            if let row = detectionOrder.first(where: { $0.mayFollowID3 && $0.recognizes(after) }) { return row.format }
             // Junk between the tag and the stream (an ADTS stream keeps its name after a save
             // put a tag before its junk).
             return streamAfterJunk(source, at: tag.totalSize) ?? .mp3
@@ -71,7 +71,7 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// MP3 or AAC when an MPEG audio or ADTS stream of eight frames in a row starts in the 64 KiB
     /// at `offset`; nil otherwise.
     private static func streamAfterJunk(_ source: any ByteSource, at offset: UInt64) -> MediaFormat? {
-        guard let bytes = try? source.readAvailable(at: offset, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: bytes, run: 8) else { return nil }
+        guard let bytes = try? source.sliceAvailable(at: offset, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: bytes, run: 8) else { return nil }
         return stream.kind == .aac ? .aac : .mp3
     }
 

@@ -188,6 +188,14 @@ extension MetadataContainer {
     static var chaptersAreItems: Bool { true }
     /// A container whose chapters are all in its tags.
     var chapterLists: [ChapterList] { store.chapterLists }
+    /// The store's reads, forwarded so that `MediaFile` reads its store in place (a store read
+    /// as `any MetadataStore` was copied into a box of its own, a heap allocation, each time).
+    var rankedItems: RankedItems { store.rankedItems }
+    var mergesAreasPerKey: Bool { store.mergesAreasPerKey }
+    var pictures: [MediaPicture] { get throws(MetadataError) { try store.pictures } }
+    var pictureContents: [PictureContent] { get throws(MetadataError) { try store.pictureContents } }
+    var pictureSummaries: [PictureSummary] { get throws(MetadataError) { try store.pictureSummaries } }
+    func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)] { try store.nativeItems() }
     var hasChanges: Bool { store.hasChanges }
     /// The store's edits, forwarded so that `MediaFile` edits its container without knowing its type.
     mutating func set(_ target: KeyTarget, values: [String]) throws(MetadataError) -> [String] { try store.set(target, values: values) }

@@ -36,6 +36,9 @@ public struct TagMap: Sequence, Hashable, Sendable, ExpressibleByDictionaryLiter
     public var isEmpty: Bool { dictionary.isEmpty }
 
     public func makeIterator() -> Dictionary<String, [String]>.Iterator { dictionary.makeIterator() }
+    /// Every key: an array made of the tags (`sorted`, `map`) is allocated once at its size,
+    /// not grown step by step from empty.
+    public var underestimatedCount: Int { dictionary.count }
 
     public var description: String { dictionary.sorted { $0.key < $1.key }.description }
 

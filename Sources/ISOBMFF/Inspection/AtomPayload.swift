@@ -127,8 +127,15 @@ public enum LanguageCode {
     /// value is at least 0x400, otherwise a Macintosh language code.
     public static func decode(_ packed: UInt16) -> String {
         if packed >= 0x400 && packed != 0x7FFF {
-            let letters = [(packed >> 10) & 0x1F, (packed >> 5) & 0x1F, packed & 0x1F].map { UInt8($0 + 0x60) }
-            if letters.allSatisfy({ $0 >= 0x61 && $0 <= 0x7A }) { return String(decoding: letters, as: UTF8.self) }
+            let letters = (UInt8((packed >> 10) & 0x1F) + 0x60, UInt8((packed >> 5) & 0x1F) + 0x60, UInt8(packed & 0x1F) + 0x60)
+            let isLetter = { (letter: UInt8) in letter >= 0x61 && letter <= 0x7A }
+            if isLetter(letters.0), isLetter(letters.1), isLetter(letters.2) {
+                // Three ASCII letters: a string stored in place, no allocation.
+                return String(unsafeUninitializedCapacity: 3) { buffer in
+                    (buffer[0], buffer[1], buffer[2]) = letters
+                    return 3
+                }
+            }
             return "0x" + String(packed, radix: 16)
         }
         if packed == 0x7FFF { return "und" }

@@ -147,9 +147,12 @@ public struct MovieTrackSummary: Sendable, Hashable {
     /// readable `stsz` (or with `stz2`, whose small entries are not summed here).
     static func sampleBytes(_ stsz: Atom?, tree: AtomTree) -> UInt64? {
         guard let stsz, stsz.payloadSize >= 12, let head = try? tree.bytes(at: stsz.payloadOffset, count: 12) else { return nil }
-        let h = Array(head)
-        let uniform = UInt64(h[4]) << 24 | UInt64(h[5]) << 16 | UInt64(h[6]) << 8 | UInt64(h[7])
-        let count = UInt64(h[8]) << 24 | UInt64(h[9]) << 16 | UInt64(h[10]) << 8 | UInt64(h[11])
+        func word(_ at: Int) -> UInt64 {
+            let i = head.startIndex + at
+            return UInt64(head[i]) << 24 | UInt64(head[i + 1]) << 16 | UInt64(head[i + 2]) << 8 | UInt64(head[i + 3])
+        }
+        let uniform = word(4)
+        let count = word(8)
         guard count > 0 else { return nil }
         if uniform != 0 { return uniform * count }
         // Entries the atom really holds (a count larger than the table is not believed).
