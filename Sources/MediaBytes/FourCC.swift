@@ -16,6 +16,21 @@ public struct FourCC: RawRepresentable, Hashable, Comparable, Sendable, Expressi
     /// Creates a code from four ISO-8859-1 characters; `nil` when the string is not exactly that.
     public init?(latin1 string: String) {
         var value: UInt32 = 0
+        // Four ASCII characters (nearly every code: an ID3 frame ID, an atom type): their four
+        // UTF-8 bytes, without decoding scalars.
+        let utf8 = string.utf8
+        if utf8.count == 4 {
+            var ascii = true
+            for byte in utf8 {
+                ascii = ascii && byte < 0x80
+                value = value << 8 | UInt32(byte)
+            }
+            if ascii {
+                rawValue = value
+                return
+            }
+            value = 0
+        }
         var count = 0
         for scalar in string.unicodeScalars {
             guard scalar.value <= 0xFF, count < 4 else { return nil }

@@ -168,7 +168,9 @@ struct ID3MetadataStore: MetadataStore {
         switch frame.content.kind {
         case .text:
             let (_, values) = frame.content.text!
-            if frame.id == "TIPL" || frame.id == "IPLS" || frame.id == "TMCL" {
+            // The ID as a code, read once: compared below as a number, not as strings.
+            let code = FourCC(latin1: frame.id)
+            if code == "TIPL" || code == "IPLS" || code == "TMCL" {
                 var contributions: [TagContribution] = []
                 var index = 0
                 while index + 1 < values.count {
@@ -182,7 +184,7 @@ struct ID3MetadataStore: MetadataStore {
                 }
                 return NativeMetadataItem(identifier(frame), key: nil, dataType: "involved people", values: values, contributions: contributions)
             }
-            if frame.id == "TYER" {
+            if code == "TYER" {
                 // The year with the v2.3 day/month and time frames, as TagLib joins them.
                 // (Only when they were joined: a year that is not four digits keeps its values.)
                 let date = tag.frames.contains { $0.id == "TDAT" }
@@ -192,11 +194,12 @@ struct ID3MetadataStore: MetadataStore {
                 return NativeMetadataItem(identifier(frame), key: "DATE", dataType: "text frame", values: values,
                                           contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }
-            if frame.id == "TDAT" || frame.id == "TIME" || frame.id == "TRDA" {
+            if code == "TDAT" || code == "TIME" || code == "TRDA" {
                 return NativeMetadataItem(identifier(frame), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
             }
-            let shown = frame.id == "TCON" ? values.flatMap(ID3Genres.parse) : values
-            return NativeMetadataItem(identifier(frame), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "text frame", values: shown)
+            let shown = code == "TCON" ? values.flatMap(ID3Genres.parse) : values
+            let key = code.flatMap(MetadataKeyTable.rowIndex(id3Frame:)).map { MetadataKeyTable.rows[$0].key }
+            return NativeMetadataItem(identifier(frame), key: key, dataType: "text frame", values: shown)
         case .userText:
             let (_, description, values) = frame.content.userText!
             let key = MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased())

@@ -100,9 +100,12 @@ extension MetadataKeyTable {
     /// The index in `rows` of `definition(id3:)`. Plain frames (nearly every frame of every
     /// tag) by code, without hashing a string.
     static func rowIndex(id3 form: Row.ID3Form) -> Int? {
-        if case .frame(let id) = form, let code = FourCC(latin1: id) { return byID3Frame[code] }
+        if case .frame(let id) = form, let code = FourCC(latin1: id) { return rowIndex(id3Frame: code) }
         return byID3[normalized(form)]
     }
+
+    /// `rowIndex(id3: .frame(id))` of a frame whose ID is `code` (read once by the caller).
+    static func rowIndex(id3Frame code: FourCC) -> Int? { byID3Frame[code] }
 
     private static func normalized(_ form: Row.ID3Form) -> Row.ID3Form {
         switch form {

@@ -70,7 +70,8 @@ struct RankedItems: Sendable {
         items.reserveCapacity(capacity)
     }
 
-    mutating func append(_ rank: Int, _ item: NativeMetadataItem) {
+    /// Appends `item`, moved into the list (not copied and the original released).
+    mutating func append(_ rank: Int, _ item: consuming NativeMetadataItem) {
         ranks.append(rank)
         items.append(item)
     }

@@ -338,8 +338,10 @@ public enum TagReport {
         writer.key("version")
         writer.int(exportVersion)
         let pictures = try file.pictureContents
-        // Room for the pictures in memory, whose Base64 is most of the document, at once.
-        writer.reserveRoom(for: pictures.reduce(4096) { $0 + Base64.encodedCount($1.contents.countInMemory) + 256 })
+        // Room for the pictures in memory, whose Base64 is most of the document, at once, and
+        // for the rest (5-6 KB for a dozen tags: with 4 KiB the document outgrew its buffer
+        // after the pictures and was copied whole).
+        writer.reserveRoom(for: pictures.reduce(16 << 10) { $0 + Base64.encodedCount($1.contents.countInMemory) + 256 })
         try writeMembers(file, path: path, pictures: .data(pictures, digests: digests), to: &writer)
         // The bytes of a native item: Base64, or the part before a picture and the picture's index.
         func bytes(_ bytes: SplicedBytes) throws(MetadataError) {

@@ -164,6 +164,44 @@ import Testing
         #expect(reader.readCString() == "de")
         #expect(reader.isAtEnd)
     }
+
+    /// A slice is read where it lies (its indices are the array's, not from 0): every read is
+    /// relative to the slice's first byte and bounded by its last.
+    @Test func aSliceInTheMiddleOfItsArrayReadsFromItsOwnStart() throws {
+        let bytes: [UInt8] = [9, 9, 9, 0x00, 0x00, 0x00, 0x02, 0x00, 0x00, 0x00, 0x03, 0x41, 0x42, 0x00, 0x07, 9, 9]
+        var reader = ByteReader(bytes[3..<15], baseOffset: 500)
+        #expect(reader.count == 12)
+        #expect(try reader.getUInt8(at: 0) == 0)
+        #expect(try reader.readUInt32Array(2) == [2, 3])
+        #expect(reader.offset == 508)
+        var sub = try reader.readSubReader(3)
+        #expect(sub.readCString() == "AB")
+        #expect(try reader.readUInt8() == 0x07)
+        #expect(reader.isAtEnd)
+        #expect(throws: ByteReaderError.self) { try reader.readUInt8() }
+        var whole = ByteReader(bytes[3..<15])
+        #expect(whole.readRemainingBytes() == Array(bytes[3..<15]))
+    }
+}
+
+@Suite struct HeaderBytesTests {
+    @Test func holdsTheFirstBytesOfAnyCollectionInPlace() {
+        let bytes: [UInt8] = Array(1...20)
+        let header = HeaderBytes(bytes[4...], count: 10)
+        #expect(header.count == 10)
+        #expect(Array(header) == Array(5...14))
+        #expect(header[9] == 14)
+        #expect(Array(header[6..<10]) == [11, 12, 13, 14])
+        // All 16 bytes, both halves of the value.
+        #expect(Array(HeaderBytes(bytes, count: 16)) == Array(1...16))
+    }
+
+    @Test func aShorterCollectionGivesFewerBytes() {
+        let header = HeaderBytes([0xFF, 0xFB], count: 4)
+        #expect(header.count == 2)
+        #expect(Array(header) == [0xFF, 0xFB])
+        #expect(HeaderBytes(EmptyCollection<UInt8>(), count: 4).isEmpty)
+    }
 }
 
 @Suite struct ByteWriterTests {
