@@ -40,6 +40,9 @@ public struct ID3Frame: Sendable, Hashable {
         /// Set when part of the body was left in the file (a large picture): where the whole
         /// body is, to read it when the frame is written back.
         var inFile: (source: any ByteSource, offset: UInt64, count: Int)?
+        /// The frame as it was read, header and body: written as it is when its header is the
+        /// one a writer of `version` makes for this body (`ID3FrameEncoder.storedFrame`).
+        var whole: ArraySlice<UInt8> = []
 
         /// The whole stored body.
         func bytes() throws(ID3Error) -> ArraySlice<UInt8> {

@@ -99,6 +99,11 @@ enum ID3FrameEncoder {
             return false
         }
         if frame.isUnchanged, let stored = frame.stored, stored.version == version, frame.storedID == frame.id, !stored.unsynchronised {
+            if let whole = storedFrame(stored) {
+                // Header and body as read, one slice of the tag: no header made, nothing copied.
+                bytes.append(whole)
+                return true
+            }
             let size = stored.inFile?.count ?? stored.body.count
             guard let header = header(frame.id, size: size, flags: [stored.statusFlags, stored.formatFlags], version: version) else { return false }
             bytes.append(header)
@@ -111,6 +116,20 @@ enum ID3FrameEncoder {
             return true
         }
         return try encodeFresh(frame, version: version, into: &bytes)
+    }
+
+    /// The frame's bytes as read, header and body, when they are what the lines below would
+    /// write for an unchanged frame of its version: its body all in memory, directly after a
+    /// header whose size is in the version's own form (syncsafe in v2.4, plain in v2.3; a v2.4
+    /// frame whose writer put a plain size there is written with a syncsafe one). The
+    /// identifier and flags are the stored ones by construction. Nil otherwise.
+    static func storedFrame(_ stored: ID3Frame.Stored) -> ArraySlice<UInt8>? {
+        let whole = stored.whole, size = stored.body.count
+        guard stored.inFile == nil, whole.count == 10 + size, whole.endIndex == stored.body.endIndex else { return nil }
+        let field = whole.dropFirst(4).prefix(4)
+        let shift = stored.version == 4 ? 7 : 8, mask = stored.version == 4 ? 0x7F : 0xFF
+        for (index, byte) in field.enumerated() where Int(byte) != size >> (shift * (3 - index)) & mask { return nil }
+        return size < 1 << 28 ? whole : nil
     }
 
     /// Appends a frame whose bytes are made from its content (not its stored form); false when

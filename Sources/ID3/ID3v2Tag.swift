@@ -260,8 +260,8 @@ struct FrameReader {
             }
             // A frame read under a mapped identifier is written anew under its real one.
             frames.append(makeFrame(storedID: storedID, flagBytes: flagBytes, stored: body[bodyStart..<bodyStart + size],
-                                    offset: fileOffset, storedSize: headerSize + size, keepsStoredBytes: mappedID == nil,
-                                    diagnostics: &diagnostics))
+                                    whole: body[index..<bodyStart + size], offset: fileOffset, storedSize: headerSize + size,
+                                    keepsStoredBytes: mappedID == nil, diagnostics: &diagnostics))
             index = bodyStart + size
         }
         if index < body.endIndex {
@@ -276,14 +276,14 @@ struct FrameReader {
 
     /// The frame decoded, with the bytes it was stored as unless `keepsStoredBytes` is false
     /// (then it is encoded anew when the tag is written).
-    private mutating func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, offset: UInt64, storedSize: Int,
-                                    keepsStoredBytes: Bool, diagnostics: inout [Diagnostic]) -> ID3Frame {
+    private mutating func makeFrame(storedID: String, flagBytes: (UInt8, UInt8), stored: ArraySlice<UInt8>, whole: ArraySlice<UInt8>,
+                                    offset: UInt64, storedSize: Int, keepsStoredBytes: Bool, diagnostics: inout [Diagnostic]) -> ID3Frame {
         var unsynchronisationUndone = false
         var frame = decodeFrame(storedID: storedID, flagBytes: flagBytes, stored: stored, offset: offset, storedSize: storedSize,
                                 diagnostics: &diagnostics, unsynchronisationUndone: &unsynchronisationUndone)
         if keepsStoredBytes {
             frame.stored = ID3Frame.Stored(version: version, statusFlags: flagBytes.0, formatFlags: flagBytes.1, body: stored,
-                                           unsynchronised: unsynchronisationUndone, inFile: nil)
+                                           unsynchronised: unsynchronisationUndone, inFile: nil, whole: whole)
         }
         return frame
     }

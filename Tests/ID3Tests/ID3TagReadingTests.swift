@@ -243,6 +243,27 @@ func read(_ bytes: [UInt8]) throws -> ID3v2Tag { try ID3v2Tag(parsing: bytes, at
         #expect(tag.frames.first?.textValues == ["A", "B"])
     }
 
+    /// An unchanged frame is written as it was read, header and body; a v2.4 frame whose writer
+    /// put a plain size in its header is written with a syncsafe one, and in v2.3 a frame is
+    /// encoded for that version.
+    @Test func unchangedFramesAreWrittenAsReadInTheirOwnVersion() throws {
+        let long = String(repeating: "x", count: 200)
+        let plain = I.frame("TIT2", I.text([long]), plainSize: true)
+        let canonical = I.frame("TPE1", I.text(["A"]), flags: (0x00, 0x00))
+        let flagged = I.frame("TALB", I.text(["B"]), flags: (0x40, 0x00))
+        let tag = try read(I.tag(plain + canonical + flagged, padding: 10))
+        func written(_ index: Int, version: UInt8) throws -> [UInt8]? {
+            try ID3v2Tag.frameBytes(tag.frames[index], version: version)?.materialized()
+        }
+        #expect(try written(1, version: 4) == canonical)
+        #expect(try written(2, version: 4) == flagged)
+        #expect(try written(0, version: 4) == I.frame("TIT2", I.text([long])))
+        // Another version: made from the content, with that version's size form (plain in v2.3).
+        let v23 = try #require(try written(0, version: 3))
+        #expect(Array(v23[4..<8]) == AtomBuilder.be(UInt64(v23.count - 10), width: 4))
+        #expect(v23.count - 10 > 127)
+    }
+
     @Test func v24PlainSizesAreTolerated() throws {
         let long = String(repeating: "x", count: 200)
         let frames = I.frame("TIT2", I.text([long]), plainSize: true) + I.frame("TPE1", I.text(["A"]), plainSize: true)
