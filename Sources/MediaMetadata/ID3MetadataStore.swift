@@ -745,20 +745,22 @@ struct ID3MetadataStore: MetadataStore {
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)] {
         let written = version >= 4 ? UInt8(4) : 3
         var result: [(MetadataIdentifier, NativeItemData)] = []
-        for frame in tag.frames {
+        result.reserveCapacity(tag.frames.count)
+        // By index: a `for frame in` loop copies every frame (each of its fields retained).
+        for index in tag.frames.indices {
             do {
                 // The frame as a tag of `written` holds it (a large picture stays in the file:
                 // the export streams it); a v2.2 frame converted, alone in a tag of its own.
                 let bytes: SplicedBytes
                 if tag.majorVersion == written {
-                    bytes = try ID3v2Tag.frameBytes(frame, version: written) ?? SplicedBytes()
+                    bytes = try ID3v2Tag.frameBytes(tag.frames[index], version: written) ?? SplicedBytes()
                 } else {
-                    let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [frame]).serialized(version: written, padding: 0).contents
+                    let contents = try ID3v2Tag(majorVersion: tag.majorVersion, frames: [tag.frames[index]]).serialized(version: written, padding: 0).contents
                     bytes = contents.subrange(10..<contents.count)
                 }
-                result.append((identifier(frame), .id3Frame(version: written, bytes: bytes)))
+                result.append((identifier(tag.frames[index]), .id3Frame(version: written, bytes: bytes)))
             } catch {
-                throw MetadataError(.io, offset: frame.offset, message: "frame \(frame.id) cannot be exported: \(error.description)")
+                throw MetadataError(.io, offset: tag.frames[index].offset, message: "frame \(tag.frames[index].id) cannot be exported: \(error.description)")
             }
         }
         for entry in info?.entries ?? [] { result.append((MetadataIdentifier(.riffInfo, entry.id), .text(entry.value))) }

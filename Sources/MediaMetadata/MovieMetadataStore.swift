@@ -527,9 +527,14 @@ struct MovieMetadataStore: MetadataStore {
 
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)] {
         var result: [(MetadataIdentifier, NativeItemData)] = []
-        for item in scope.itemList ?? [] where !item.isOpaque {
-            let identifier = item.type == "----" ? MetadataIdentifier.freeform(mean: item.mean ?? "", name: item.name ?? "") : MetadataIdentifier(.iTunes, item.type)
-            result.append((identifier, .itemValues(item.values.map(NativeItemValue.init), otherChildren: item.otherChildren)))
+        result.reserveCapacity(scope.itemList?.count ?? 0)
+        // Each item read in place (a `for item in` loop copies every item, each field retained).
+        scope.itemList?.withUnsafeBufferPointer { items in
+            for index in items.indices where !items[index].isOpaque {
+                let type = items[index].type
+                let identifier = type == "----" ? MetadataIdentifier.freeform(mean: items[index].mean ?? "", name: items[index].name ?? "") : MetadataIdentifier(.iTunes, type)
+                result.append((identifier, .itemValues(items[index].values.map(NativeItemValue.init), otherChildren: items[index].otherChildren)))
+            }
         }
         for item in scope.quickTimeMetadata ?? [] {
             result.append((MetadataIdentifier(.quickTimeMetadata, item.key), .itemValues(item.values.map(NativeItemValue.init), otherChildren: item.item.otherChildren)))

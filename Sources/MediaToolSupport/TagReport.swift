@@ -367,7 +367,7 @@ public enum TagReport {
         for item in try file.nativeItems() {
             writer.beginObject()
             writer.key("identifier")
-            writer.string(item.identifier.description)
+            item.identifier.withDescriptionUTF8 { writer.string(utf8: $0) }
             switch item.data {
             case .itemValues(let values, let children):
                 writer.key("values")
