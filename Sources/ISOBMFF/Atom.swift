@@ -73,8 +73,10 @@ public struct Atom: Sendable {
     /// The first child of `type`, or the `index`-th one among those of that type.
     public func child(_ type: FourCC, index: Int = 0) -> Atom? {
         var seen = 0
-        for child in children where child.type == type {
-            if seen == index { return child }
+        // By position: a `for child in` loop copies every sibling it passes (each a retain and
+        // a release of its own children), and tree walks ask for children all the time.
+        for position in children.indices where children[position].type == type {
+            if seen == index { return children[position] }
             seen += 1
         }
         return nil

@@ -50,7 +50,11 @@ public struct MovieTrackSummary: Sendable, Hashable {
     public static func tracks(in tree: AtomTree) -> [MovieTrackSummary] {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return [] }
         let movieTimescale = (tree.payload(of: moov.child("mvhd")) as MovieHeaderBox?)?.timescale ?? 0
-        var tracks = moov.children.filter { $0.type == "trak" }.map { summary(of: $0, tree: tree, movieTimescale: movieTimescale) }
+        // The tracks read in place (a filtered list of them was a copy of every `trak`).
+        var tracks: [MovieTrackSummary] = []
+        for index in moov.children.indices where moov.children[index].type == "trak" {
+            tracks.append(summary(of: moov.children[index], tree: tree, movieTimescale: movieTimescale))
+        }
         if let mvex = moov.child("mvex") {
             // A fragmented movie: the samples of every `moof` count too (ffprobe sums them).
             let totals = fragmentTotals(in: tree, mvex: mvex)
