@@ -94,6 +94,9 @@ public struct XingHeader: Sendable, Hashable {
     /// Nine characters such as `LAME3.100`, when a LAME header follows.
     public var encoder: String?
 
+    /// Reads the header from the bytes of a first frame; nil when it has none.
+    public init?(frame: [UInt8], header: MPEGAudioFrameHeader) { self.init(frame: frame[...], header: header) }
+
     /// Reads the header from the bytes of a first frame (a slice of what was read, looked at
     /// in place); nil when it has none.
     public init?(frame: ArraySlice<UInt8>, header: MPEGAudioFrameHeader) {

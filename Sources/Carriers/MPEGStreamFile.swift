@@ -356,6 +356,9 @@ public struct MPEGStreamFile: Sendable {
     /// one version, layer and sample rate. Stricter than what is looked for behind a tag, since
     /// nothing else says the file is MPEG audio; nil when no such run starts in `bytes`. The
     /// offset is from the start of `bytes`.
+    public static func streamStart(in bytes: [UInt8], run: Int = 3) -> (offset: Int, kind: Kind)? { streamStart(in: bytes[...], run: run) }
+
+    /// `streamStart(in:run:)` of a slice, looked at in place.
     public static func streamStart(in bytes: ArraySlice<UInt8>, run: Int = 3) -> (offset: Int, kind: Kind)? {
         let base = bytes.startIndex
         var index = 0

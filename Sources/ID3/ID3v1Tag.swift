@@ -18,14 +18,17 @@ public struct ID3v1Tag: Sendable, Hashable {
     /// Reads the 128 bytes of a tag; nil when they do not start with `TAG`.
     public init?(_ bytes: [UInt8]) { self.init(bytes[...]) }
 
+    /// Reads the 128 bytes of a tag from any collection of bytes (copied first); nil when they
+    /// do not start with `TAG`.
+    public init?<C: Collection>(_ bytes: C) where C.Element == UInt8 { self.init(Array(bytes)[...]) }
+
     /// Reads the 128 bytes of a tag, looked at in place; nil when they do not start with `TAG`.
     public init?(_ bytes: ArraySlice<UInt8>) {
         // Offsets below are from the tag's start.
         let base = bytes.startIndex
         guard bytes.count == Self.size, bytes[base] == 0x54, bytes[base + 1] == 0x41, bytes[base + 2] == 0x47 else { return nil }
-        let b = bytes
         func field(_ range: Range<Int>) -> String {
-            let raw = b[base + range.lowerBound..<base + range.upperBound]
+            let raw = bytes[base + range.lowerBound..<base + range.upperBound]
             let end = raw.firstIndex(of: 0) ?? raw.endIndex
             var text = TextDecoding.latin1(raw[raw.startIndex..<end])
             while text.last == " " { text.removeLast() }
@@ -35,14 +38,14 @@ public struct ID3v1Tag: Sendable, Hashable {
         artist = field(33..<63)
         album = field(63..<93)
         year = field(93..<97)
-        if b[base + 125] == 0 && b[base + 126] != 0 {
+        if bytes[base + 125] == 0 && bytes[base + 126] != 0 {
             comment = field(97..<125)
-            track = b[base + 126]
+            track = bytes[base + 126]
         } else {
             comment = field(97..<127)
             track = nil
         }
-        genreIndex = b[base + 127]
+        genreIndex = bytes[base + 127]
     }
 
     /// The genre name, when the index is in the table.
