@@ -134,8 +134,16 @@ extension MediaFormat {
         let name = PathBytes.split(path).name.utf8
         guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
         let suffix = String(Substring(name[name.index(after: dot)...])).lowercased()
-        return definitions.first { $0.extensions.contains(suffix) }
+        return byExtension[suffix].map { definitions[$0] }
     }
+
+    /// The index of the row that lists each extension (the first row, as a search in order
+    /// finds it): one look-up per file opened instead of one per row.
+    private static let byExtension: [String: Int] = {
+        var map: [String: Int] = [:]
+        for index in definitions.indices { for name in definitions[index].extensions where map[name] == nil { map[name] = index } }
+        return map
+    }()
 
     /// The names of the formats `include` selects, as a list for people (`MP4, M4A and MOV`).
     public static func names(where include: (Definition) -> Bool = { _ in true }) -> String {
