@@ -34,7 +34,8 @@ public struct ID3Frame: Sendable, Hashable {
         var version: UInt8
         var statusFlags: UInt8
         var formatFlags: UInt8
-        var body: ArraySlice<UInt8>
+        /// (Changing it forgets `whole`, which is these bytes with their header as read.)
+        var body: ArraySlice<UInt8> { didSet { whole = [] } }
         /// The stored body was unsynchronised (v2.4: by the frame's or the tag's flag).
         var unsynchronised: Bool
         /// Set when part of the body was left in the file (a large picture): where the whole
