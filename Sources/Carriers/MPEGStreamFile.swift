@@ -306,13 +306,9 @@ public struct MPEGStreamFile: Sendable {
         return nil
     }
 
-    /// Up to `count` bytes at `offset` (fewer where the source ends).
+    /// Up to `count` bytes at `offset` (fewer where the source ends), as an array of their own.
     static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> [UInt8] {
-        do {
-            return try source.readAvailable(at: offset, upTo: count)
-        } catch {
-            throw CarrierError(.io, offset: offset, message: error.description)
-        }
+        Array(try slice(source, at: offset, count: count))
     }
 
     /// `read` as a slice, in place where the source holds the bytes already (the prefetched

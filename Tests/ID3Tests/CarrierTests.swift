@@ -32,6 +32,32 @@ func stream(_ bytes: [UInt8]) throws -> MPEGStreamFile { try MPEGStreamFile(sour
         Array("TAG".utf8) + Array(title.utf8) + [UInt8](repeating: 0, count: 125 - title.utf8.count)
     }
 
+    /// The readers of headers look at slices where they lie (a file's prefetched bytes): each
+    /// reads from its slice's first byte, whatever its index in the array it is part of.
+    @Test func headerReadersReadASliceFromItsOwnStart() throws {
+        let junk = [UInt8](repeating: 0x20, count: 37)
+        // ID3v1
+        let v1Tag = try #require(ID3v1Tag((junk + v1("Title"))[junk.count...]))
+        #expect(v1Tag.title == "Title")
+        // A Xing header 32 bytes after an MPEG-1 stereo frame header: 100 frames, 41700 bytes.
+        func word(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        let frame = [0xFF, 0xFB, 0x90, 0x00] + [UInt8](repeating: 0, count: 32) + Array("Xing".utf8) + word(3) + word(100) + word(41700)
+            + [UInt8](repeating: 0, count: 417 - 52)
+        let header = try #require(MPEGAudioFrameHeader((junk + frame)[junk.count...]))
+        let xing = try #require(XingHeader(frame: (junk + frame)[junk.count...], header: header))
+        #expect(xing.tag == "Xing" && xing.frameCount == 100 && xing.byteCount == 41700)
+        #expect(XingHeader(frame: frame, header: header) == xing)
+        // The stream search counts its offset from the slice's start.
+        let bytes = junk + junk + audio
+        #expect(MPEGStreamFile.streamStart(in: bytes[junk.count...])?.offset == junk.count)
+        #expect(MPEGStreamFile.streamStart(in: bytes)?.offset == 2 * junk.count)
+        // Transport packets: sync bytes 188 apart from the slice's start.
+        var packets = [UInt8](repeating: 0, count: 3 * 188)
+        for index in 0..<3 { packets[index * 188] = 0x47 }
+        #expect(TransportStreamFile.layout((junk + packets)[junk.count...])! == (188, 0))
+        #expect(TransportStreamFile.layout((junk + packets)[1...]) == nil)
+    }
+
     @Test func leadingTagAudioAndFirstFrame() throws {
         let file = try stream(tag + audio)
         #expect(file.kind == .mp3)
