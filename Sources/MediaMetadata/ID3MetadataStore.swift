@@ -78,6 +78,27 @@ struct ID3MetadataStore: MetadataStore {
         var result = RankedItems(capacity: tag.frames.count)
         // By index: a `for frame in` loop copies every frame (each of its fields retained).
         for index in tag.frames.indices { result.append(Rank.id3v2, view(tag.frames[index])) }
+        appendOtherAreas(to: &result)
+        return result
+    }
+
+    /// The frames' contributions read without their views where a frame is of a common kind
+    /// (`plainReading`); the other areas through their views.
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void) {
+        for index in tag.frames.indices {
+            if let plain = plainReading(tag.frames[index]) {
+                if let key = plain.key { body(Rank.id3v2, key, plain.values) }
+            } else {
+                view(tag.frames[index]).forEachContribution { key, values in body(Rank.id3v2, key, values) }
+            }
+        }
+        var others = RankedItems()
+        appendOtherAreas(to: &others)
+        others.forEachTagContribution(body)
+    }
+
+    /// The items of the areas after the ID3v2 tag: APE, ID3v1, INFO or AIFF text chunks.
+    private func appendOtherAreas(to result: inout RankedItems) {
         for item in ape?.items ?? [] { result.append(Rank.apeOrInfo, Self.view(item)) }
         // After `removeAll` the save removes the ID3v1 tag too: its values are no longer
         // shown (a preview of `clear` shows what the file will hold).
@@ -97,7 +118,6 @@ struct ID3MetadataStore: MetadataStore {
             if row?.key == "TRACKNUMBER" { value = MetadataValueConversion.pair(value).map { String($0.index) } ?? value }
             result.append(Rank.apeOrInfo, NativeMetadataItem(MetadataIdentifier(.riffInfo, entry.id), key: row?.key, dataType: info?.form == .aiffText ? "AIFF text chunk" : "INFO text", values: [value]))
         }
-        return result
     }
 
     /// An APE item as the key space sees it: a text item is its key's values (the table's key,
@@ -163,12 +183,49 @@ struct ID3MetadataStore: MetadataStore {
         }
     }
 
-    func view(_ frame: ID3Frame) -> NativeMetadataItem {
+    /// The key (nil: none) and values a frame of the common kinds gives its view and `tags`:
+    /// a text frame (but those read with others: `TIPL`, `TYER`...), user text, comment,
+    /// lyrics and URL frames. Nil for a frame of another kind, which only its view reads.
+    private func plainReading(_ frame: ID3Frame) -> (key: String?, values: [String])? {
         // `frame.content` read in place (a local copy of it retained every field).
         switch frame.content.kind {
         case .text:
+            // The ID as a code, read once: compared as a number, not as strings.
+            let code = FourCC(latin1: frame.id)
+            if code == "TIPL" || code == "IPLS" || code == "TMCL" || code == "TYER" || code == "TDAT" || code == "TIME" || code == "TRDA" { return nil }
             let (_, values) = frame.content.text!
-            // The ID as a code, read once: compared below as a number, not as strings.
+            let shown = code == "TCON" ? values.flatMap(ID3Genres.parse) : values
+            return (code.flatMap(MetadataKeyTable.rowIndex(id3Frame:)).map { MetadataKeyTable.rows[$0].key }, shown)
+        case .userText:
+            let (_, description, values) = frame.content.userText!
+            return (MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased()), values)
+        case .url:
+            return (MetadataKeyTable.key(id3: .frame(frame.id)), [frame.content.url!])
+        case .userURL:
+            let (_, description, url) = frame.content.userURL!
+            return (Self.describedKey("URL", description), [url])
+        case .comment:
+            let (_, _, description, text) = frame.content.comment!
+            return (Self.describedKey(frame.id == "USLT" ? "LYRICS" : "COMMENT", description), [text])
+        default:
+            return nil
+        }
+    }
+
+    func view(_ frame: ID3Frame) -> NativeMetadataItem {
+        if let (key, values) = plainReading(frame) {
+            let dataType = switch frame.content.kind {
+            case .text: "text frame"
+            case .userText: "user text"
+            case .url: "URL"
+            case .userURL: "user URL"
+            default: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(frame.content.comment!.1))"
+            }
+            return NativeMetadataItem(identifier(frame), key: key, dataType: dataType, values: values)
+        }
+        switch frame.content.kind {
+        case .text:
+            let (_, values) = frame.content.text!
             let code = FourCC(latin1: frame.id)
             if code == "TIPL" || code == "IPLS" || code == "TMCL" {
                 var contributions: [TagContribution] = []
@@ -194,27 +251,8 @@ struct ID3MetadataStore: MetadataStore {
                 return NativeMetadataItem(identifier(frame), key: "DATE", dataType: "text frame", values: values,
                                           contributions: [TagContribution(key: "DATE", values: joined ?? values)])
             }
-            if code == "TDAT" || code == "TIME" || code == "TRDA" {
-                return NativeMetadataItem(identifier(frame), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
-            }
-            let shown = code == "TCON" ? values.flatMap(ID3Genres.parse) : values
-            let key = code.flatMap(MetadataKeyTable.rowIndex(id3Frame:)).map { MetadataKeyTable.rows[$0].key }
-            return NativeMetadataItem(identifier(frame), key: key, dataType: "text frame", values: shown)
-        case .userText:
-            let (_, description, values) = frame.content.userText!
-            let key = MetadataKeyTable.key(id3: .userText(description)) ?? (description.isEmpty ? nil : description.uppercased())
-            return NativeMetadataItem(identifier(frame), key: key, dataType: "user text", values: values)
-        case .url:
-            let url = frame.content.url!
-            return NativeMetadataItem(identifier(frame), key: MetadataKeyTable.key(id3: .frame(frame.id)), dataType: "URL", values: [url])
-        case .userURL:
-            let (_, description, url) = frame.content.userURL!
-            return NativeMetadataItem(identifier(frame), key: Self.describedKey("URL", description), dataType: "user URL", values: [url])
-        case .comment:
-            let (_, language, description, text) = frame.content.comment!
-            let base = frame.id == "USLT" ? "LYRICS" : "COMMENT"
-            return NativeMetadataItem(identifier(frame), key: Self.describedKey(base, description),
-                                      dataType: "\(frame.id == "USLT" ? "lyrics" : "comment") (\(language))", values: [text])
+            // TDAT, TIME, TRDA (`plainReading` reads the others).
+            return NativeMetadataItem(identifier(frame), key: nil, dataType: "text frame", values: values, travelsWith: .tags)
         case .picture:
             let (_, mime, type, description, data) = frame.content.picture!
             return NativeMetadataItem(identifier(frame), key: nil, dataType: mime, values: [],

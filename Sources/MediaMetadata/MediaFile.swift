@@ -97,37 +97,37 @@ public struct MediaFile: Sendable {
     /// regard to case (`tags["title"]`).
     public var tags: TagMap { readings.tags { TagMap(uniformTags) } }
 
+    /// The tags from the store's contributions (`MetadataStore.forEachTagContribution`): each
+    /// key from the best-ranked area that has it when the store merges its areas per key, else
+    /// every key of the best-ranked area that gives any tag.
     private var uniformTags: [String: [String]] {
-        let ranked = rankedItems
-        let (ranks, items) = (ranked.ranks, ranked.items)
         // The first values of a key are taken as they are (no new array for them).
         func add(_ values: [String], to entry: inout [String]) {
             if entry.isEmpty { entry = values } else { entry += values }
         }
-        // By index throughout: a `for item in` loop copies every item.
         if container.mergesAreasPerKey {
             // Each key's values and the rank they came from, found with one hash per
             // contribution; `mapValues` keeps the table's layout (no rehashing).
             var best: [String: (rank: Int, values: [String])] = [:]
-            best.reserveCapacity(items.count)
+            best.reserveCapacity(16)
             func merge(_ values: [String], rank: Int, into entry: inout (rank: Int, values: [String])) {
                 if entry.rank < rank { return }
                 if entry.rank > rank { entry = (rank, []) }
                 add(values, to: &entry.values)
             }
-            for index in items.indices {
-                let rank = ranks[index]
-                items[index].forEachContribution { key, values in merge(values, rank: rank, into: &best[key, default: (rank, [])]) }
-            }
+            container.forEachTagContribution { rank, key, values in merge(values, rank: rank, into: &best[key, default: (rank, [])]) }
             return best.mapValues(\.values)
         }
-        var best = Int.max
-        for index in items.indices where items[index].hasContributions { best = min(best, ranks[index]) }
-        guard best < .max else { return [:] }
+        // One pass: the contributions of a better rank than any before replace what was kept.
+        var bestRank = Int.max
         var result: [String: [String]] = [:]
-        result.reserveCapacity(items.count)
-        for index in items.indices where ranks[index] == best {
-            items[index].forEachContribution { key, values in add(values, to: &result[key, default: []]) }
+        result.reserveCapacity(16)
+        container.forEachTagContribution { rank, key, values in
+            if rank < bestRank {
+                bestRank = rank
+                result.removeAll(keepingCapacity: true)
+            }
+            if rank == bestRank { add(values, to: &result[key, default: []]) }
         }
         return result
     }

@@ -191,6 +191,7 @@ extension MetadataContainer {
     /// The store's reads, forwarded so that `MediaFile` reads its store in place (a store read
     /// as `any MetadataStore` was copied into a box of its own, a heap allocation, each time).
     var rankedItems: RankedItems { store.rankedItems }
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void) { store.forEachTagContribution(body) }
     var mergesAreasPerKey: Bool { store.mergesAreasPerKey }
     var pictures: [MediaPicture] { get throws(MetadataError) { try store.pictures } }
     var pictureContents: [PictureContent] { get throws(MetadataError) { try store.pictureContents } }

@@ -14,6 +14,11 @@ enum KeyTarget: Sendable {
 protocol MetadataStore: Sendable {
     /// Every native item, in file order, each with its precedence rank (lower wins).
     var rankedItems: RankedItems { get }
+    /// Calls `body` with what each item adds to `tags` (its rank, a key, the key's values), in
+    /// the order of `rankedItems`: the same contributions as those of its items, made without
+    /// the items' views where a store can (a listing of tags needs no more). The default
+    /// takes them from `rankedItems`.
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void)
     /// True when `tags` takes each key from the best-ranked area that has it; false when the
     /// best-ranked area with any tag is used alone (TagLib's rule for ID3v2 over ID3v1/INFO).
     var mergesAreasPerKey: Bool { get }
@@ -50,6 +55,10 @@ protocol MetadataStore: Sendable {
 }
 
 extension MetadataStore {
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void) {
+        rankedItems.forEachTagContribution(body)
+    }
+
     /// The pictures with their bytes read (`pictureContents`).
     var pictures: [MediaPicture] {
         get throws(MetadataError) {
@@ -74,5 +83,16 @@ struct RankedItems: Sendable {
     mutating func append(_ rank: Int, _ item: consuming NativeMetadataItem) {
         ranks.append(rank)
         items.append(item)
+    }
+
+    /// Calls `body` with each item's contributions to `tags` and its rank, in order.
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void) {
+        // By index, in place: a `for item in` loop copies every item.
+        items.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                let rank = ranks[index]
+                items[index].forEachContribution { key, values in body(rank, key, values) }
+            }
+        }
     }
 }

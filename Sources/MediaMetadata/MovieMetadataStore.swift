@@ -62,20 +62,52 @@ struct MovieMetadataStore: MetadataStore {
 
     var rankedItems: RankedItems {
         var result = RankedItems(capacity: scope.itemList?.count ?? 0)
-        // As in TagLib, the first item of a name gives the tag; later ones are listed only.
-        var seenTypes = SeenKeys<UInt32>(), seenFreeform = SeenKeys<MetadataIdentifier>()
+        var firsts = FirstItems()
         // Each item is read in place (an array's subscript, or a `for item in` loop, copies
         // every item, each of its fields retained), and each view is moved into the list and
         // changed there, not copied.
         scope.itemList?.withUnsafeBufferPointer { items in
             for index in items.indices {
-                let view = Self.view(items[index])
-                let type = items[index].type
-                let first = type == "----" ? seenFreeform.insert(view.identifier) : seenTypes.insert(type.rawValue)
-                result.append(0, view)
+                let form = Self.form(items[index])
+                let first = firsts.isFirst(items[index].type, form)
+                result.append(0, Self.view(items[index], form))
                 if !first { result.items[result.items.count - 1].contributions = [] }
             }
         }
+        appendOtherAreas(to: &result)
+        return result
+    }
+
+    /// The item list's contributions read without the items' views (each item's key and
+    /// values as `view` reads them); the other areas, rare, through their views.
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void) {
+        var firsts = FirstItems()
+        scope.itemList?.withUnsafeBufferPointer { items in
+            for index in items.indices {
+                let form = Self.form(items[index])
+                guard firsts.isFirst(items[index].type, form) else { continue }
+                let reading = Self.reading(items[index], form)
+                if let key = reading.key { body(0, key, reading.values) }
+            }
+        }
+        var others = RankedItems()
+        appendOtherAreas(to: &others)
+        others.forEachTagContribution(body)
+    }
+
+    /// As in TagLib, the first item of a name gives the tag; later ones are listed only.
+    private struct FirstItems {
+        private var types = SeenKeys<UInt32>(), freeform = SeenKeys<MetadataKeyDefinition.ITunesForm>()
+
+        /// True the first time an item of this type (a freeform item: of this mean and name) is seen.
+        mutating func isFirst(_ type: FourCC, _ form: MetadataKeyDefinition.ITunesForm) -> Bool {
+            type == "----" ? freeform.insert(form) : types.insert(type.rawValue)
+        }
+    }
+
+    /// The items of the areas after the item list: QuickTime metadata, user data, 3GPP assets,
+    /// `ID32` tags and XMP.
+    private func appendOtherAreas(to result: inout RankedItems) {
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let images = item.values.filter { $0.imageMIMEType != nil }
@@ -114,7 +146,6 @@ struct MovieMetadataStore: MetadataStore {
             result.append(5, NativeMetadataItem(MetadataIdentifier(.xmp, "uuid"), key: nil, dataType: "XMP packet",
                                                 values: [String(decoding: xmp, as: UTF8.self)], isWritable: false))
         }
-        return result
     }
 
     /// The key a row (its key and value kind) gives `tags`: pictures are not text tags.
@@ -122,8 +153,22 @@ struct MovieMetadataStore: MetadataStore {
         kind == .picture ? nil : key
     }
 
-    static func view(_ item: MetadataItem) -> NativeMetadataItem {
-        let form: MetadataKeyDefinition.ITunesForm = item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
+    /// The table form of an item: its type, or a freeform item's mean and name.
+    private static func form(_ item: MetadataItem) -> MetadataKeyDefinition.ITunesForm {
+        item.type == "----" ? .freeform(mean: item.mean ?? "", name: item.name ?? "") : .item(item.type)
+    }
+
+    private static func view(_ item: MetadataItem, _ form: MetadataKeyDefinition.ITunesForm) -> NativeMetadataItem {
+        let (key, values, type, images) = reading(item, form)
+        let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
+        return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: values, pictures: images.map(Self.summary))
+    }
+
+    /// What an item reads as, for its view and for `tags`: the key it gives `tags` (nil: none),
+    /// its values as text (its pictures aside), the name of their data type, and its pictures.
+    private static func reading(_ item: MetadataItem, _ form: MetadataKeyDefinition.ITunesForm)
+        -> (key: String?, values: [String], type: String, images: [ItemValue])
+    {
         // The row's kind and key, read in place.
         let row = MetadataKeyTable.rowIndex(iTunes: form)
         let kind = row.map { MetadataKeyTable.rows[$0].kind }
@@ -139,8 +184,7 @@ struct MovieMetadataStore: MetadataStore {
         // An item whose data cannot be read (damaged), or that holds no value (a `trkn` too short
         // for its numbers), gives no tag either, as TagLib lists none for it.
         if type.hasPrefix("binary") || item.isOpaque || values.isEmpty { key = nil }
-        let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
-        return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: values, pictures: images.map(Self.summary))
+        return (key, values, type, images)
     }
 
     /// A cover-art value described without its bytes (MP4 cover art is a front cover).
