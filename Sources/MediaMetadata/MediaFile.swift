@@ -99,13 +99,23 @@ public struct MediaFile: Sendable {
 
     /// The tags from the store's contributions (`MetadataStore.forEachTagContribution`): each
     /// key from the best-ranked area that has it when the store merges its areas per key, else
-    /// every key of the best-ranked area that gives any tag.
+    /// every key of the best-ranked area that gives any tag. When the items were listed
+    /// already (a JSON listing, an export), their contributions are taken from them instead
+    /// of reading the store a second time (the same contributions: `TagContributionTests`).
     private var uniformTags: [String: [String]] {
+        if let ranked = readings.rankedItemsIfRead {
+            return Self.uniformTags({ body in ranked.forEachTagContribution(body) }, mergesAreasPerKey: container.mergesAreasPerKey)
+        }
+        return Self.uniformTags({ body in container.forEachTagContribution(body) }, mergesAreasPerKey: container.mergesAreasPerKey)
+    }
+
+    private static func uniformTags(_ forEachContribution: ((_ rank: Int, _ key: String, _ values: [String]) -> Void) -> Void,
+                                    mergesAreasPerKey: Bool) -> [String: [String]] {
         // The first values of a key are taken as they are (no new array for them).
         func add(_ values: [String], to entry: inout [String]) {
             if entry.isEmpty { entry = values } else { entry += values }
         }
-        if container.mergesAreasPerKey {
+        if mergesAreasPerKey {
             // Each key's values and the rank they came from, found with one hash per
             // contribution; `mapValues` keeps the table's layout (no rehashing).
             var best: [String: (rank: Int, values: [String])] = [:]
@@ -115,14 +125,14 @@ public struct MediaFile: Sendable {
                 if entry.rank > rank { entry = (rank, []) }
                 add(values, to: &entry.values)
             }
-            container.forEachTagContribution { rank, key, values in merge(values, rank: rank, into: &best[key, default: (rank, [])]) }
+            forEachContribution { rank, key, values in merge(values, rank: rank, into: &best[key, default: (rank, [])]) }
             return best.mapValues(\.values)
         }
         // One pass: the contributions of a better rank than any before replace what was kept.
         var bestRank = Int.max
         var result: [String: [String]] = [:]
         result.reserveCapacity(16)
-        container.forEachTagContribution { rank, key, values in
+        forEachContribution { rank, key, values in
             if rank < bestRank {
                 bestRank = rank
                 result.removeAll(keepingCapacity: true)
@@ -528,6 +538,9 @@ final class Readings: Sendable {
     func rankedItems(_ compute: () -> RankedItems) -> RankedItems {
         value(\.rankedItems, compute)
     }
+
+    /// The items if they were computed already; nil otherwise (nothing is computed).
+    var rankedItemsIfRead: RankedItems? { state.withLock { $0.rankedItems } }
 
     func tags(_ compute: () -> TagMap) -> TagMap { value(\.tags, compute) }
 

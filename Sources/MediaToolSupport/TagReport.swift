@@ -45,6 +45,8 @@ public enum TagReport {
         writer.beginArray()
         for video in properties.video { write(video, to: &writer) }
         writer.endArray()
+        // The items first: the tags are then made from their views, not read a second time.
+        let items = file.items
         writer.key("tags")
         writer.beginObject()
         let tags = file.tags.sorted { $0.key < $1.key }
@@ -55,7 +57,6 @@ public enum TagReport {
         writer.endObject()
         writer.key("items")
         writer.beginArray()
-        let items = file.items
         // By index: a for-in loop copies every item.
         for index in items.indices {
             writer.beginObject()
