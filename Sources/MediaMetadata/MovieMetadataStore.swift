@@ -87,7 +87,7 @@ struct MovieMetadataStore: MetadataStore {
                 let form = Self.form(items[index])
                 guard firsts.isFirst(items[index].type, form) else { continue }
                 let reading = Self.reading(items[index], form)
-                if let key = reading.key { body(0, key, reading.values) }
+                if let key = reading.key { body(0, key, reading.values.texts) }
             }
         }
         var others = RankedItems()
@@ -111,9 +111,9 @@ struct MovieMetadataStore: MetadataStore {
         for item in scope.quickTimeMetadata ?? [] {
             let row = MetadataKeyTable.definition(quickTimeKey: item.key)
             let images = item.values.filter { $0.imageMIMEType != nil }
-            let (values, type) = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
+            let rendered = Self.render(item.values.filter { $0.imageMIMEType == nil }, type: nil, kind: row?.kind)
             result.append(1, NativeMetadataItem(MetadataIdentifier(.quickTimeMetadata, item.key), key: Self.textKey(row?.key, kind: row?.kind),
-                                                dataType: images.isEmpty ? type : images[0].dataType.description, values: values,
+                                                dataType: images.isEmpty ? rendered.typeName : images[0].dataType.description, values: rendered.texts,
                                                 pictures: images.map(Self.summary)))
         }
         for item in scope.userData {
@@ -159,22 +159,22 @@ struct MovieMetadataStore: MetadataStore {
     }
 
     private static func view(_ item: MetadataItem, _ form: MetadataKeyDefinition.ITunesForm) -> NativeMetadataItem {
-        let (key, values, type, images) = reading(item, form)
-        let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? type : images[0].dataType.description
-        return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: values, pictures: images.map(Self.summary))
+        let (key, rendered, images) = reading(item, form)
+        let dataType = item.isOpaque ? "unreadable" : images.isEmpty ? rendered.typeName : images[0].dataType.description
+        return NativeMetadataItem(form.identifier, key: key, dataType: dataType, values: rendered.texts, pictures: images.map(Self.summary))
     }
 
     /// What an item reads as, for its view and for `tags`: the key it gives `tags` (nil: none),
-    /// its values as text (its pictures aside), the name of their data type, and its pictures.
+    /// its values as text (its pictures aside), and its pictures.
     private static func reading(_ item: MetadataItem, _ form: MetadataKeyDefinition.ITunesForm)
-        -> (key: String?, values: [String], type: String, images: [ItemValue])
+        -> (key: String?, values: RenderedValues, images: [ItemValue])
     {
         // The row's kind and key, read in place.
         let row = MetadataKeyTable.rowIndex(iTunes: form)
         let kind = row.map { MetadataKeyTable.rows[$0].kind }
         let hasImages = item.values.contains { $0.imageMIMEType != nil }
         let images = hasImages ? item.values.filter { $0.imageMIMEType != nil } : []
-        let (values, type) = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, kind: kind)
+        let rendered = render(hasImages ? item.values.filter { $0.imageMIMEType == nil } : item.values, type: item.type, kind: kind)
         // Values that are not text or numbers (shown as Base64) give no tag; a freeform item of
         // iTunes' domain outside the table is the custom key named by its name (as TXXX is).
         var key = textKey(row.map { MetadataKeyTable.rows[$0].key }, kind: kind)
@@ -183,8 +183,8 @@ struct MovieMetadataStore: MetadataStore {
         if row == nil, item.type == "----", item.mean == MetadataKeyTable.apple, let name = item.name, !name.isEmpty { key = name.uppercased() }
         // An item whose data cannot be read (damaged), or that holds no value (a `trkn` too short
         // for its numbers), gives no tag either, as TagLib lists none for it.
-        if type.hasPrefix("binary") || item.isOpaque || values.isEmpty { key = nil }
-        return (key, values, type, images)
+        if rendered.isBinary || item.isOpaque || rendered.texts.isEmpty { key = nil }
+        return (key, rendered, images)
     }
 
     /// A cover-art value described without its bytes (MP4 cover art is a front cover).
@@ -192,8 +192,23 @@ struct MovieMetadataStore: MetadataStore {
         PictureSummary(type: 3, mimeType: coverMIMEType(value), description: "", size: value.bytes.count)
     }
 
-    /// The values of an item as text, and the name of their data type.
-    static func render(_ values: [ItemValue], type: FourCC?, kind: MetadataValueKind?) -> ([String], String) {
+    /// Values as text, and how the last of them was read.
+    struct RenderedValues {
+        var texts: [String]
+        /// How the last value was read when not as its data type says (`pair`, `genre code`,
+        /// `binary (jpeg)`: bytes that are not text or a number, shown as Base64).
+        var readAs: String?
+        var lastDataType: ItemValue.DataType?
+
+        /// The name of the values' data type: the last value's, or what it was read as (its
+        /// table looked up only when a view names it).
+        var typeName: String { readAs ?? lastDataType?.description ?? "" }
+        /// True when the last value was shown as Base64.
+        var isBinary: Bool { readAs?.hasPrefix("binary") == true }
+    }
+
+    /// The values of an item as text, and how they were read.
+    static func render(_ values: [ItemValue], type: FourCC?, kind: MetadataValueKind?) -> RenderedValues {
         var texts: [String] = []
         texts.reserveCapacity(values.count)
         // The type named is the last value's: its data type, or what it was read as.
@@ -228,7 +243,7 @@ struct MovieMetadataStore: MetadataStore {
                 readAs = "binary (\(value.dataType))"
             }
         }
-        return (texts, readAs ?? values.last?.dataType.description ?? "")
+        return RenderedValues(texts: texts, readAs: readAs, lastDataType: values.last?.dataType)
     }
 
     var pictureContents: [PictureContent] {

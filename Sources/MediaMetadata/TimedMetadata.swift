@@ -182,7 +182,7 @@ public enum TimedMetadata {
                     // A key without a declared type is shown as its bytes (Base64), as an
                     // item of unknown type is.
                     let values = key.dataType == nil ? [Base64.encode(item.bytes)]
-                        : MovieMetadataStore.render(isImage ? [] : [value], type: nil, kind: row?.kind).0
+                        : MovieMetadataStore.render(isImage ? [] : [value], type: nil, kind: row?.kind).texts
                     let identifier = key.namespace == "mdta" ? MetadataIdentifier(.quickTimeMetadata, key.key).description : "\(key.namespace)/\(key.key)"
                     events.append(TimedMetadataEvent(time: sample.time, duration: sample.duration, source: .track, identifier: identifier,
                                                      key: row?.key, values: values, pictures: isImage ? [MovieMetadataStore.summary(value)] : [],

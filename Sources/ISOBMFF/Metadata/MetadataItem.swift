@@ -71,22 +71,24 @@ public struct MetadataItem: Sendable {
         values = []
         otherChildren = []
         opaque = false
+        // The children read in place, by index (a `for child in` loop copied each of them).
+        let children = atom.children
         let readable = atom.isContainer && !atom.isTruncated && atom.trailingSize == 0 && atom.prefixSize == 0
-            && atom.children.allSatisfy { !$0.isTruncated && !$0.isContainer }
+            && children.indices.allSatisfy { !children[$0].isTruncated && !children[$0].isContainer }
         if readable {
             do {
-                for child in atom.children {
-                    let start = base + Int(child.offset - atom.offset)
-                    let payload = bytes[start + child.headerSize..<start + Int(child.size)]
-                    switch child.type {
+                for index in children.indices {
+                    let start = base + Int(children[index].offset - atom.offset)
+                    let payload = bytes[start + children[index].headerSize..<start + Int(children[index].size)]
+                    switch children[index].type {
                     case Self.dataType:
                         values.append(try ItemValue(dataAtomPayload: payload))
                     case Self.meanType, Self.nameType:
-                        guard payload.count >= 4 else { throw ByteReaderError(offset: child.offset, needed: 4, available: payload.count) }
+                        guard payload.count >= 4 else { throw ByteReaderError(offset: children[index].offset, needed: 4, available: payload.count) }
                         let text = String(decoding: payload.dropFirst(4), as: UTF8.self)
-                        if child.type == Self.meanType { mean = text } else { name = text }
+                        if children[index].type == Self.meanType { mean = text } else { name = text }
                     default:
-                        otherChildren.append(Array(bytes[start..<start + Int(child.size)]))
+                        otherChildren.append(Array(bytes[start..<start + Int(children[index].size)]))
                     }
                 }
             } catch {
