@@ -128,14 +128,16 @@ public struct MetadataScope: Sendable {
         id3Tags = []
         if let udta = scope.child("udta"), udta.isContainer {
             layout.userData = udta
-            for child in udta.children {
-                if child.type == "meta", try readMeta(child, in: tree, inUserData: true) { continue }
-                if child.type == "free" || child.type == "skip" { continue }
-                userData.append(try UserDataItem(child, in: tree))
+            // By index: a `for child in` loop copied every child.
+            for index in udta.children.indices {
+                let type = udta.children[index].type
+                if type == "meta", try readMeta(udta.children[index], in: tree, inUserData: true) { continue }
+                if type == "free" || type == "skip" { continue }
+                userData.append(try UserDataItem(udta.children[index], in: tree))
             }
         }
-        for child in scope.children where child.type == "meta" {
-            _ = try readMeta(child, in: tree, inUserData: false)
+        for index in scope.children.indices where scope.children[index].type == "meta" {
+            _ = try readMeta(scope.children[index], in: tree, inUserData: false)
         }
     }
 

@@ -31,8 +31,9 @@ public struct MovieMetadata: Sendable, Equatable {
         self.init()
         if let moov = tree.atoms.first(where: { $0.type == "moov" }), moov.isContainer {
             movie = try MetadataScope(of: moov, in: tree)
-            for trak in moov.children where trak.type == "trak" && trak.isContainer {
-                tracks.append(try MetadataScope(of: trak, in: tree))
+            // By index: a `for trak in` loop copied every child of `moov`.
+            for index in moov.children.indices where moov.children[index].type == "trak" && moov.children[index].isContainer {
+                tracks.append(try MetadataScope(of: moov.children[index], in: tree))
             }
         }
         for atom in tree.atoms {

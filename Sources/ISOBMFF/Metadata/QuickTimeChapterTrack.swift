@@ -63,9 +63,11 @@ public struct QuickTimeChapterTrack: Sendable, Hashable {
     /// not text, samples past the end of the file, more samples than are read).
     public static func read(_ tree: AtomTree) -> (tracks: [QuickTimeChapterTrack], problems: [Problem]) {
         guard let moov = tree.atoms.first(where: { $0.type == "moov" }) else { return ([], []) }
-        let traks = moov.children.filter { $0.type == "trak" }
-        // Without a chapter reference there is nothing to read or report (most music files).
-        guard traks.contains(where: { $0.child("tref")?.child("chap") != nil }) else { return ([], []) }
+        // Without a chapter reference there is nothing to read or report (most music files):
+        // looked for in place, before any track is copied out.
+        let children = moov.children
+        guard children.indices.contains(where: { children[$0].type == "trak" && children[$0].child("tref")?.child("chap") != nil }) else { return ([], []) }
+        let traks = children.filter { $0.type == "trak" }
         let infos = traks.enumerated().map { index, trak in
             trackInfo(trak, path: "moov/trak" + (traks.count > 1 ? "[\(index)]" : ""), tree: tree)
         }
