@@ -97,11 +97,13 @@ struct MovieMetadataStore: MetadataStore {
 
     /// As in TagLib, the first item of a name gives the tag; later ones are listed only.
     private struct FirstItems {
-        private var types = SeenKeys<UInt32>(), freeform = SeenKeys<MetadataKeyDefinition.ITunesForm>()
+        private var types = SeenKeys<UInt32>(), freeform = SeenKeys<MetadataIdentifier>()
 
-        /// True the first time an item of this type (a freeform item: of this mean and name) is seen.
+        /// True the first time an item of this type is seen; a freeform item, the first time one
+        /// of its identifier (`----:MEAN:NAME`, as TagLib keys its items: a mean `A:B` with the
+        /// name `C` is the same item as the mean `A` with the name `B:C`).
         mutating func isFirst(_ type: FourCC, _ form: MetadataKeyDefinition.ITunesForm) -> Bool {
-            type == "----" ? freeform.insert(form) : types.insert(type.rawValue)
+            type == "----" ? freeform.insert(form.identifier) : types.insert(type.rawValue)
         }
     }
 

@@ -275,6 +275,8 @@ public enum TagReport {
             out.write("\n")
         }
         for video in properties.video { out.write("  video: "); out.write(describe(video)); out.write("\n") }
+        // With `native`, the items first: the tags are then made from their views.
+        let items = native ? file.items : []
         let tags = file.tags.sorted { $0.key < $1.key }
         if tags.isEmpty { out.write("  no tags\n") }
         let widths = tags.map { Self.columns($0.key) }
@@ -304,7 +306,7 @@ public enum TagReport {
         }
         if native {
             out.write("  native items:\n")
-            for item in file.items {
+            for item in items {
                 let values = displayValues(item).map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
                 out.write("    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n")
             }

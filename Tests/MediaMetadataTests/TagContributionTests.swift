@@ -6,7 +6,8 @@ import Testing
 /// `tags` is made from each store's `forEachTagContribution`, which the atom and ID3 stores
 /// read without building the items' views. These tests hold it to the views: for every file,
 /// the tags equal those the listed items (`rankedItems`, with their contributions and ranks)
-/// give by the precedence rules, computed here the plain way.
+/// give by the precedence rules, computed here the plain way, and those `MediaFile` makes
+/// from its items when they were listed first.
 @Suite struct TagContributionTests {
     /// The tags the store's items give, from their views: each key from the best-ranked area
     /// that has it when the store merges areas per key, else every key of the best-ranked area
@@ -43,6 +44,12 @@ import Testing
             let expected = tagsFromViews(file)
             let actual = tags(file)
             if expected != actual { differences.append("\(path): views give \(expected), tags are \(actual)") }
+            // Listed after its items (a JSON listing), a file's tags are made from their views.
+            if let listed = try? MediaFile(path: path) {
+                _ = listed.items
+                let fromItems = tags(listed)
+                if fromItems != actual { differences.append("\(path): after its items, tags are \(fromItems), alone \(actual)") }
+            }
         }
         return (compared, differences)
     }
@@ -64,7 +71,7 @@ import Testing
     }
 
     /// The cases the lean reading handles apart: a second item of a type and a second freeform
-    /// item of a name give no tag (TagLib's rule); `IPLS` and a v2.3 date split over `TYER` and
+    /// item of an identifier give no tag (TagLib's rule); `IPLS` and a v2.3 date split over `TYER` and
     /// `TDAT` are read through their views; an ID3v2 tag without any tag leaves ID3v1's.
     @Test func itemsReadApartGiveTheirViewsTags() throws {
         func freeform(_ mean: String, _ name: String, _ text: String) -> [UInt8] {
@@ -75,6 +82,9 @@ import Testing
         builder.userData = [MovieBuilder.itemListMeta([
             MovieBuilder.textItem("©nam", "First"), MovieBuilder.textItem("©nam", "Second"),
             freeform("com.apple.iTunes", "MOOD", "Calm"), freeform("com.apple.iTunes", "MOOD", "Angry"), freeform("org.example", "MOOD", "Other"),
+            // The same identifier, `----:com.apple.iTunes:FOO:BAR`, split differently: the
+            // second is the first's duplicate (which gives no tag, its mean not being Apple's).
+            freeform("com.apple.iTunes:FOO", "BAR", "a"), freeform("com.apple.iTunes", "FOO:BAR", "b"),
         ])]
         let movie = builder.build()
         func text(_ id: String, _ values: [String]) -> [UInt8] { ID3Builder.frame(id, ID3Builder.text(values, encoding: 0), version: 3) }
@@ -95,6 +105,7 @@ import Testing
         let titles = try MediaFile(path: TemporaryFile.write(movie, name: "contributions-titles.m4a")).tags
         #expect(titles["TITLE"] == ["First"])
         #expect(titles["MOOD"] == ["Calm"])
+        #expect(titles["FOO:BAR"] == nil)
         let credits = try MediaFile(path: TemporaryFile.write(id3, name: "contributions-credits.mp3")).tags
         #expect(credits["PRODUCER"] == ["P. Roducer"])
         #expect(credits["DATE"] == ["2021-03-05"])
