@@ -140,6 +140,16 @@ protocol MetadataContainer: Sendable {
     init(source: FileByteSource, format: MediaFormat, path: String) throws
     /// The metadata as edited so far.
     var store: Store { get set }
+    /// The store's reads (the extension forwards each to `store`). Requirements, not only
+    /// extension members, so that each container's witness reads its own stored `store` in
+    /// place: through the protocol's getter, every read copied the whole store (a movie's two
+    /// item lists and their atoms, each field retained and released).
+    var rankedItems: RankedItems { get }
+    func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void)
+    var mergesAreasPerKey: Bool { get }
+    var pictureContents: [PictureContent] { get throws(MetadataError) }
+    var pictureSummaries: [PictureSummary] { get throws(MetadataError) }
+    func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]
     /// What was tolerated while reading the file (damaged structure read leniently).
     var diagnostics: [Diagnostic] { get }
     /// The chapters the file holds, one list per form, in the order of `ChapterForm.all`.
