@@ -303,24 +303,29 @@ struct ID3MetadataStore: MetadataStore {
 
     /// Every picture of the store (the `APIC` frames, then the APE tag's cover art); a picture
     /// a large tag left in the file stays there.
-    var pictureContents: [PictureContent] {
-        var result: [PictureContent] = []
-        for index in tag.frames.indices {
+    var pictureContents: [PictureContent] { pictureList { PictureContent($0, contents: $1()) } }
+
+    /// The pictures as `pictureContents` lists them, their bytes not looked at.
+    var pictureSummaries: [PictureSummary] { pictureList { summary, _ in summary } }
+
+    /// `make` of each picture's summary and (when it asks) its bytes, in order.
+    private func pictureList<T>(_ make: (PictureSummary, () -> SplicedBytes) -> T) -> [T] {
+        var result: [T] = []
+        // Only the picture frames' contents are read (reading a frame's `picture` copied the
+        // content of every frame to look at it).
+        for index in tag.frames.indices where tag.frames[index].content.kind == .picture {
             guard case (_, let mime, let type, let description, let data)? = tag.frames[index].content.picture else { continue }
             let summary = PictureSummary(type: PictureType(rawValue: type), mimeType: mime, description: description, size: data.count)
-            result.append(PictureContent(summary, contents: data.contents))
+            result.append(make(summary, { data.contents }))
         }
         for item in ape?.items ?? [] {
             guard let cover = item.coverArt else { continue }
             let summary = PictureSummary(type: Self.apePictureType(item.key) ?? .other, mimeType: MediaPicture.mimeType(sniffing: cover.data) ?? "application/octet-stream",
                                          description: cover.description, size: cover.data.count)
-            result.append(PictureContent(summary, contents: SplicedBytes(cover.data)))
+            result.append(make(summary, { SplicedBytes(cover.data) }))
         }
         return result
     }
-
-    /// The pictures as `pictureContents` lists them.
-    var pictureSummaries: [PictureSummary] { pictureContents.map(\.summary) }
 
     /// The `CHAP` frames in the order of the top-level `CTOC` (its nested tables followed
     /// depth first, a cycle cut with a note); chapters no table lists come after, by start.
