@@ -151,7 +151,7 @@ extension FLACFile {
             // Only the bytes that change are written (padding that stays zero is not written
             // again), so the write, and its journal, are as small as the change.
             ranges = try ranges.compactMap { range in
-                let old = try MPEGStreamFile.read(source, at: range.offset, count: range.bytes.count)
+                let old = try CarrierBytes.read(source, at: range.offset, count: range.bytes.count)
                 guard old.count == range.bytes.count else { return range }
                 guard let first = range.bytes.indices.first(where: { old[$0] != range.bytes[$0] }),
                       let last = range.bytes.indices.last(where: { old[$0] != range.bytes[$0] }) else { return nil }

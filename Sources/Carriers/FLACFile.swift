@@ -127,14 +127,14 @@ public struct FLACFile: Sendable {
         // ID3v2 tags before the marker.
         var at: UInt64 = 0
         var tags: [Range<UInt64>] = []
-        while tags.count < 16, let header = ID3TagHeader(try MPEGStreamFile.read(reader, at: at, count: 10)), at + header.totalSize <= fileSize {
+        while tags.count < 16, let header = ID3TagHeader(try CarrierBytes.read(reader, at: at, count: 10)), at + header.totalSize <= fileSize {
             tags.append(at..<at + header.totalSize)
             diagnostics.append(Diagnostic(.note, .tag, area: "ID3v2", offset: at,
                                                  message: "an ID3v2 tag of \(header.totalSize) bytes comes before fLaC (not part of FLAC); it is kept as it is"))
             at += header.totalSize
         }
         leadingTags = tags
-        guard Self.isFLAC(try MPEGStreamFile.read(reader, at: at, count: 4)[...]) else {
+        guard Self.isFLAC(try CarrierBytes.read(reader, at: at, count: 4)[...]) else {
             throw CarrierError(.unrecognized, offset: at, message: "no fLaC marker at byte offset \(at): not a FLAC file")
         }
         markerOffset = at
@@ -146,7 +146,7 @@ public struct FLACFile: Sendable {
         var commentIndex: Int?
         var pictures: [PictureBlock] = []
         while true {
-            let header = try MPEGStreamFile.read(reader, at: at, count: 4)
+            let header = try CarrierBytes.read(reader, at: at, count: 4)
             guard header.count == 4 else {
                 diagnostics.append(Diagnostic(.error, .truncated, area: "FLAC", offset: at, message: "the file ends where a metadata block header should be (the last block was not flagged last)"))
                 break
@@ -170,7 +170,7 @@ public struct FLACFile: Sendable {
             }
             switch type {
             case .streamInfo where streamInfo == nil:
-                streamInfo = StreamInfo(try MPEGStreamFile.read(reader, at: block.bodyRange.lowerBound, count: Int(min(length, 34))))
+                streamInfo = StreamInfo(try CarrierBytes.read(reader, at: block.bodyRange.lowerBound, count: Int(min(length, 34))))
                 if length != 34 {
                     diagnostics.append(Diagnostic(.warning, .malformed, area: "FLAC", offset: at, element: place, message: "STREAMINFO is \(length) bytes, not 34"))
                 }
@@ -180,7 +180,7 @@ public struct FLACFile: Sendable {
                                                          message: "a second VORBIS_COMMENT block; the first is read, this one is kept as it is"))
                     break
                 }
-                let body = try MPEGStreamFile.read(reader, at: block.bodyRange.lowerBound, count: Int(length))
+                let body = try CarrierBytes.read(reader, at: block.bodyRange.lowerBound, count: Int(length))
                 let (read, error) = VorbisComment.salvaging(body[...], offset: block.bodyRange.lowerBound)
                 comment = read
                 commentIndex = read == nil ? nil : blocks.count
@@ -209,7 +209,7 @@ public struct FLACFile: Sendable {
             diagnostics.append(Diagnostic(.error, .malformed, area: "FLAC", offset: markerOffset + 4, message: "no STREAMINFO block"))
         }
         audioOffset = at
-        let sync = try MPEGStreamFile.read(reader, at: at, count: 2)
+        let sync = try CarrierBytes.read(reader, at: at, count: 2)
         if blocks.last?.isLast == true, !(sync.count == 2 && sync[0] == 0xFF && sync[1] & 0xFE == 0xF8) {
             diagnostics.append(Diagnostic(.warning, .malformed, area: "FLAC", offset: at,
                                                  message: sync.isEmpty ? "no audio frames after the metadata" : "the audio does not start with a FLAC frame sync code"))
@@ -256,7 +256,7 @@ public struct FLACFile: Sendable {
 
     /// The bytes of a block, header and body.
     public func bytes(of block: Block) throws(CarrierError) -> [UInt8] {
-        try MPEGStreamFile.read(source, at: block.offset, count: Int(4 + block.length))
+        try CarrierBytes.read(source, at: block.offset, count: Int(4 + block.length))
     }
 
     /// The audio's duration from STREAMINFO.

@@ -76,7 +76,7 @@ extension IFFChunkFile {
                 guard chunk.totalSize <= 16 << 20 else {
                     throw CarrierError(.notWritable, offset: chunk.offset, message: "\(path): the '\(chunk.id)' chunk of \(chunk.dataSize) bytes is too large to carry over")
                 }
-                let stored = try MPEGStreamFile.read(source, at: chunk.offset, count: Int(chunk.totalSize))
+                let stored = try CarrierBytes.read(source, at: chunk.offset, count: Int(chunk.totalSize))
                 bytes += stored + (stored.count % 2 == 1 ? [0] : [])
             }
             infoBytes = bytes

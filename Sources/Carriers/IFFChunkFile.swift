@@ -65,7 +65,7 @@ public struct IFFChunkFile: Sendable {
     public static let maxTagChunkSize: UInt64 = (256 << 20) + 20
 
     public init(source: any ByteSource) throws(CarrierError) {
-        let head = try MPEGStreamFile.read(source, at: 0, count: 12)
+        let head = try CarrierBytes.read(source, at: 0, count: 12)
         guard head.count == 12 else { throw CarrierError(.unrecognized, message: "file too short for a RIFF or FORM header") }
         let id = FourCC(head[0], head[1], head[2], head[3])
         switch id {
@@ -81,7 +81,7 @@ public struct IFFChunkFile: Sendable {
         // its `data` chunk are in the `ds64` chunk that comes first; the 32-bit fields say -1.
         var sizes64: (riff: UInt64, data: UInt64)?
         if id == "RF64" || id == "BW64" {
-            let ds64 = try MPEGStreamFile.read(source, at: 12, count: 8 + 16)
+            let ds64 = try CarrierBytes.read(source, at: 12, count: 8 + 16)
             if ds64.count == 24, FourCC(ds64[0], ds64[1], ds64[2], ds64[3]) == "ds64" {
                 func le64(_ at: Int) -> UInt64 { (0..<8).reduce(UInt64(0)) { $0 | UInt64(ds64[at + $1]) << (8 * UInt64($1)) } }
                 sizes64 = (le64(8), le64(16))
@@ -143,7 +143,7 @@ public struct IFFChunkFile: Sendable {
                                                  message: "'\(chunk.id)' chunk of \(chunk.dataSize) bytes is larger than an ID3v2 tag can be; not read"))
                 break
             }
-            let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
+            let bytes = try CarrierBytes.read(source, at: chunk.dataOffset, count: Int(chunk.dataSize))
             do {
                 let tag = try ID3v2Tag(parsing: bytes[...], at: chunk.dataOffset, decompressionBudget: &decompressionBudget)
                 tags.append(tag)
@@ -157,13 +157,13 @@ public struct IFFChunkFile: Sendable {
             (id3Tag, hiddenFrames) = first.merging(Array(tags.dropFirst()))
         }
         if let format = root.children.first(where: { $0.id == (kind == .aiff ? "COMM" : "fmt ") }), format.dataSize <= 64 {
-            audioFormat = IFFAudioFormat(chunk: format.id, data: try MPEGStreamFile.read(source, at: format.dataOffset, count: Int(format.dataSize)))
+            audioFormat = IFFAudioFormat(chunk: format.id, data: try CarrierBytes.read(source, at: format.dataOffset, count: Int(format.dataSize)))
         }
         // AIFF's own text chunks, read as the INFO entries they stand for.
         if kind == .aiff {
             var entries: [RIFFInfoList.Entry] = []
             for chunk in root.children where RIFFInfoList.aiffTextIDs[chunk.id] != nil {
-                let bytes = try MPEGStreamFile.read(source, at: chunk.dataOffset, count: Int(min(chunk.dataSize, 64 << 10)))
+                let bytes = try CarrierBytes.read(source, at: chunk.dataOffset, count: Int(min(chunk.dataSize, 64 << 10)))
                 let raw = bytes[..<(bytes.firstIndex(of: 0) ?? bytes.count)]
                 // The standard says ASCII; UTF-8 when it decodes (ffmpeg writes it, and this
                 // package), else Mac OS Roman, what classic Mac programs wrote (and exiftool reads).
@@ -182,7 +182,7 @@ public struct IFFChunkFile: Sendable {
             }
             for entry in list.children {
                 // INFO values are short texts; a longer one is read up to 64 KiB.
-                let bytes = try MPEGStreamFile.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
+                let bytes = try CarrierBytes.read(source, at: entry.dataOffset, count: Int(min(entry.dataSize, 64 << 10)))
                 let end = bytes.firstIndex(of: 0) ?? bytes.count
                 // RIFF INFO text has no declared encoding; UTF-8 when it decodes, else Latin-1.
                 let raw = bytes[..<end]
@@ -208,7 +208,7 @@ public struct IFFChunkFile: Sendable {
     /// fits in the `room` bytes from there.
     static func isChunkHeader(_ source: any ByteSource, at offset: UInt64, room: UInt64, littleEndian: Bool) throws(CarrierError) -> Bool {
         guard room >= 8 else { return false }
-        let header = try MPEGStreamFile.read(source, at: offset, count: 8)
+        let header = try CarrierBytes.read(source, at: offset, count: 8)
         guard header.count == 8, FourCC(header[0], header[1], header[2], header[3]).isPrintable else { return false }
         return UInt64(size(header[4..<8], littleEndian: littleEndian)) <= room - 8
     }
@@ -228,7 +228,7 @@ public struct IFFChunkFile: Sendable {
                 diagnostics.append(Diagnostic(.error, .limit, area: area, offset: position, message: "more than \(maxChunkCount) chunks; the rest is not read"))
                 break
             }
-            let header = try MPEGStreamFile.read(source, at: position, count: 12)
+            let header = try CarrierBytes.read(source, at: position, count: 12)
             let id = FourCC(header[0], header[1], header[2], header[3])
             let declared = size(header[4..<8], littleEndian: littleEndian)
             guard id.isPrintable else {

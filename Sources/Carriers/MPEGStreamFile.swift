@@ -80,7 +80,7 @@ public struct MPEGStreamFile: Sendable {
         // the first audio frame (the 4 KiB window below).
         var following: (at: UInt64, bytes: ArraySlice<UInt8>) = (0, [])
         func bytesFollowing(_ position: UInt64) throws(CarrierError) -> ArraySlice<UInt8> {
-            if following.at != position || following.bytes.isEmpty { following = (position, try Self.slice(source, at: position, count: 4096)) }
+            if following.at != position || following.bytes.isEmpty { following = (position, try CarrierBytes.slice(source, at: position, count: 4096)) }
             return following.bytes
         }
         while leadingTags.count < Self.maxLeadingTags, let header = ID3TagHeader(try bytesFollowing(position).prefix(10)) {
@@ -127,17 +127,17 @@ public struct MPEGStreamFile: Sendable {
             }
             if let lyrics = try Self.lyrics3Block(source, endingAt: end, floor: position) {
                 lyrics3Block = lyrics
-                lyrics3 = Lyrics3Block(try Self.read(source, at: lyrics.lowerBound, count: Int(lyrics.count)))
+                lyrics3 = Lyrics3Block(try CarrierBytes.read(source, at: lyrics.lowerBound, count: Int(lyrics.count)))
                 end = lyrics.lowerBound
                 moved = true
             }
             if appendedTag == nil, end >= position + 20 {
-                let footer = try Self.slice(source, at: end - 10, count: 10)
+                let footer = try CarrierBytes.slice(source, at: end - 10, count: 10)
                 if footer.starts(with: [0x33, 0x44, 0x49]), let size = SyncsafeInteger.decode(footer.dropFirst(6)),
                     UInt64(size) + 20 <= end - position
                 {
                     let start = end - 20 - UInt64(size)
-                    let bytes = try Self.slice(source, at: start, count: Int(UInt64(size) + 20))
+                    let bytes = try CarrierBytes.slice(source, at: start, count: Int(UInt64(size) + 20))
                     if let tag = try? ID3v2Tag(parsing: bytes, at: start, decompressionBudget: &decompressionBudget) {
                         appendedTag = tag
                         appendedBlock = start..<end
@@ -166,7 +166,7 @@ public struct MPEGStreamFile: Sendable {
         var found = iff == nil ? Self.locateStream(in: window) : nil
         if found == nil, iff == nil, room > UInt64(windowSize) {
             windowSize = Int(min(UInt64(Self.syncSearchLimit), room))
-            window = try Self.slice(source, at: position, count: windowSize)
+            window = try CarrierBytes.slice(source, at: position, count: windowSize)
             found = Self.locateStream(in: window)
         }
         if let iff {
@@ -218,7 +218,7 @@ public struct MPEGStreamFile: Sendable {
     /// The ID3v1 tag in the 128 bytes before `end`, if they are one and after `floor`.
     static func id3v1(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> ID3v1Tag? {
         guard end >= 128 + floor else { return nil }
-        return ID3v1Tag(try slice(source, at: end - 128, count: 128))
+        return ID3v1Tag(try CarrierBytes.slice(source, at: end - 128, count: 128))
     }
 
     /// The tag most tools treat as the file's tag: the first leading one, else the appended one.
@@ -304,21 +304,6 @@ public struct MPEGStreamFile: Sendable {
             return header.bitrate * 1000
         }
         return nil
-    }
-
-    /// Up to `count` bytes at `offset` (fewer where the source ends), as an array of their own.
-    static func read(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> [UInt8] {
-        Array(try slice(source, at: offset, count: count))
-    }
-
-    /// `read` as a slice, in place where the source holds the bytes already (the prefetched
-    /// start and end of the file): indexed as the source's storage, not from 0.
-    static func slice(_ source: any ByteSource, at offset: UInt64, count: Int) throws(CarrierError) -> ArraySlice<UInt8> {
-        do {
-            return try source.sliceAvailable(at: offset, upTo: count)
-        } catch {
-            throw CarrierError(.io, offset: offset, message: error.description)
-        }
     }
 
     /// Where the stream starts in `bytes` (what follows the tags): two frames in a row at the
@@ -432,12 +417,12 @@ public struct MPEGStreamFile: Sendable {
     /// A Lyrics3v2 block (`LYRICSBEGIN` ... six size digits, `LYRICS200`) ending at `end`.
     static func lyrics3Block(_ source: any ByteSource, endingAt end: UInt64, floor: UInt64) throws(CarrierError) -> Range<UInt64>? {
         guard end >= floor + 15 else { return nil }
-        let trailer = try slice(source, at: end - 15, count: 15)
+        let trailer = try CarrierBytes.slice(source, at: end - 15, count: 15)
         guard trailer.dropFirst(6).elementsEqual("LYRICS200".utf8),
             let size = UInt64(String(decoding: trailer.prefix(6), as: UTF8.self)), size + 15 <= end - floor
         else { return nil }
         let start = end - 15 - size
-        let begin = try slice(source, at: start, count: 11)
+        let begin = try CarrierBytes.slice(source, at: start, count: 11)
         guard begin.elementsEqual("LYRICSBEGIN".utf8) else { return nil }
         return start..<end
     }

@@ -121,7 +121,7 @@ extension OggFile {
         }
         if inPlace {
             var ranges: [(offset: UInt64, bytes: [UInt8])] = []
-            let oldBytes = try MPEGStreamFile.read(source, at: regionStart, count: Int(oldSize))
+            let oldBytes = try CarrierBytes.read(source, at: regionStart, count: Int(oldSize))
             if let first = newRegion.indices.first(where: { oldBytes[$0] != newRegion[$0] }),
                let last = newRegion.indices.last(where: { oldBytes[$0] != newRegion[$0] }) {
                 ranges.append((regionStart + UInt64(first), Array(newRegion[first...last])))

@@ -353,7 +353,7 @@ public struct OggFile: Sendable {
         var window: UInt64 = 1 << 16
         while true {
             let from = max(start, size > window ? size - window : 0)
-            let bytes = try MPEGStreamFile.read(source, at: from, count: Int(size - from))
+            let bytes = try CarrierBytes.read(source, at: from, count: Int(size - from))
             var index = bytes.count - 27
             while index >= 0 {
                 if bytes[index] == 0x4F, bytes[index + 1] == 0x67, bytes[index + 2] == 0x67, bytes[index + 3] == 0x53,

@@ -259,7 +259,7 @@ public struct OggPageWalker {
         let wanted = min(UInt64(count), end - min(end, offset))
         let startInBuffer = offset >= bufferStart ? offset - bufferStart : UInt64.max
         if startInBuffer == .max || startInBuffer + wanted > UInt64(buffer.count) {
-            buffer = try MPEGStreamFile.read(source, at: offset, count: Int(min(max(UInt64(chunk), wanted), end - offset)))
+            buffer = try CarrierBytes.read(source, at: offset, count: Int(min(max(UInt64(chunk), wanted), end - offset)))
             bufferStart = offset
         }
         let start = Int(offset - bufferStart)
@@ -276,7 +276,7 @@ public struct OggPageWalker {
         var at = start + 1
         var candidates = 0
         while at < end, at - start <= limit, candidates < 64 {
-            let window = try MPEGStreamFile.read(source, at: at, count: Int(min(UInt64(max(chunk, 1 << 16)), end - at)))
+            let window = try CarrierBytes.read(source, at: at, count: Int(min(UInt64(max(chunk, 1 << 16)), end - at)))
             guard window.count >= 27 else { break }
             var index = 0
             while index + 27 <= window.count, candidates < 64 {

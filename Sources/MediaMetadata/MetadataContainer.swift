@@ -147,6 +147,7 @@ protocol MetadataContainer: Sendable {
     var rankedItems: RankedItems { get }
     func forEachTagContribution(_ body: (_ rank: Int, _ key: String, _ values: [String]) -> Void)
     var mergesAreasPerKey: Bool { get }
+    var pictures: [MediaPicture] { get throws(MetadataError) }
     var pictureContents: [PictureContent] { get throws(MetadataError) }
     var pictureSummaries: [PictureSummary] { get throws(MetadataError) }
     func nativeItems() throws(MetadataError) -> [(MetadataIdentifier, NativeItemData)]
