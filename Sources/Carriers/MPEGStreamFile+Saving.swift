@@ -143,6 +143,9 @@ extension MPEGStreamFile {
         var expected = try ID3v2Tag.read(from: serialization.contents).frames
         var notes = serialization.notes
         notes += Self.mergeNotes(layout)
+        if let v1, options.mirrorID3v1, let oldV1 = layout.id3v1 {
+            notes += Self.mirrorNotes(old: oldV1, new: ID3v1Tag(v1) ?? oldV1, oldTag: old)
+        }
         if let dropLyrics3, !lyrics3Emptied { notes.append("the Lyrics3v2 block (\(dropLyrics3.count) bytes) is removed") }
         notes += lyrics3Notes
 
@@ -283,5 +286,18 @@ extension MPEGStreamFile {
     static func sameItems(_ a: APETag?, _ b: APETag?) -> Bool {
         func strip(_ tag: APETag?) -> [APEItem]? { tag?.items.map { APEItem(key: $0.key, flags: $0.flags, value: $0.value) } }
         return strip(a) == strip(b)
+    }
+
+    /// A note naming the values only the ID3v1 tag held (fields the ID3v2 tag had nothing for)
+    /// that the save drops: the ID3v1 tag follows the ID3v2 tag, as every save keeps it. (A
+    /// field both tags held, spelled differently, follows without a note: ID3v1 writers fold
+    /// or cut what ISO-8859-1 and 30 bytes do not hold.)
+    static func mirrorNotes(old: ID3v1Tag, new: ID3v1Tag, oldTag: ID3v2Tag?) -> [String] {
+        let inStep = ID3v1Tag(from: oldTag ?? ID3v2Tag(majorVersion: 4)).fields
+        let before = old.fields, after = new.fields
+        let dropped = before.indices.filter { !before[$0].value.isEmpty && after[$0].value.isEmpty && inStep[$0].value.isEmpty }
+        guard !dropped.isEmpty else { return [] }
+        let values = dropped.map { "\(before[$0].name) \"\(before[$0].value)\"" }
+        return ["the ID3v1 tag follows the ID3v2 tag, which has no \(dropped.map { before[$0].name }.joined(separator: ", ")): dropped \(values.joined(separator: ", ")) (set the keys to keep them)"]
     }
 }

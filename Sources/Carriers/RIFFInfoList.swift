@@ -32,6 +32,12 @@ public struct RIFFInfoList: Sendable, Hashable {
     /// The AIFF text chunks and the `INFO` entries that say the same.
     public static let aiffTextIDs: [FourCC: FourCC] = ["NAME": "INAM", "AUTH": "IART", "(c) ": "ICOP", "ANNO": "ICMT"]
 
+    /// `INFO` IDs other programs write for what an ID of the table says: `ITRK`, the track
+    /// number as ffmpeg, ExifTool and many players read and write it, beside `IPRT` (TagLib's).
+    /// Read as the native items they are (TagLib gives them no key); an edit of the table's ID
+    /// rewrites or removes them too, so that no reader is left with an old value.
+    public static let sameMeaningIDs: [FourCC: [FourCC]] = ["IPRT": ["ITRK"]]
+
     /// The `INFO` ID an entry of this list stands for (itself in an `INFO` list); nil for an
     /// ID an AIFF file does not have.
     public func infoID(of id: FourCC) -> FourCC? { form == .riffInfo ? id : Self.aiffTextIDs[id] }

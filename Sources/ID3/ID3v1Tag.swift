@@ -51,6 +51,14 @@ public struct ID3v1Tag: Sendable, Hashable {
     /// The genre name, when the index is in the table.
     public var genre: String? { ID3Genres.name(Int(genreIndex)) }
 
+    /// Each field by name with its value as text ("" when empty), as the tag reads back once
+    /// written (`encoded`: cut to the field widths, in ISO-8859-1).
+    public var fields: [(name: String, value: String)] {
+        let written = ID3v1Tag(encoded) ?? self
+        return [("title", written.title), ("artist", written.artist), ("album", written.album), ("year", written.year),
+                ("comment", written.comment), ("track", written.track.map(String.init) ?? ""), ("genre", written.genre ?? "")]
+    }
+
     public init(title: String = "", artist: String = "", album: String = "", year: String = "", comment: String = "", track: UInt8? = nil, genreIndex: UInt8 = 255) {
         self.title = title
         self.artist = artist

@@ -36,7 +36,9 @@ public final class FileByteSource: ByteSource {
     public init(path: String, headLength: Int = FileByteSource.headLength) throws(ByteSourceError) {
         self.path = path
         try SaveJournal.recover(path)
-        let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
+        // Without O_NONBLOCK, opening a FIFO no program writes to waits forever (before the
+        // check below could refuse it); for a regular file the flag changes nothing.
+        let fd = SystemPath.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw Self.error(errno: errno, path: path, action: "cannot open") }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

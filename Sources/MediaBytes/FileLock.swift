@@ -63,7 +63,8 @@ public struct FileLock: ~Copyable {
     ///   (its PID where the system tells), or why the file could not be opened.
     public init(_ path: String) throws(FileLockError) {
         for _ in 0..<8 {
-            let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
+            // O_NONBLOCK: a FIFO without a writer is not waited for (the reader refuses it).
+            let fd = SystemPath.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
             guard fd >= 0 else {
                 throw FileLockError(path: path, isHeldElsewhere: false, holder: nil, reason: "cannot open to lock it: \(String(cString: strerror(errno)))")
             }

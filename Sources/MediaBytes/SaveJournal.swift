@@ -278,11 +278,11 @@ struct SaveJournal: Equatable {
     }
 
     private static func readWhole(_ path: String) -> [UInt8]? {
-        let fd = SystemPath.open(path, O_RDONLY | O_CLOEXEC)
+        let fd = SystemPath.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)  // a FIFO is not waited for
         guard fd >= 0 else { return nil }
         defer { _ = systemClose(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         return try? readRange(fd, offset: 0, count: Int(info.st_size), size: UInt64(info.st_size))
     }
 

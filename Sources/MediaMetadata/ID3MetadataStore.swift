@@ -50,9 +50,17 @@ struct ID3MetadataStore: MetadataStore {
         let items = rankedItems
         let ranked = zip(items.ranks, items.items)
         guard let shown = ranked.filter({ $0.1.hasContributions }).map(\.0).min() else { return }
-        for contribution in ranked.filter({ $0.0 == shown }).flatMap(\.1.contributions) {
-            guard let row = MetadataKeyTable.definition(contribution.key), let form = row.id3Form(version: version) else { continue }
-            _ = try? add(form, row: row, values: contribution.values)
+        for (rank, item) in ranked where rank == shown {
+            for contribution in item.contributions {
+                if let row = MetadataKeyTable.definition(contribution.key) {
+                    guard let form = row.id3Form(version: version) else { continue }
+                    _ = try? add(form, row: row, values: contribution.values)
+                } else if item.identifier.keySpace == .ape {
+                    // A key outside the table (an APE `Publisher`) goes where `set` puts it: a
+                    // `TXXX` frame named as the APE item is.
+                    _ = try? add(Self.customForm(key: contribution.key, nativeName: item.identifier.key, version: version), row: nil, values: contribution.values)
+                }
+            }
         }
     }
 
@@ -427,7 +435,10 @@ struct ID3MetadataStore: MetadataStore {
         }
         let notes = try setInID3(target, values: values)
         // A file that uses an INFO list or an APE tag keeps it in step with the ID3v2 tag.
-        if case .uniform(let row) = target, let id = row.riffInfo.flatMap({ info?.nativeID(forInfo: $0) }), info?.entries.isEmpty == false { setInfo(id, values) }
+        if case .uniform(let row) = target, let id = row.riffInfo.flatMap({ info?.nativeID(forInfo: $0) }), info?.entries.isEmpty == false {
+            setInfo(id, values)
+            for other in RIFFInfoList.sameMeaningIDs[id] ?? [] where info?.entries.contains(where: { $0.id == other }) == true { setInfo(other, values) }
+        }
         if ape?.items.isEmpty == false {
             switch target {
             case .uniform(let row): setAPE(apeKey(for: row), values, replacing: { MetadataKeyTable.definition(apeKey: $0)?.key == row.key })
@@ -669,7 +680,8 @@ struct ID3MetadataStore: MetadataStore {
             throw MetadataError(.notRepresentable, message: "\(identifier) cannot be removed from an ID3 tag"
                                 + (readOnly ? " (the ID3v1 tag mirrors the ID3v2 tag; remove id3v1/* to strip the whole tag)" : ""))
         case .uniform(let row):
-            let removedInfo = row.riffInfo.flatMap { info?.nativeID(forInfo: $0) }.map { removeInfo($0) } ?? false
+            let infoIDs = row.riffInfo.flatMap { info?.nativeID(forInfo: $0) }.map { [$0] + (RIFFInfoList.sameMeaningIDs[$0] ?? []) } ?? []
+            let removedInfo = infoIDs.map { removeInfo($0) }.contains(true)
             let removedAPE = removeAPE { MetadataKeyTable.definition(apeKey: $0)?.key == row.key }
             return try removeFromID3(target) || removedInfo || removedAPE
         case .custom(let key, _) where !key.hasKeyQualifier:

@@ -34,8 +34,16 @@ public enum TagReport {
     /// The members `show --json` and `export` share, with `pictures` as much of each picture
     /// as the document carries.
     private static func writeMembers(_ file: MediaFile, path: String? = nil, pictures: PictureDetail, to writer: inout JSONWriter) throws(MetadataError) {
+        let path = path ?? file.path
+        let shown = PathBytes.display(path)
         writer.key("path")
-        writer.string(PathBytes.display(path ?? file.path))
+        writer.string(shown)
+        if shown != path {
+            // A name that is not UTF-8: `path` shows its bytes as `\xHH` for people (which a
+            // name may also hold as text); `pathBytes` is the name itself, for `import --paths`.
+            writer.key("pathBytes")
+            writer.string(Base64.encode(PathBytes.bytes(path)))
+        }
         writer.key("format")
         writer.string(file.format.rawValue)
         let properties = file.properties
@@ -158,13 +166,22 @@ public enum TagReport {
         return out
     }
 
-    /// One row of `show --tsv`: the path, then each column's values joined with "; ".
+    /// One row of `show --tsv`: the path, then each column's values joined with "; " (a "; "
+    /// within a value written `\\; `, so that `import` reads the value back whole).
     public static func tsvRow(_ file: MediaFile, columns: [String]) throws(MetadataError) -> String {
         var fields = [tsvField(file.path)]
         for column in columns {
-            fields.append(tsvField((try file.values(column) ?? []).joined(separator: "; ")))
+            fields.append(tsvCell(try file.values(column) ?? []))
         }
         return fields.joined(separator: "\t") + "\n"
+    }
+
+    /// A cell of `show --tsv`: each value escaped (`tsvField`; its "; " as `\\; `), joined with "; ".
+    static func tsvCell(_ values: [String]) -> String {
+        values.map { value in
+            let field = tsvField(value)
+            return field.contains("; ") ? field.replacing("; ", with: "\\; ") : field
+        }.joined(separator: "; ")
     }
 
     /// Seconds and rates to the millisecond (three decimals), as JSON numbers.
@@ -428,6 +445,9 @@ public enum TagReport {
         public var pictures: [MediaPicture]
         /// The document's `chapters`, when it has the member (an empty list: no chapters).
         public var chapters: [Chapter]?
+        /// True when the document's `items` list ID3v1 fields: its file had an ID3v1 tag (a
+        /// mirror of the ID3v2 tag, so no native item), which a restore puts back.
+        public var hasID3v1 = false
         /// Keys to remove (a table's empty cells).
         public var removals: [String] = []
         /// A row of a table: its keys are set as `tagedit set` sets them (the values a key has
@@ -439,11 +459,12 @@ public enum TagReport {
     /// or CSV (RFC 4180 quoting; told apart by a tab in the header line): a `path` column, then
     /// a column per key; a cell's values are separated by `; ` (as `show --tsv` joins them), an
     /// empty cell removes the key. TSV cells are unescaped as `show --tsv` escapes them (`\t`,
-    /// `\n`, `\r`, `\\`).
+    /// `\n`, `\r`, `\\`, and `\; ` for a "; " within a value).
     public static func importTable(_ text: String) throws(ImportError) -> [ImportDocument] {
         let body = text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text
         let firstLine = body.prefix { $0 != "\n" && $0 != "\r\n" }
-        let rows = firstLine.contains("\t") ? tsvRows(body) : try csvRows(body)
+        let isTSV = firstLine.contains("\t")
+        let rows = isTSV ? tsvRows(body) : try csvRows(body)
         guard let header = rows.first?.cells, header.first?.lowercased() == "path", header.count > 1 else {
             throw ImportError(message: "a table starts with a header line: path, then a column per key")
         }
@@ -453,24 +474,49 @@ public enum TagReport {
             guard row.cells.count == header.count else {
                 throw ImportError(message: "line \(row.line): \(row.cells.count) cells where the header has \(header.count)")
             }
-            var document = ImportDocument(path: row.cells[0], format: nil, tags: [], native: nil, pictures: [])
+            var document = ImportDocument(path: isTSV ? tsvUnescaped(row.cells[0][...]) : row.cells[0], format: nil, tags: [], native: nil, pictures: [])
             document.isTableRow = true
             for (key, cell) in zip(keys, row.cells.dropFirst()) {
-                if cell.isEmpty { document.removals.append(key) } else { document.tags.append((key, cell.split(separator: "; ", omittingEmptySubsequences: false).map { String($0) })) }
+                if cell.isEmpty {
+                    document.removals.append(key)
+                } else {
+                    document.tags.append((key, isTSV ? tsvValues(cell) : cell.split(separator: "; ", omittingEmptySubsequences: false).map { String($0) }))
+                }
             }
             documents.append(document)
         }
         return documents
     }
 
-    /// Tab-separated rows, one a line, cells unescaped as `tsvField` escapes them.
+    /// Tab-separated rows, one a line, cells as written (`tsvUnescaped` and `tsvValues` read them).
     static func tsvRows(_ text: String) -> [(line: Int, cells: [String])] {
         text.split(separator: "\n", omittingEmptySubsequences: false).enumerated().compactMap { index, line in
             var line = Substring(line)
             if line.hasSuffix("\r") { line = line.dropLast() }
             guard !line.isEmpty else { return nil }
-            return (index + 1, line.split(separator: "\t", omittingEmptySubsequences: false).map { tsvUnescaped($0) })
+            return (index + 1, line.split(separator: "\t", omittingEmptySubsequences: false).map { String($0) })
         }
+    }
+
+    /// The values of a TSV cell as `tsvCell` writes them: split at each "; " that is not
+    /// escaped, each part unescaped.
+    static func tsvValues(_ cell: String) -> [String] {
+        var values: [String] = []
+        var start = cell.startIndex, index = cell.startIndex
+        while index < cell.endIndex {
+            let next = cell.index(after: index)
+            if cell[index] == "\\" {
+                index = next < cell.endIndex ? cell.index(after: next) : next
+            } else if cell[index] == ";", next < cell.endIndex, cell[next] == " " {
+                values.append(tsvUnescaped(cell[start..<index]))
+                index = cell.index(after: next)
+                start = index
+            } else {
+                index = next
+            }
+        }
+        values.append(tsvUnescaped(cell[start...]))
+        return values
     }
 
     static func tsvUnescaped(_ field: Substring) -> String {
@@ -572,7 +618,14 @@ public enum TagReport {
                 throw ImportError(message: "version: this tagedit reads export documents of versions 1 to \(exportVersion), not \(version.intValue.map(String.init) ?? "that")")
             }
         }
-        var document = ImportDocument(path: json["path"]?.stringValue, format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
+        var path = json["path"]?.stringValue
+        if let encoded = json["pathBytes"] {
+            guard let bytes = encoded.stringValue.flatMap(Base64.decode), !bytes.isEmpty else {
+                throw ImportError(message: "pathBytes: expected a file name's bytes in Base64")
+            }
+            path = PathBytes.string(bytes)
+        }
+        var document = ImportDocument(path: path, format: json["format"]?.stringValue, tags: [], native: nil, pictures: [])
         if let tags = json["tags"], tags.objectMembers == nil { throw ImportError(message: "tags: expected an object of KEY: [values]") }
         for (key, value) in json["tags"]?.objectMembers ?? [] {
             if let text = value.stringValue {
@@ -586,6 +639,7 @@ public enum TagReport {
         // The source's custom items: a key outside the table held by a TXXX frame, an iTunes
         // freeform item or an APE item.
         for item in json["items"]?.arrayValue ?? [] {
+            if item["keySpace"]?.stringValue == MetadataIdentifier.KeySpace.id3v1.rawValue { document.hasID3v1 = true }
             guard let key = item["key"]?.stringValue, MetadataKeyTable.definition(key) == nil,
                 let text = item["identifier"]?.stringValue, let identifier = MetadataIdentifier(parsing: text)
             else { continue }

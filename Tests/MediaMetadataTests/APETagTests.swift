@@ -87,6 +87,25 @@ import Testing
         #expect(TagLibReading.read(path)?.properties["TITLE"] == ["Edited"])
     }
 
+    /// The new ID3v2 tag takes the APE tag's keys outside the table too (`TXXX` frames named
+    /// as the APE items are), so that editing one key hides none of them: before 2026-11-30
+    /// `set TITLE=x` on an APE-only MP3 made `PUBLISHER` and `TEST` disappear from `tags`.
+    @Test func editingAnAPEOnlyFileKeepsItsCustomKeysVisible() throws {
+        let path = try Self.mp3(id3: nil, ape: Self.standardItems + [.text("Publisher", ["abc publishing"]), .text("TEST", ["xxx"])])
+        #expect(try MediaFile(path: path).tags["PUBLISHER"] == ["abc publishing"])
+        var file = try MediaFile(path: path)
+        try file.set("TITLE", ["Edited"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(reread.tags["TITLE"] == ["Edited"])
+        #expect(reread.tags["PUBLISHER"] == ["abc publishing"])
+        #expect(reread.tags["TEST"] == ["xxx"])
+        #expect(try reread.values("id3/TXXX:Publisher") == ["abc publishing"])
+        #expect(try reread.values("ape/Publisher") == ["abc publishing"])
+        let taglib = TagLibReading.read(path)?.properties
+        #expect(taglib?["PUBLISHER"] == ["abc publishing"] && taglib?["TEST"] == ["xxx"])
+    }
+
     @Test func removingAndClearingReachTheAPETag() throws {
         let path = try Self.mp3(id3: [ID3Builder.frame("TIT2", ID3Builder.text(["ID3 Title"]))], ape: Self.standardItems, v1: true)
         var file = try MediaFile(path: path)

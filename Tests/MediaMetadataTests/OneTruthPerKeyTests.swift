@@ -246,6 +246,28 @@ struct WAVInfoInStepTests {
         #expect(try await OtherReaders.exiftoolTags(path, ["Title"])["Title"] == nil)
     }
 
+    /// The fixture's INFO list holds the track number as `ITRK` (ffmpeg's and ExifTool's
+    /// spelling; TagLib reads `IPRT`): an edit of TRACKNUMBER rewrites it too. Before
+    /// 2026-11-30 exiftool and ffprobe still read the old 7 after `set TRACKNUMBER=3/9`.
+    @Test func settingTheTrackNumberRewritesTheITRKEntryToo() async throws {
+        let path = try copyOfFixture("wav-id3-info.wav")
+        #expect(try MediaFile(path: path).values("riff/ITRK") == ["7"])
+        var file = try MediaFile(path: path)
+        try file.set("TRACKNUMBER", ["3/9"])
+        try file.save()
+        let reread = try MediaFile(path: path)
+        #expect(try reread.values("riff/ITRK") == ["3/9"])
+        #expect(try reread.values("riff/IPRT") == ["3"])  // (the number, as TagLib reads IPRT)
+        #expect(try await OtherReaders.exiftoolTags(path, ["TrackNumber"])["TrackNumber"] == "3/9")
+        #expect(try await OtherReaders.ffprobeTags(path)["track"] == "3/9")
+        var removing = try MediaFile(path: path)
+        _ = try removing.remove("TRACKNUMBER")
+        try removing.save()
+        let removed = try MediaFile(path: path)
+        #expect(try removed.values("riff/ITRK") == nil && removed.values("riff/IPRT") == nil)
+        #expect(try await OtherReaders.exiftoolTags(path, ["TrackNumber"])["TrackNumber"] == nil)
+    }
+
     @Test func clearingRemovesTheInfoList() async throws {
         let path = try copyOfFixture("wav-id3-info.wav")
         var file = try MediaFile(path: path)

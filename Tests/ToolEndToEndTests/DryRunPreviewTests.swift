@@ -111,6 +111,55 @@ import Testing
         return ((document?["items"] as? [[String: Any]]) ?? []).filter { $0["keySpace"] as? String == "id3v1" }.count
     }
 
+    /// `clear` strips the ID3v1 tag too; the undo puts it back (holding what the restored
+    /// ID3v2 tag says). Before 2026-11-30 the restored file had no ID3v1 tag.
+    @Test func undoingAClearBringsTheID3v1TagBack() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let path = folder + "/u.mp3"
+        try Data(try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))).write(to: URL(fileURLWithPath: path))
+        let before = try await tagedit("export", path).standardOutput
+        #expect(Self.id3v1Count(before) == 7)
+        #expect(try await tagedit("clear", path, "--backup", folder + "/backup").status == 0)
+        #expect(Self.id3v1Count(try await tagedit("export", path).standardOutput) == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backup")
+        let restore = try await ToolRunner.run("tagedit", ["import", "--paths"] + names.map { folder + "/backup/" + $0 })
+        #expect(restore.status == 0, "\(restore.standardError)")
+        let after = try await tagedit("export", path).standardOutput
+        #expect(Self.id3v1Count(after) == 7)
+        #expect(try Self.withoutID3v1(after) == Self.withoutID3v1(before))
+    }
+
+    /// A file whose name is not UTF-8: its document names it by its bytes (`pathBytes`), so
+    /// the undo edits that file, not one whose name is the shown form (`bad\xff.mp3` as text).
+    /// Before 2026-11-30 the undo failed ("no such file"), or edited the other file.
+    @Test func aBackupOfANameThatIsNotUTF8RestoresThatFile() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let raw = Array((folder + "/bad").utf8) + [0xFF] + Array(".mp3".utf8)
+        let lookalike = folder + "/bad\\xff.mp3"
+        func write(_ fixture: String, to bytes: [UInt8]) throws {
+            let fd = (bytes + [0]).withUnsafeBufferPointer { open(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            #expect(fd >= 0)
+            let data = try TemporaryFile.read(TestFixtures.path(fixture))
+            #expect(data.withUnsafeBytes { Foundation.write(fd, $0.baseAddress, $0.count) } == data.count)
+            close(fd)
+        }
+        try write("id3v24-full.mp3", to: raw)
+        // The tools take their arguments as bytes: a shell gives them the byte 0xFF.
+        func shell(_ command: String) async throws -> ToolRunner.Result {
+            try await ToolRunner.runProgram("/bin/sh", ["-c", command], environment: ["T": ToolRunner.productsDirectory + "/tagedit", "D": folder])
+        }
+        #expect(try await shell("\"$T\" set \"$D/bad$(printf '\\377').mp3\" TITLE=Changed --backup \"$D/backup\"").status == 0)
+        try write("no-tags.mp3", to: Array(lookalike.utf8))
+        // (The backup's name holds the byte too: read and named through the shell.)
+        let document = try await shell("cat \"$D\"/backup/*.json")
+        #expect(document.standardOutput.contains("\"pathBytes\""), "\(document.standardOutput)")
+        let restore = try await shell("\"$T\" import --paths \"$D\"/backup/*.json")
+        #expect(restore.status == 0, "\(restore.standardError)")
+        let restored = try await shell("\"$T\" get \"$D/bad$(printf '\\377').mp3\" TITLE")
+        #expect(restored.standardOutput == "Fixture Title ♪\n", "\(restored.standardError)")
+        #expect(try await tagedit("get", lookalike, "TITLE").status == 1, "the look-alike file was edited")
+    }
+
     @Test func importByPathTakesWhatExportRecursiveWrote() async throws {
         let folder = try TemporaryFile.makeDirectory()
         let a = folder + "/a.mp3", b = folder + "/b.m4a"
@@ -167,6 +216,20 @@ enum PathNamesForTests {
         #expect(try await tagedit("get", a, "ARTIST").standardOutput == "One\nTwo\n")
         #expect(try await tagedit("get", a, "GENRE").status == 1)
         #expect(try await tagedit("get", b, "TITLE").standardOutput == "Fixture Title\n")
+    }
+
+    /// A value holding "; " (the separator of a cell's values) comes back whole: the table
+    /// writes it `\\; `. Before 2026-11-30 an unchanged table split "Love; Actually" in two.
+    @Test func aValueHoldingTheSeparatorRoundTrips() async throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("no-tags.mp3")), name: "s.mp3")
+        #expect(try await tagedit("set", path, "TITLE=Love; Actually", "ARTIST=A\\B; C", "ARTIST=D").status == 0)
+        let table = try await tagedit("show", "--tsv", "--keys", "TITLE,ARTIST", path)
+        #expect(table.standardOutput.contains("Love\\; Actually\tA\\\\B\\; C; D"), "\(table.standardOutput)")
+        let document = try TemporaryFile.write(Array(table.standardOutput.utf8), name: "same.tsv")
+        let same = try await tagedit("import", "--paths", document, "-v")
+        #expect(same.status == 0 && same.standardOutput.contains("written: unchanged"), "\(same.standardOutput)")
+        #expect(try await tagedit("get", path, "TITLE").standardOutput == "Love; Actually\n")
+        #expect(try await tagedit("get", path, "ARTIST").standardOutput == "A\\B; C\nD\n")
     }
 
     @Test func aCSVWithQuotedCellsApplies() async throws {

@@ -485,6 +485,9 @@ extension TagEdit {
                 // The native items include the pictures; tags edited by hand in the document
                 // win over them.
                 report = try media.replaceAll(with: native)
+                // The ID3v1 tag the file had (after `clear` removed it): back, holding what the
+                // restored ID3v2 tag says, as every save keeps it.
+                if parsed.hasID3v1 { try media.setID3v1(present: true) }
                 let current = media.tags
                 tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
             }

@@ -1,0 +1,27 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every save keeps an MP3's ID3v1 tag holding what its ID3v2 tag says. Values only the ID3v1
+/// tag held (a year, comment, track or genre the ID3v2 tag lacks) go with that: the save says
+/// so, naming them. Before 2026-11-30 they went without a word.
+@Suite struct ID3v1MirrorNoteTests {
+    @Test func valuesOnlyTheID3v1TagHeldAreNamedWhenTheyGo() async throws {
+        // ID3v2.3 title, artist and album; APE, Lyrics3v2; ID3v1 with a year, comment, track
+        // and genre of its own.
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("ape-lyrics3-id3v1.mp3")), name: "v1.mp3")
+        let result = try await ToolRunner.run("tagedit", ["set", path, "TITLE=Changed"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains(#"dropped year "2022", comment "after APE and Lyrics3", track "4", genre "Ambient""#), "\(result.standardError)")
+        let v1 = try await ToolRunner.run("tagedit", ["show", "--native", path])
+        #expect(v1.standardOutput.contains("id3v1/title") && !v1.standardOutput.contains("id3v1/year"), "\(v1.standardOutput)")
+    }
+
+    @Test func anID3v1TagInStepGetsNoNote() async throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3")), name: "v24.mp3")
+        let result = try await ToolRunner.run("tagedit", ["set", path, "TITLE=Changed", "DATE="])
+        #expect(result.status == 0, "\(result.standardError)")
+        // The year goes from both tags because DATE was removed, not behind the user's back.
+        #expect(!result.standardError.contains("ID3v1"), "\(result.standardError)")
+    }
+}
