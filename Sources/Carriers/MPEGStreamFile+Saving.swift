@@ -89,6 +89,12 @@ extension MPEGStreamFile {
         let layout = try MPEGStreamFile(source: source)
         let tag = tags.id3v2 ?? layout.mergedTag ?? ID3v2Tag()
         guard layout.kind != nil else {
+            // A tag whose size runs past the end of the file (a file cut short): the offset
+            // named is the end, not where the tag says it ends.
+            if layout.audio.lowerBound > layout.fileSize {
+                throw CarrierError(.notWritable, offset: layout.fileSize,
+                                   message: "\(path): the file ends at byte \(layout.fileSize), inside the tags (which say they run to byte \(layout.audio.lowerBound)): it is cut short, no audio follows; not writing to a file that is not understood")
+            }
             throw CarrierError(.notWritable, offset: layout.audio.lowerBound,
                            message: "\(path): no MPEG audio or ADTS frame found after the tags; not writing to a file that is not understood")
         }

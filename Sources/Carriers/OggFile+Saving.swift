@@ -127,7 +127,8 @@ extension OggFile {
                 ranges.append((regionStart + UInt64(first), Array(newRegion[first...last])))
             }
             let written = ranges.map { ($0.offset..<$0.offset + UInt64($0.bytes.count), "header pages") }
-            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: [], ranges: written) }
+            let notes = otherStreamNotes(file, source: source)
+            if options.dryRun { return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written) }
             if !ranges.isEmpty {
                 try CarrierSaving.patch(path, ranges: ranges, newSize: nil, original: source) { written in
                     try verifyHeaders(written)
@@ -136,10 +137,10 @@ extension OggFile {
                     }
                 }
             }
-            return CarrierSaveOutcome(method: .inPlace, notes: [], ranges: written)
+            return CarrierSaveOutcome(method: .inPlace, notes: notes, ranges: written)
         }
 
-        var notes: [String] = []
+        var notes = otherStreamNotes(file, source: source)
         if delta != 0 { notes.append("the header takes \(abs(delta)) page\(abs(delta) == 1 ? "" : "s") \(delta > 0 ? "more" : "fewer"); the stream's later pages are renumbered") }
         if options.dryRun { return CarrierSaveOutcome(method: .rewritten, notes: notes, ranges: [(0..<newSize, "whole file")]) }
         var checked = CheckedCopies()
@@ -236,5 +237,23 @@ extension OggFile {
             }
             guard new == expected, new.computedCRC(body: newBody) == new.crc else { throw fail(new.offset) }
         }
+    }
+
+    /// A note for each other stream of a multiplexed file whose codec keeps comments of its
+    /// own (a Theora video's, a second audio stream's): the save changes the first audio
+    /// stream's comment header only, and a reader that shows the video stream's (mutagen,
+    /// ffprobe's stream tags) still shows that stream's values.
+    static func otherStreamNotes(_ file: OggFile, source: any ByteSource) -> [String] {
+        var notes: [String] = []
+        for page in file.pages where page.isFirst && page.serial != file.serial {
+            guard let head = try? CarrierBytes.read(source, at: page.bodyOffset, count: min(page.bodySize, 8)) else { continue }
+            let name: String? = if head.starts(with: [0x80] + Array("theora".utf8)) { "Theora" }
+                else if head.starts(with: [0x80] + Array("daala".utf8)) { "Daala" }
+                else { Codec.identify(head[...])?.name }
+            if let name {
+                notes.append("the file's \(name) stream (serial \(page.serial)) has comments of its own, which are not changed: readers that show that stream's may still show the old values")
+            }
+        }
+        return notes
     }
 }

@@ -54,8 +54,8 @@ public indirect enum FieldValue: Sendable, Hashable {
         case .number(let v): return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : String(v)
         case .boolean(let v): return v ? "yes" : "no"
         case .text(let v):
-            // One line: line breaks are shown escaped, long text is cut.
-            let flat = v.replacingLineBreaks
+            // One line, control characters escaped (`TerminalText`); long text is cut.
+            let flat = v.escapingControls
             return flat.count > 48 ? "\"\(flat.prefix(45))...\"" : "\"\(flat)\""
         case .bytes(let v): return v.count > 16 ? "<\(v.count) bytes>" : "<" + v.hexString + ">"
         // The first values (a track reference's IDs, brands), and how many in all.
@@ -76,22 +76,6 @@ extension FieldValue {
         guard let millis = Int64(exactly: (value * 1000).rounded()), millis >= 0 else { return "\(value)" }
         let fraction = String(millis % 1000)
         return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-}
-
-extension String {
-    /// The text with CR and LF written as `\r` and `\n`.
-    var replacingLineBreaks: String {
-        var out = ""
-        for character in self {
-            switch character {
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\r\n": out += "\\r\\n"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
 

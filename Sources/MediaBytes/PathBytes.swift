@@ -101,7 +101,9 @@ public enum PathBytes {
         return (String(path[..<after]), String(path[after...]))
     }
 
-    /// `path` for people: each byte that is not UTF-8 shown as `\xHH`.
+    /// `path` for people: each byte that is not UTF-8 shown as `\xHH`. (Both tools' output
+    /// goes through it, messages whole; a listing's line escapes a path's control characters
+    /// itself: `String.escapingControls`.)
     public static func display(_ path: String) -> String {
         // Every byte shown as \xHH is a scalar U+10FF80-U+10FFFF, whose UTF-8 starts with 0xF4.
         let marked = path.utf8.withContiguousStorageIfAvailable { buffer in buffer.baseAddress.map { memchr($0, 0xF4, buffer.count) != nil } ?? false } ?? path.utf8.contains(0xF4)

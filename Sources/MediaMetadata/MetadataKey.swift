@@ -111,8 +111,9 @@ extension MediaFile {
     func keepingTotal(_ target: KeyTarget, _ values: [String]) -> [String]? {
         let values = values.filter { !$0.isEmpty }
         // (The key first: a long title is not searched for a `/` it cannot use.)
+        // (Only a number keeps the total: `abc` is refused as typed, not as `abc/12`.)
         guard values.count == 1, case .uniform(let row) = target, row.kind == .pair, !values[0].utf8.contains(UInt8(ascii: "/")),
-              let total = pair(MetadataKey(rawValue: row.key)).total else { return nil }
+              Int(values[0].trimmingCharacters(" ")) != nil, let total = pair(MetadataKey(rawValue: row.key)).total else { return nil }
         return [values[0].trimmingCharacters(" ") + "/\(total)"]
     }
 

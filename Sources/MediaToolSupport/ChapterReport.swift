@@ -53,7 +53,7 @@ extension ChapterReport {
         for list in shown {
             out += "  \(list.form.name): \(list.chapters.count) chapters\n"
             for (index, chapter) in list.chapters.enumerated() {
-                out += "    \(index + 1)  \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title.replacingNewlines)\n"
+                out += "    \(index + 1)  \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title.escapingControls)\n"
             }
         }
         for list in lists {

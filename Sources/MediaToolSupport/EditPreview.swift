@@ -47,14 +47,14 @@ public struct EditPreview: Sendable, Equatable {
     /// `  TITLE: "Old" -> "New"`, `  ARTIST: (none) -> "X"`, `  pictures: 1 -> 2 (...)`.
     public var lines: [String] {
         func values(_ values: [String]) -> String {
-            values.isEmpty ? "(none)" : values.map { "\"\($0.replacingNewlines)\"" }.joined(separator: ", ")
+            values.isEmpty ? "(none)" : values.map { "\"\($0.escapingControls)\"" }.joined(separator: ", ")
         }
         var lines = changes.map { "  \($0.key): \(values($0.old)) -> \(values($0.new))" }
         if oldPictures != newPictures {
             lines.append("  pictures: \(Self.describe(oldPictures)) -> \(Self.describe(newPictures))")
         }
         if oldChapters != newChapters {
-            lines.append("  chapters: \(oldChapters.count) -> \(newChapters.count)" + (newChapters.isEmpty ? "" : " (" + newChapters.prefix(3).map { "\"\($0.title.replacingNewlines)\"" }.joined(separator: ", ") + (newChapters.count > 3 ? ", …" : "") + ")"))
+            lines.append("  chapters: \(oldChapters.count) -> \(newChapters.count)" + (newChapters.isEmpty ? "" : " (" + newChapters.prefix(3).map { "\"\($0.title.escapingControls)\"" }.joined(separator: ", ") + (newChapters.count > 3 ? ", …" : "") + ")"))
         }
         return lines
     }

@@ -281,7 +281,7 @@ public enum TagReport {
     /// `show` as text: the tags, then pictures and chapters, and with `native` every item.
     public static func text(_ file: MediaFile, native: Bool) throws(MetadataError) -> String {
         var out = TextBuffer(capacity: 1024)
-        out.write(file.path)
+        out.write(PathBytes.display(file.path).escapingControls)
         out.write(" (")
         out.write(file.format.description)
         out.write(")\n")
@@ -303,7 +303,7 @@ public enum TagReport {
                 out.write("  ")
                 out.write(key)
                 out.writeSpaces(width - keyWidth + 2)
-                out.writeEscapingNewlines(value)
+                out.writeEscapingControls(value)
                 out.write("\n")
             }
         }
@@ -315,16 +315,16 @@ public enum TagReport {
             out.write(", ")
             out.write(picture.size)
             out.write(" bytes")
-            if !picture.description.isEmpty { out.write(", \""); out.write(picture.description); out.write("\"") }
+            if !picture.description.isEmpty { out.write(", \""); out.writeEscapingControls(picture.description); out.write("\"") }
             out.write("\n")
         }
         for chapter in file.chapters {
-            out.write("  chapter: \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title)\n")
+            out.write("  chapter: \(chapter.start)" + (chapter.end.map { "-\($0)" } ?? "") + "  \(chapter.title.escapingControls)\n")
         }
         if native {
             out.write("  native items:\n")
             for item in items {
-                let values = displayValues(item).map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").replacingNewlines
+                let values = displayValues(item).map { $0.count > 80 ? String($0.prefix(77)) + "..." : $0 }.joined(separator: " | ").escapingControls
                 out.write("    \(item.identifier)  [\(item.dataType)]" + (item.key.map { " \($0)" } ?? "") + "  \(values)\n")
             }
         }
@@ -731,14 +731,6 @@ public enum TagReport {
 extension String {
     init(format2 value: Int) { self = value < 10 ? "0\(value)" : "\(value)" }
 
-    /// The text on one line: each line feed written `\n` and each carriage return `\r` (a CR LF
-    /// pair `\r\n`).
-    var replacingNewlines: String {
-        guard utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return self }
-        var out = TextBuffer(capacity: utf8.count + 8)
-        out.writeEscapingNewlines(self)
-        return out.string
-    }
 }
 
 /// Text written as UTF-8 bytes and made into one `String` at the end: a listing appends dozens
@@ -762,21 +754,8 @@ struct TextBuffer {
         if count > 0 { bytes.append(contentsOf: repeatElement(0x20, count: count)) }
     }
 
-    /// `text` with line feeds and carriage returns written as `\n` and `\r`, so that a value
-    /// stays on its line.
-    mutating func writeEscapingNewlines(_ text: String) {
-        var text = text
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (index, byte) in utf8.enumerated() where byte == 0x0A || byte == 0x0D {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
-                bytes.append(0x5C)
-                bytes.append(byte == 0x0A ? UInt8(ascii: "n") : UInt8(ascii: "r"))
-                start = index + 1
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
-        }
-    }
+    /// `text` on one line, with nothing a terminal acts on (`TerminalText`).
+    mutating func writeEscapingControls(_ text: String) { TerminalText.append(text, to: &bytes) }
 }
 
 extension ToolExitCode {

@@ -220,7 +220,7 @@ public struct TagTemplate: Sendable, Hashable {
 
     /// `show --format`: the text for `file` as one line (line breaks in values written `\n`).
     public func line(_ file: MediaFile) throws(MetadataError) -> String {
-        try render(file).replacingNewlines + "\n"
+        try render(file).escapingControls + "\n"
     }
 
     /// One field's text for `file`: its first value (several joined with "; "), padded and

@@ -40,7 +40,7 @@ public enum TimedReport {
             let time = TagReport.seconds(event.time)
             let duration = event.duration.map { " +" + TagReport.seconds($0) } ?? ""
             let key = event.key.map { "  " + $0 } ?? ""
-            let value = values(event).joined(separator: " | ").replacingNewlines
+            let value = values(event).joined(separator: " | ").escapingControls
             out += "  \(time)\(duration)  \(event.source.rawValue)  \(event.identifier.padding(toLength: identifierWidth))\(key)  \(value)\n"
         }
         return out

@@ -371,10 +371,15 @@ import Testing
         #expect(extracted.status == 0)
         #expect(try names(in: output) == ["a-1-front-cover.jpg", "a-2-back-cover.jpg", "b-1-front-cover.jpg"])
         try Data("old".utf8).write(to: URL(fileURLWithPath: output + "/a-1-front-cover.jpg"))
+        try FileManager.default.removeItem(atPath: output + "/a-2-back-cover.jpg")
         let again = try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output)
         #expect(again.status == 73)
         #expect(again.standardError.contains("exists; --force overwrites it"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/a-1-front-cover.jpg")) == Data("old".utf8))
+        // The file's other picture is still written (before 2026-11-30 the first refusal
+        // ended the file), and its path printed.
+        #expect(again.standardOutput == output + "/a-2-back-cover.jpg\n", "\(again.standardOutput)")
+        #expect(FileManager.default.fileExists(atPath: output + "/a-2-back-cover.jpg"))
         #expect(try await tagedit("picture", "extract", directory + "/a.mp3", "--output", output, "--force").status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: output + "/a-1-front-cover.jpg")) == Data(TemporaryFile.read(cover)))
         // Two files of one name in different folders never overwrite each other's pictures.

@@ -107,18 +107,20 @@ import Testing
     }
 
     /// Line breaks in a value: `show` keeps each value on its line (LF, CR and CR LF written as
-    /// `\n`, `\r`, `\r\n`); `show --json` escapes them and quotes, backslashes and control
-    /// characters so the value reads back exactly.
+    /// `\n`, `\r`, `\r\n`) and prints no control character a terminal would act on (a tab
+    /// `\t`, other C0 controls and DEL `\xHH`, C1 controls `\u{HH}`: before 2026-11-30 an
+    /// escape sequence in a tag recoloured the terminal); `show --json` escapes them and
+    /// quotes, backslashes and control characters so the value reads back exactly.
     @Test func lineBreaksAndEscapesInValuesAreWrittenOnOneLineAndReadBackFromJSON() async throws {
         let path = try copy("aac-itunes-tags-cover.m4a")
-        let value = "one\r\ntwo\nthree\rfour \"q\" \\ \u{1}end é"
+        let value = "one\r\ntwo\nthree\rfour \"q\" \\ \u{1}end é\t\u{1B}[31mred\u{7F}\u{97}"
         #expect(try await tagedit("set", path, "COMMENT=\(value)").status == 0)
         let text = try await tagedit("show", path).standardOutput
-        #expect(text.contains("one\\r\\ntwo\\nthree\\rfour \"q\" \\ \u{1}end é\n"))
-        #expect(!text.unicodeScalars.contains("\r"))
+        #expect(text.contains("one\\r\\ntwo\\nthree\\rfour \"q\" \\ \\x01end é\\t\\x1B[31mred\\x7F\\u{97}\n"), "\(text)")
+        #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) })
         #expect(text.unicodeScalars.split(separator: "\n").count == (try await tagedit("show", TestFixtures.path("aac-itunes-tags-cover.m4a")).standardOutput).unicodeScalars.split(separator: "\n").count)
         let json = try await tagedit("show", "--json", path).standardOutput
-        #expect(json.contains("one\\r\\ntwo\\nthree\\rfour \\\"q\\\" \\\\ \\u0001end é"))
+        #expect(json.contains("one\\r\\ntwo\\nthree\\rfour \\\"q\\\" \\\\ \\u0001end é\\t\\u001b[31mred"), "\(json)")
         let documents = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
         #expect((documents.first?["tags"] as? [String: [String]])?["COMMENT"] == [value])
     }
@@ -427,6 +429,33 @@ import Testing
         #expect(array[1]["path"] as? String == missing && array[1]["error"] != nil)
         // Written beside the target and renamed: nothing is left over.
         #expect(!FileManager.default.fileExists(atPath: folder + "/.all.json.partial"))
+    }
+
+    /// A file cut short inside its ID3v2 tag: the refusal names where the file ends, not the
+    /// offset the tag's size points to (before 2026-11-30: "at byte offset 2758" for an
+    /// 11-byte file).
+    @Test func aFileCutInsideItsTagIsRefusedAtItsEnd() async throws {
+        let whole = try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))
+        let path = try TemporaryFile.write(Array(whole.prefix(11)), name: "cut.mp3")
+        let result = try await tagedit("set", path, "TITLE=x")
+        #expect(result.status == 68, "\(result.standardError)")
+        #expect(result.standardError.contains("at byte offset 11") && result.standardError.contains("the file ends at byte 11, inside the tags"), "\(result.standardError)")
+        #expect(try TemporaryFile.read(path) == Array(whole.prefix(11)))
+    }
+
+    /// `--output` naming the input file or a folder is a usage error (64), as in atominspect,
+    /// found before anything is read; a bad number is refused as typed. Before 2026-11-30 they
+    /// exited 65 and 74, and `TRACKNUMBER=abc` on a file at 3/12 was refused as "abc/12".
+    @Test func badOutputsAndNumbersAreRefusedAsTheUserGaveThem() async throws {
+        let path = try copy("id3v24-full.mp3")
+        let before = try TemporaryFile.read(path)
+        let itself = try await tagedit("set", path, "TITLE=x", "--output", path)
+        #expect(itself.status == 64 && itself.standardError.contains("--output names the input file"), "\(itself.standardError)")
+        let folder = try await tagedit("set", path, "TITLE=x", "--output", try TemporaryFile.makeDirectory())
+        #expect(folder.status == 64 && folder.standardError.contains("--output names a folder"), "\(folder.standardError)")
+        let number = try await tagedit("set", path, "TRACKNUMBER=abc")
+        #expect(number.status == 65 && number.standardError.contains("TRACKNUMBER=abc: expected a number"), "\(number.standardError)")
+        #expect(try TemporaryFile.read(path) == before)
     }
 
     @Test func copyReportsAndTagLibReadsTheSameValues() async throws {

@@ -6,7 +6,7 @@ extension TagEdit {
     struct Chapters: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "chapters",
-            abstract: "List, export, set, convert and remove chapters in every form: QuickTime chapter track, Nero chpl, ID3 CHAP/CTOC.",
+            abstract: "List, export, set, convert and remove chapters in every form: QuickTime chapter track, Nero chpl, ID3 CHAP/CTOC, Vorbis comment CHAPTERnnn.",
             subcommands: [List.self, ExportChapters.self, SetChapters.self, Convert.self, RemoveChapters.self])
 
         /// The MP4 forms `--forms`/`--to` names, for `file`: nil is every form the file holds
@@ -180,16 +180,16 @@ extension TagEdit {
         }
 
         struct RemoveChapters: ParsableCommand {
-            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove chapters: the chapter track with its reference and samples, chpl, CHAP/CTOC.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove chapters: the chapter track with its reference and samples, chpl, CHAP/CTOC, CHAPTERnnn fields.")
             @Argument(help: "Media files (directories with --recursive).") var files: [String]
-            @Option(help: "qt, nero, id3 or all.") var form = "all"
+            @Option(help: "qt, nero, id3, vorbis or all.") var form = "all"
             @OptionGroup var walking: Walking
             var recursive: Bool { walking.recursive }
             @OptionGroup var options: WriteOptions
 
             func validate() throws {
                 guard form == "all" || ChapterForm.all.contains(where: { $0.rawValue == form }) else {
-                    throw ValidationError("unknown chapter form \"\(form)\" (qt, nero, id3, all)")
+                    throw ValidationError("unknown chapter form \"\(form)\" (\((ChapterForm.all.map(\.rawValue) + ["all"]).joined(separator: ", ")))")
                 }
             }
 

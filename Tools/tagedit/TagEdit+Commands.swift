@@ -227,7 +227,7 @@ extension TagEdit {
             static let configuration = CommandConfiguration(
                 commandName: "add", abstract: "Embed an image: tagedit picture add FILE... --image IMAGE [--replace] (or tagedit picture add FILE IMAGE)")
             @Argument(help: "The media files (directories with --recursive); without --image, one file and then the image.") var files: [String]
-            @Option(help: "The image (JPEG, PNG, GIF, BMP; others for ID3 only).") var image: String?
+            @Option(help: "The image: JPEG, PNG, GIF, BMP or WebP (told by its first bytes).") var image: String?
             @Option(help: "The picture type (front-cover, back-cover, artist, ...).") var type = "front-cover"
             @Option(help: "A description.") var description = ""
             @Flag(help: "Replace the pictures of this type instead of adding another.") var replace = false
@@ -284,22 +284,25 @@ extension TagEdit {
                 // depend on timing.
                 try FileRun.readEach(MediaFileList.expand(files, recursive: recursive), json: false, jobs: 1) { media throws(MetadataError) in
                     let base = TagTemplate.splitExtension(PathNames.lastComponent(media.path)).name
-                    var written = ""
+                    var report = FileRun.Report()
                     // A picture still in the file is copied from it in the kernel, never held whole.
+                    // One that cannot be written is reported, and the file's others are still written.
                     for (index, picture) in try media.pictureContents.enumerated() {
                         let path = PathNames.appending("\(base)-\(index + 1)-\(picture.summary.typeName).\(picture.summary.fileExtension)", to: output)
                         if !writtenNow.insert(path) {
-                            throw MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output")
+                            report.failures.append(MetadataError(.permissionDenied, path: path, message: "was written for another file of this run (same name): extract each folder to its own --output"))
+                        } else if !force && MediaFileList.exists(path) {
+                            report.failures.append(MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it"))
+                        } else {
+                            do {
+                                try FileReplacement.create(path, contents: picture.contents)
+                                report.text += path + "\n"
+                            } catch {
+                                report.failures.append(MetadataError(.permissionDenied, path: path, message: "cannot write the picture: \(FileRun.reason(error))"))
+                            }
                         }
-                        if !force && MediaFileList.exists(path) {
-                            throw MetadataError(.permissionDenied, path: path, message: "exists; --force overwrites it")
-                        }
-                        do { try FileReplacement.create(path, contents: picture.contents) } catch {
-                            throw MetadataError(.permissionDenied, path: path, message: "cannot write the picture: \(FileRun.reason(error))")
-                        }
-                        written += path + "\n"
                     }
-                    return .text(written)
+                    return report
                 }
             }
         }
@@ -486,8 +489,11 @@ extension TagEdit {
                 // win over them.
                 report = try media.replaceAll(with: native)
                 // The ID3v1 tag the file had (after `clear` removed it): back, holding what the
-                // restored ID3v2 tag says, as every save keeps it.
-                if parsed.hasID3v1 { try media.setID3v1(present: true) }
+                // restored ID3v2 tag says, as every save keeps it (an MP3's document applied to
+                // a WAV or AIFF file, which holds none, leaves it out).
+                if parsed.hasID3v1 {
+                    do { try media.setID3v1(present: true) } catch { if error.code != .notRepresentable { throw error } }
+                }
                 let current = media.tags
                 tags = tags.filter { current[$0.key.uppercased()] != $0.values && current[$0.key] != $0.values }
             }

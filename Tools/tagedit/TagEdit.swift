@@ -74,11 +74,20 @@ struct WriteOptions: ParsableArguments {
     @Option(help: "Files worked on at once (default: the number of processors; 1: one after another). Output and exit code are those of a serial run.")
     var jobs: Int?
 
-    func validate(fileCount: Int) throws {
+    func validate(files: [String]) throws {
         if let version = id3v2Version, version != 3 && version != 4 {
             throw ValidationError("--id3v2-version must be 3 or 4")
         }
-        if output != nil && fileCount != 1 { throw ValidationError("--output needs exactly one input file") }
+        if let output {
+            if files.count != 1 { throw ValidationError("--output needs exactly one input file") }
+            var target = stat(), input = stat()
+            if SystemPath.stat(output, &target) == 0 {
+                if target.st_mode & S_IFMT == S_IFDIR { throw ValidationError("--output names a folder (\(PathBytes.display(output))); name a file in it") }
+                if SystemPath.stat(files[0], &input) == 0, input.st_dev == target.st_dev, input.st_ino == target.st_ino {
+                    throw ValidationError("--output names the input file; leave it out to change the file in place")
+                }
+            }
+        }
         if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
         if json && !dryRun && !verbose { throw ValidationError("--json shows the plan of --dry-run or --verbose; give one of them") }
     }
@@ -159,6 +168,9 @@ struct FileRun {
         var documents: [EncodedJSON] = []
         var text = ""
         var absent = false
+        /// What failed after the rest of the work was done (a picture file that exists, beside
+        /// those written): each is reported after `text`, and the file counts as failed.
+        var failures: [MetadataError] = []
 
         static func json(_ documents: [JSONValue]) -> Report { Report(documents: documents.map(JSONArrayOutput.encode)) }
         /// One document, written by `write` straight into its bytes.
@@ -209,6 +221,7 @@ struct FileRun {
                 for line in outcome.warnings { standardError("tagedit: " + line) }
                 for document in report.documents { documents.append(encoded: document) }
                 if !report.text.isEmpty { print(report.text, terminator: "") }
+                for failure in report.failures { run.fail(failure) }
                 absent = absent || report.absent
             case .failure(let error):
                 // A file that fails under --strict fails for its warnings alone.
@@ -312,7 +325,7 @@ struct FileRun {
                      edit: @escaping @Sendable (inout MediaFile) throws(MetadataError) -> Void) throws {
         let expansion = MediaFileList.expansion(paths, recursive: recursive)
         let files = expansion.paths
-        try options.validate(fileCount: files.count)
+        try options.validate(files: files)
         var run = FileRun(total: files.count, batch: recursive)
         run.skipped = expansion.skipped
         if options.verbose {

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+// Notes a save prints about what it changes beyond the keys set.
+
 /// Every save keeps an MP3's ID3v1 tag holding what its ID3v2 tag says. Values only the ID3v1
 /// tag held (a year, comment, track or genre the ID3v2 tag lacks) go with that: the save says
 /// so, naming them. Before 2026-11-30 they went without a word.
@@ -23,5 +25,25 @@ import Testing
         #expect(result.status == 0, "\(result.standardError)")
         // The year goes from both tags because DATE was removed, not behind the user's back.
         #expect(!result.standardError.contains("ID3v1"), "\(result.standardError)")
+    }
+}
+
+/// A multiplexed Ogg file (a Theora video with Vorbis audio, as ffmpeg writes `.ogv`): `set`
+/// changes the audio stream's comment header, and says that the video stream keeps comments
+/// of its own, which readers showing that stream (mutagen, ffprobe's stream tags) still show.
+/// Before 2026-11-30 it said nothing.
+@Suite(.enabled(if: OtherReaders.hasFFprobe || OtherReaders.isRequired, "ffmpeg makes the file (.ci/run installs it)"))
+struct MultiplexedOggNoteTests {
+    @Test func theVideoStreamsOwnCommentsAreNamed() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let path = folder + "/video.ogg"
+        let made = try await ToolRunner.runProgram(OtherReaders.ffmpeg, [
+            "-v", "error", "-f", "lavfi", "-i", "testsrc=size=32x32:rate=5:duration=0.4", "-f", "lavfi", "-i", "sine=duration=0.4",
+            "-c:v", "libtheora", "-c:a", "libvorbis", "-metadata", "title=Old", "-f", "ogg", path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let result = try await ToolRunner.run("tagedit", ["set", path, "TITLE=New"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("the file's Theora stream (serial ") && result.standardError.contains("has comments of its own"), "\(result.standardError)")
+        #expect(try await ToolRunner.run("tagedit", ["get", path, "TITLE"]).standardOutput == "New\n")
     }
 }
