@@ -1,4 +1,5 @@
 import MediaBytes
+import ID3
 import VorbisComment
 
 extension FLACFile {
@@ -87,6 +88,12 @@ extension FLACFile {
         let oldSize = UInt64(region.count)
         let keptTags = removeLeadingTags ? [] : file.leadingTags
         if removeLeadingTags && !file.leadingTags.isEmpty { notes.append("the ID3v2 tag before fLaC is removed") }
+        if !removeLeadingTags, comment != file.comment, let first = file.leadingTags.first,
+           let tag = try? ID3v2Tag.read(from: source, at: first.lowerBound), !tag.frames.isEmpty {
+            // TagLib, metaflac and mutagen leave it as it is too; exiftool reads it.
+            let ids = tag.frames.map(\.id)
+            notes.append("the ID3v2 tag before fLaC (not part of FLAC) is kept as it was, with its \(ids.prefix(6).joined(separator: ", "))\(ids.count > 6 ? ", ..." : ""): readers of ID3 in FLAC (exiftool) still show its values; clear removes it")
+        }
 
         // The verification of a written file: the same blocks, in order, and the same audio.
         // `against` is the original for a rewrite; nil in place, where the original's bytes are

@@ -47,3 +47,16 @@ struct MultiplexedOggNoteTests {
         #expect(try await ToolRunner.run("tagedit", ["get", path, "TITLE"]).standardOutput == "New\n")
     }
 }
+
+/// An ID3v2 tag before `fLaC` is kept as it is (as TagLib, metaflac and mutagen keep it); an
+/// edit says so, naming its frames, since exiftool still shows their values.
+@Suite struct LeadingID3InFLACNoteTests {
+    @Test func anEditNamesTheTagItLeavesAsItWas() async throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("flac-id3-leading.flac")), name: "lead.flac")
+        let result = try await ToolRunner.run("tagedit", ["set", path, "TITLE=New"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("the ID3v2 tag before fLaC (not part of FLAC) is kept as it was, with its TIT2, TPE1"), "\(result.standardError)")
+        let unchanged = try await ToolRunner.run("tagedit", ["set", path, "TITLE=New"])
+        #expect(!unchanged.standardError.contains("before fLaC"), "no note when nothing is written: \(unchanged.standardError)")
+    }
+}
