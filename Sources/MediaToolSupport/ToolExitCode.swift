@@ -31,7 +31,7 @@ public enum ToolExitCode: Int32, CaseIterable, Sendable {
         switch self {
         case .success: "success (`check`: every file is sound)"
         case .findings: "`get` found no value; `check` found problems; `diff` found differences"
-        case .usage: "usage error (a bad option or argument, `--output` with several files)"
+        case .usage: "usage error (a bad option or argument; `--output` with several files, or naming the input or a folder)"
         case .badInput: "unknown key, bad value (`TRACKNUMBER=abc`), a key the format cannot hold, a name `from-name` cannot match, a `--path` that names nothing"
         case .notFound: "file not found"
         case .unsupportedFormat: "unsupported format (not one the tools read, or a form of it they do not write), or a folder without `-r`"
