@@ -41,8 +41,12 @@ extension IFFChunkFile: StructureDescribing {
             children.append(tag.structure)
             summary = "ID3v2.\(tag.majorVersion) tag"
         }
-        return StructureDescription(.chunk, type: chunk.id.description, offset: chunk.offset, size: chunk.totalSize, headerSize: chunk.formType == nil ? 8 : 12,
-                                    notes: chunk.dataSize < chunk.declaredSize ? ["declares \(chunk.declaredSize): truncated"] : [],
-                                    fields: fields, summary: summary, children: children)
+        // The span in the file: an odd-sized last chunk whose pad byte the file lacks (common in
+        // WAV and AIFF files) ends with its data (a save writes the pad byte).
+        let span = min(chunk.totalSize, fileSize > chunk.offset ? fileSize - chunk.offset : 0)
+        var notes = chunk.dataSize < chunk.declaredSize ? ["declares \(chunk.declaredSize): truncated"] : []
+        if span < chunk.totalSize && chunk.dataSize == chunk.declaredSize { notes.append("no pad byte after its odd size: the file ends") }
+        return StructureDescription(.chunk, type: chunk.id.description, offset: chunk.offset, size: span, headerSize: chunk.formType == nil ? 8 : 12,
+                                    notes: notes, fields: fields, summary: summary, children: children)
     }
 }

@@ -58,6 +58,8 @@ public struct IFFChunkFile: Sendable {
     /// The `COMM` (AIFF) or `fmt ` (WAV) chunk, decoded.
     public var audioFormat: IFFAudioFormat?
     public var diagnostics: [Diagnostic]
+    /// The file's size (a chunk's span as the inspector shows it ends there).
+    public var fileSize: UInt64 = 0
 
     /// Most chunks read from one file.
     public static let maxChunkCount = 10_000
@@ -74,6 +76,7 @@ public struct IFFChunkFile: Sendable {
         default: throw CarrierError(.unrecognized, message: "not an AIFF (FORM) or WAV (RIFF, RF64) file")
         }
         diagnostics = []
+        fileSize = source.size
         let littleEndian = id != "FORM" && id != "RIFX"
         let declared = Self.size(head[4..<8], littleEndian: littleEndian)
         let available = source.size - 8

@@ -7,7 +7,7 @@ extension MPEGStreamFile: StructureDescribing {
     /// audio, the stream header, the APE tag, the Lyrics3v2 block and the ID3v1 tag.
     public var structure: DescribedParts {
         var parts: [StructureDescription] = []
-        for tag in leadingTags + (appendedTag.map { [$0] } ?? []) { parts.append(tag.structure) }
+        for tag in leadingTags + (appendedTag.map { [$0] } ?? []) { parts.append(tag.structure.cut(at: fileSize)) }
         if let junk = junkBeforeAudio {
             parts.append(StructureDescription(.block, type: "junk", offset: junk.lowerBound, size: UInt64(junk.count), headerSize: 0,
                                               summary: "\(junk.count) bytes before the first audio frame"))

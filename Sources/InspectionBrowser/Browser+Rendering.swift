@@ -334,7 +334,7 @@ extension Browser {
         let room = max(height - 1, 1)
         let top = max(0, index - room + 1)
         for (i, diagnostic) in list.enumerated().dropFirst(top).prefix(room) {
-            let line = (i == index ? "> " : "  ") + diagnostic.description
+            let line = (i == index ? "> " : "  ") + diagnostic.description.escapingControls
             lines.append(i == index ? styled(Self.fit(line, width), "7") : line)
         }
         return Self.box(lines, width: width, height: height)
@@ -346,7 +346,7 @@ extension Browser {
         let rows = table.rows(view.top..<view.top + visible)
         // Each column as wide as its name or its widest value on the page (at most 20), and
         // as many columns as the screen holds beside the reference (`→ sample 12`).
-        let texts = rows.map { $0.values.map { Self.text($0) } }
+        let texts = rows.map { $0.values.map { Self.text($0).escapingControls } }
         var widths: [Int] = []
         var used = 2 + (rows.contains { $0.reference != nil } ? 16 : 0)
         for (index, name) in table.columns.enumerated() {
@@ -380,8 +380,10 @@ extension Browser {
         return cut + Array(repeating: String(repeating: " ", count: width), count: max(height - cut.count, 0))
     }
 
-    /// `text` cut or padded to `width` columns (one column per character).
+    /// `text` cut or padded to `width` columns (one column per character), its control
+    /// characters escaped (`TerminalText`: text from the file never drives the terminal).
     static func fit(_ text: String, _ width: Int) -> String {
+        let text = text.escapingControls
         let count = text.count
         if count == width { return text }
         if count < width { return text + String(repeating: " ", count: width - count) }

@@ -69,6 +69,18 @@ public struct StructureDescription: Sendable {
 
     /// The name a path calls the part by.
     public var pathName: String { name ?? type }
+
+    /// The part as far as the file has it: one whose size runs past `end` (a tag cut short)
+    /// spans what is there, with the size it declares in `declaredSize` and a note, as an
+    /// atom does; `extract` and `hex` then give the bytes that exist.
+    public func cut(at end: UInt64) -> StructureDescription {
+        guard offset + size > end else { return self }
+        var part = self
+        part.fields.append(DescribedField("declaredSize", size))
+        part.notes.append("declares \(size): truncated")
+        part.size = end > offset ? end - offset : 0
+        return part
+    }
 }
 
 /// A table of a described part (every page of an Ogg stream), its rows made a page at a time.

@@ -209,7 +209,7 @@ public struct InspectionDiff: Sendable {
                 guard let at = change.firstDifference, let before = change.before, let after = change.after else { return "~ \(change.path)  same size, other bytes" }
                 return "~ \(change.path)  same size, other bytes from byte \(at) of it (file offsets \(before.offset + at) and \(after.offset + at))"
             }
-        }
+        }.map(\.escapingControls)  // (a C1 control in a value is not escaped by JSON)
     }
 
     /// A value on one line, cut at 100 characters (the JSON document has it whole). A text is

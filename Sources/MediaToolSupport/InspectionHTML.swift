@@ -311,9 +311,21 @@ document.getElementById("search").addEventListener("input", (e) => {
 document.getElementById("tree").append(build(data.nodes));
 if (data.nodes.length) select(data.nodes[0].path);
 // A link may carry a search (page.html#search=stco) or a node to select (#path=moov/udta).
+// A component without an index names the first of its type, as --path takes it (moov/trak
+// is moov/trak[0] where a movie has several).
+function resolve(path) {
+  let found = "";
+  for (const part of path.replace(/^\//, "").split("/")) {
+    const base = found ? found + "/" : "";
+    if (byPath.has(base + part)) found = base + part;
+    else if (!part.endsWith("]") && byPath.has(base + part + "[0]")) found = base + part + "[0]";
+    else return null;
+  }
+  return found || null;
+}
 if (location.hash.startsWith("#path=")) {
-  const path = decodeURIComponent(location.hash.slice(6));
-  if (byPath.has(path)) { select(path); const li = byPath.get(path).li; if (li) li.scrollIntoView({ block: "center" }); }
+  const path = resolve(decodeURIComponent(location.hash.slice(6)));
+  if (path) { select(path); const li = byPath.get(path).li; if (li) li.scrollIntoView({ block: "center" }); }
 }
 if (location.hash.startsWith("#search=")) {
   const box = document.getElementById("search");

@@ -25,19 +25,20 @@ public enum InspectionRendering {
             InspectionNode.forEachListed(nodes, budget: budget) { node in
                 let details = node.brief
                 for _ in 0..<depth { buffer += [0x20, 0x20] }
-                buffer += node.displayType.utf8
+                TerminalText.append(node.displayType, to: &buffer)
                 buffer += " @".utf8
                 DecimalDigits.with(node.offset) { buffer += $0 }
                 buffer += " size=".utf8
                 DecimalDigits.with(node.size) { buffer += $0 }
+                // Text from the file never reaches the terminal raw (`TerminalText`).
                 for note in node.notes {
                     buffer += " (".utf8
-                    buffer += note.utf8
+                    TerminalText.append(note, to: &buffer)
                     buffer.append(0x29)
                 }
                 if !details.summary.isEmpty {
                     buffer += "  ".utf8
-                    buffer += details.summary.utf8
+                    TerminalText.append(details.summary, to: &buffer)
                 }
                 buffer.append(0x0A)
                 if buffer.count >= 1 << 16 {

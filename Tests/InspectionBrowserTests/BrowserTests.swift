@@ -39,6 +39,41 @@ import Testing
         #expect(screen.last?.contains("? help") == true)
     }
 
+    /// Text from the file (a handler name holding escape sequences, a `----` item's mean)
+    /// never reaches the terminal raw: the only ESC on the screen starts the browser's own
+    /// styles (`ESC[...m`). Before 2026-11-30 a handler name cleared the screen.
+    @Test func escapeSequencesInTheFileAreShownEscaped() throws {
+        var bytes = try TemporaryFile.read(TestFixtures.path("aac-itunes-tags-cover.m4a"))
+        let name = Array("SoundHandler".utf8), planted = Array("\u{1B}[2J\u{1B}]0;X\u{07}YZ".utf8)
+        #expect(planted.count == name.count)
+        let at = try #require((0...(bytes.count - name.count)).first { bytes[$0..<$0 + name.count].elementsEqual(name) })
+        bytes.replaceSubrange(at..<at + name.count, with: planted)
+        let path = try TemporaryFile.write(bytes, name: "escapes.m4a")
+        var browser = Browser(file: try FileInspection.open(path), width: 120, height: 30)
+        press(&browser, .character("/"))
+        type(&browser, "hdlr")
+        press(&browser, .enter, .tab)
+        let screen = browser.lines().joined(separator: "\n")
+        #expect(screen.contains(#"name: "\x1B[2J\x1B]0;X\x07YZ""#), "\(screen)")
+        // The screen without the browser's own styles (ESC [ digits and semicolons m).
+        var plain = String.UnicodeScalarView(), scalars = Array(screen.unicodeScalars), index = 0
+        while index < scalars.count {
+            if scalars[index] == "\u{1B}", index + 1 < scalars.count, scalars[index + 1] == "[" {
+                var end = index + 2
+                while end < scalars.count, "0123456789;".unicodeScalars.contains(scalars[end]) { end += 1 }
+                if end < scalars.count, scalars[end] == "m" { index = end + 1; continue }
+            }
+            plain.append(scalars[index])
+            index += 1
+        }
+        let stray = plain.filter { $0.value < 0x20 && $0 != "\n" }
+        #expect(stray.isEmpty, "raw control characters on the screen")
+        var diagnostics: [Diagnostic] = []
+        let tree = InspectionRendering.text(try FileInspection.open(path).nodes, diagnostics: &diagnostics)
+        #expect(tree.contains(#"name="\x1B[2J\x1B]0;X\x07YZ""#), "\(tree)")
+        #expect(!tree.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    }
+
     @Test func aLongPathLosesItsStartNotItsEndInTheTitle() throws {
         var browser = try browser("video-h264-aac.mp4", width: 70, height: 24)
         press(&browser, .character("/"))

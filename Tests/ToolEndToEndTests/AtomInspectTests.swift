@@ -15,6 +15,48 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// A file name holding a line feed or an escape sequence is printed on its line, escaped:
+    /// `check`'s one line per file stays one line (before 2026-11-30 the name was printed raw).
+    @Test func namesWithControlCharactersStayOnTheirLine() async throws {
+        let directory = try TemporaryFile.makeDirectory()
+        let bytes = Data(try TemporaryFile.read(TestFixtures.path("alac.m4a")))
+        try bytes.write(to: URL(fileURLWithPath: directory + "/new\nline.m4a"))
+        try bytes.write(to: URL(fileURLWithPath: directory + "/esc\u{1B}[31mred.m4a"))
+        let result = try await atominspect("check", "-r", directory)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.contains("\(directory)/new\\nline.m4a: ok\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("\(directory)/esc\\x1B[31mred.m4a: ok\n"), "\(result.standardOutput)")
+        #expect(result.standardOutput.split(separator: "\n").count == 2)
+    }
+
+    /// Parts that run past the end of the file span what is there: a WAV whose odd-sized last
+    /// chunk has no pad byte (common), an MP3 cut inside its ID3v2 tag. `diff` finds such a
+    /// file equal to itself and `extract` gives the bytes there are. Before 2026-11-30 both
+    /// were sized past the end: `diff` reported a difference and `extract` failed (74).
+    @Test func partsCutByTheEndOfTheFileSpanWhatIsThere() async throws {
+        func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+        let format: [UInt8] = Array("fmt ".utf8) + le32(16) + [1, 0, 1, 0] + le32(8000) + le32(8000) + [1, 0, 8, 0]
+        let body = Array("WAVE".utf8) + format + Array("data".utf8) + le32(17) + [UInt8](repeating: 0x80, count: 17)
+        let wav = try TemporaryFile.write(Array("RIFF".utf8) + le32(body.count) + body, name: "nopad.wav")
+        let tree = try await atominspect(wav)
+        #expect(tree.standardOutput.contains("data @36 size=25 (no pad byte after its odd size: the file ends)"), "\(tree.standardOutput)")
+        #expect(tree.standardOutput.hasPrefix("RIFF @0 size=61"), "\(tree.standardOutput)")
+        let same = try await atominspect("diff", wav, wav)
+        #expect(same.status == 0, "\(same.standardOutput)")
+        let folder = try TemporaryFile.makeDirectory()
+        let extracted = try await atominspect("extract", wav, "--path", "RIFF/data", "-o", folder + "/data.bin")
+        #expect(extracted.status == 0, "\(extracted.standardError)")
+        #expect(try TemporaryFile.read(folder + "/data.bin").count == 25)
+
+        let whole = try TemporaryFile.read(TestFixtures.path("id3v24-full.mp3"))
+        let cut = try TemporaryFile.write(Array(whole.prefix(300)), name: "cut-tag.mp3")
+        let cutTree = try await atominspect(cut, "--depth", "1")
+        #expect(cutTree.standardOutput.hasPrefix("ID3v2 @0 size=300 (declares 2758: truncated)"), "\(cutTree.standardOutput)")
+        let tag = try await atominspect("extract", cut, "--path", "ID3v2", "-o", folder + "/tag.bin")
+        #expect(tag.status == 0, "\(tag.standardError)")
+        #expect(try TemporaryFile.read(folder + "/tag.bin") == Array(whole.prefix(300)))
+    }
+
     @Test func checkWalksFoldersWithRecursiveAndSumsUp() async throws {
         let directory = try TemporaryFile.makeDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)

@@ -73,6 +73,16 @@ struct HTMLViewTests {
         #expect(searched.contains("<li data-path=\"moof[0]/traf/tfdt\" class=\"match selected\">"))
     }
 
+    /// A link's path may leave out an index, as `--path` may: `moov/trak/mdia` is the first
+    /// track's (before 2026-11-30 such a link selected nothing and the page showed `ftyp`).
+    @Test func aLinkWithoutIndexesSelectsTheFirstOfEachType() async throws {
+        let (page, directory) = try await page("video-h264-aac.mp4")
+        let dom = try await render("file://" + page + "#path=moov/trak/mdia", in: directory)
+        #expect(dom.contains("<li data-path=\"moov/trak[0]/mdia\" data-built=\"1\" class=\"selected\">"), "\(dom.prefix(2000))")
+        let second = try await render("file://" + page + "#path=moov/trak[1]/mdia/hdlr", in: directory)
+        #expect(second.contains("<li data-path=\"moov/trak[1]/mdia/hdlr\" class=\"selected\">"))
+    }
+
     /// Embedded pictures are shown as images: an MP4 cover, a FLAC `PICTURE` block and an ID3
     /// `APIC` frame, each decoded by Chromium at the size ffprobe reads from the same picture
     /// extracted by `tagedit picture extract`.

@@ -87,16 +87,17 @@ extension AtomInspect {
                 let path = paths[index]
                 switch outcome {
                 case .unreadable(let message, let status):
-                    StandardError.write("atominspect: \(message)\n")
+                    // One line each, whatever a name or a finding holds (`TerminalText`).
+                    StandardError.write("atominspect: \(message.escapingControls)\n")
                     worst = max(worst, status)
                     counts.unreadable += 1
                 case .checked(let findings) where findings.isEmpty:
                     counts.ok += 1
-                    if !quiet { print("\(path): ok") }
+                    if !quiet { print("\(path.escapingControls): ok") }
                 case .checked(let findings):
                     counts.problems += 1
-                    print("\(path): \(findings.count) problem\(findings.count == 1 ? "" : "s")")
-                    for finding in findings { print("  " + finding) }
+                    print("\(path.escapingControls): \(findings.count) problem\(findings.count == 1 ? "" : "s")")
+                    for finding in findings { print("  " + finding.escapingControls) }
                     worst = max(worst, ExitStatus.findings.rawValue)
                 }
             })

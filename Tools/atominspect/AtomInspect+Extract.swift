@@ -23,6 +23,9 @@ extension AtomInspect {
         func run() throws {
             let file = open(options)
             let node = requireNode(path, in: file)
+            if output != "-", MediaFileList.isDirectory(output) {
+                fail("--output names a folder; name a file in it", path: output, code: ExitCode.validationFailure)
+            }
             if FileByteSink.isSameFile(output, options.file) {
                 fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
             }

@@ -51,7 +51,7 @@ extension AtomInspect {
                     print("(\(file.trailingBytes) bytes at the end form no atom)")
                 }
                 for diagnostic in diagnostics {
-                    StandardError.write("atominspect: \(options.file): " + diagnostic.description + "\n")
+                    StandardError.write("atominspect: \(options.file.escapingControls): " + diagnostic.description.escapingControls + "\n")
                 }
             }
         }

@@ -105,6 +105,6 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
 }
 
 func fail(_ message: String, path: String?, code: ExitCode) -> Never {
-    StandardError.write("atominspect: " + (path.map { "\($0): " } ?? "") + message + "\n")
+    StandardError.write("atominspect: " + (path.map { "\($0.escapingControls): " } ?? "") + message.escapingControls + "\n")
     AtomInspect.exit(withError: code)
 }

@@ -84,6 +84,7 @@ extension TagEdit {
             @Option(help: "Write here instead of standard output.") var output: String?
 
             func validate() throws {
+                try refuseFolderOutput(output)
                 try Chapters.validate(form: form, allowingAll: true)
                 if form == "all" && format != ChapterFileFormat.json.rawValue {
                     throw ValidationError("--form all takes --format json (the other chapter files hold one list)")

@@ -334,6 +334,7 @@ extension TagEdit {
         @OptionGroup var reading: ReadingJobs
         var jobs: Int? { reading.jobs }
 
+        func validate() throws { try refuseFolderOutput(output) }
 
         func run() throws {
             let paths = MediaFileList.expand(files, recursive: recursive)

@@ -78,14 +78,11 @@ struct WriteOptions: ParsableArguments {
         if let version = id3v2Version, version != 3 && version != 4 {
             throw ValidationError("--id3v2-version must be 3 or 4")
         }
+        try refuseFolderOutput(output)
         if let output {
             if files.count != 1 { throw ValidationError("--output needs exactly one input file") }
-            var target = stat(), input = stat()
-            if SystemPath.stat(output, &target) == 0 {
-                if target.st_mode & S_IFMT == S_IFDIR { throw ValidationError("--output names a folder (\(PathBytes.display(output))); name a file in it") }
-                if SystemPath.stat(files[0], &input) == 0, input.st_dev == target.st_dev, input.st_ino == target.st_ino {
-                    throw ValidationError("--output names the input file; leave it out to change the file in place")
-                }
+            if FileByteSink.isSameFile(output, files[0]) {
+                throw ValidationError("--output names the input file; leave it out to change the file in place")
             }
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs is at least 1") }
@@ -98,6 +95,14 @@ struct WriteOptions: ParsableArguments {
     var saveOptions: MediaFile.SaveOptions {
         // Each file is saved once and let go: no need to read it again.
         MediaFile.SaveOptions(dryRun: dryRun, output: output, id3Version: id3v2Version, allowInPlace: !rewrite, rereadAfterSaving: false)
+    }
+}
+
+/// `--output` naming a folder is a usage error (64), as in atominspect, found before anything
+/// is read (not an I/O error once the work is done).
+func refuseFolderOutput(_ output: String?) throws {
+    if let output, output != "-", MediaFileList.isDirectory(output) {
+        throw ValidationError("--output names a folder (\(PathBytes.display(output))); name a file in it")
     }
 }
 
@@ -133,8 +138,9 @@ struct FileRun {
         standardError("tagedit: \(skipped.count) \(skipped.count == 1 ? "file" : "files") skipped (\(MediaFileList.describe(skipped: skipped))): formats tagedit does not read")
     }
 
+    /// One line on standard error, whatever a file's name or a value in it holds (`TerminalText`).
     static func standardError(_ text: String) {
-        StandardError.write(text + "\n")
+        StandardError.write(text.escapingControls + "\n")
     }
 
     /// With `strict`, a file read with problems fails as damaged (exit 68), naming the first.
