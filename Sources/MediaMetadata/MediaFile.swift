@@ -72,7 +72,7 @@ public struct MediaFile: Sendable {
         self.path = path
         do {
             let source = try FileByteSource(path: path, headLength: MediaFormat.definition(named: path)?.headLength ?? FileByteSource.headLength)
-            guard let format = MediaFormat.detect(source) else {
+            guard let format = MediaFormat.detect(source, named: path) else {
                 throw MetadataError(.unsupportedFormat, path: path, message: "not a format this package reads (\(MediaFormat.names(where: \.hasMetadata)))")
             }
             self.format = format

@@ -53,8 +53,9 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
     /// A file no row recognises is MP3 or AAC when an MPEG audio or ADTS stream starts in its
     /// first 64 KiB after junk, as ffprobe finds it: eight frames in a row, each leading to
     /// the next, which the audio packets of another container (an MPEG program stream's
-    /// 2 KiB packs, an AVI's chunks) do not make.
-    public static func detect(_ source: any ByteSource) -> MediaFormat? {
+    /// 2 KiB packs, an AVI's chunks) do not make; or, for a file `path` names as MP3 or AAC,
+    /// three (a short file after junk, as ffprobe reads it given the name).
+    public static func detect(_ source: any ByteSource, named path: String? = nil) -> MediaFormat? {
         // Enough for every signature: a transport stream's third packet's sync byte.
         // (A view of the file's prefetched start where it holds them: no copy.)
         guard let head = try? source.slice(at: 0, count: Int(min(UInt64(TransportStreamFile.headSize), source.size))) else { return nil }
@@ -65,13 +66,16 @@ public struct MediaFormat: RawRepresentable, Hashable, Sendable, CustomStringCon
             // put a tag before its junk).
             return streamAfterJunk(source, at: tag.totalSize) ?? .mp3
         }
-        return detect(prefix: head) ?? streamAfterJunk(source, at: 0)
+        if let format = detect(prefix: head) ?? streamAfterJunk(source, at: 0) { return format }
+        // A file named as MP3 or AAC whose stream after junk is short (fewer than eight frames).
+        guard let path, let named = definition(named: path)?.format, named == .mp3 || named == .aac else { return nil }
+        return streamAfterJunk(source, at: 0, run: 3).flatMap { $0 == named ? $0 : nil }
     }
 
-    /// MP3 or AAC when an MPEG audio or ADTS stream of eight frames in a row starts in the 64 KiB
+    /// MP3 or AAC when an MPEG audio or ADTS stream of `run` frames in a row starts in the 64 KiB
     /// at `offset`; nil otherwise.
-    private static func streamAfterJunk(_ source: any ByteSource, at offset: UInt64) -> MediaFormat? {
-        guard let bytes = try? source.sliceAvailable(at: offset, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: bytes, run: 8) else { return nil }
+    private static func streamAfterJunk(_ source: any ByteSource, at offset: UInt64, run: Int = 8) -> MediaFormat? {
+        guard let bytes = try? source.sliceAvailable(at: offset, upTo: 1 << 16), let stream = MPEGStreamFile.streamStart(in: bytes, run: run) else { return nil }
         return stream.kind == .aac ? .aac : .mp3
     }
 

@@ -61,7 +61,7 @@ public enum TimedMetadata {
         do {
             let source = try FileByteSource(path: path)
             var report: TimedMetadataReport
-            let format = MediaFormat.detect(source)
+            let format = MediaFormat.detect(source, named: path)
             switch format?.definition {
             case let definition? where definition.structure == .transportStream:
                 report = try transportStream(source, path: path)

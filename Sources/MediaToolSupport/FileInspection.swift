@@ -60,7 +60,7 @@ public struct FileInspection: Sendable {
         }
         // The reader of the format's structure (`MediaFormat.definitions`); atoms, which say
         // best what a file that is none of these looks like, otherwise.
-        let format = MediaFormat.detect(source)
+        let format = MediaFormat.detect(source, named: path)
         guard let structure = format?.definition?.structure, let open = carrierOpeners[structure] else {
             if format == nil { try refuseUnrecognized(path, source) }
             return try openAtoms(path, source: source, format: format, strict: strict, fieldOptions: fieldOptions)

@@ -40,6 +40,24 @@ import Testing
         #expect(MediaFileList.inspectableExtensions == MediaFormat.extensions())
     }
 
+    /// A short MP3 stream after junk (five frames, fewer than the eight a nameless file needs,
+    /// a false frame sync in the junk) is MP3 when the file's name says so, as ffprobe reads
+    /// it; without the name it is not taken for audio. Before 2026-11-30 such a file was
+    /// refused ("no MP3 file begins as it does").
+    @Test func aShortStreamAfterJunkIsTakenWhenTheNameSaysMP3() throws {
+        var junk = [UInt8](repeating: 0, count: 1252)
+        junk.replaceSubrange(937..<941, with: [0xFF, 0xE3, 0x6F, 0xC9])  // a sync that starts nothing
+        let bytes = junk + (0..<5).flatMap { _ in ID3Builder.mp3Frame() }
+        let named = try TemporaryFile.write(bytes, name: "short.mp3")
+        #expect(MediaFormat.detect(try FileByteSource(path: named), named: named) == .mp3)
+        #expect(MediaFormat.detect(try FileByteSource(path: named)) == nil)
+        let file = try MediaFile(path: named)
+        #expect(file.format == .mp3)
+        #expect(file.properties.audio?.codec == "mp3")
+        let other = try TemporaryFile.write(bytes, name: "short.bin")
+        #expect(throws: MetadataError.self) { try MediaFile(path: other) }
+    }
+
     @Test func theRefusalNamesEveryFormatWithMetadata() throws {
         let path = try TemporaryFile.write(Array("not a media file at all".utf8), name: "notes.txt")
         let error = #expect(throws: MetadataError.self) { try MediaFile(path: path) }

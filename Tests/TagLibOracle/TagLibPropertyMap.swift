@@ -25,7 +25,7 @@ public enum TagLibPropertyMap {
         do { file = try MediaFile(path: path) } catch {
             // A file that starts as MP4 but holds no movie atom is refused here; TagLib, failing
             // to read it as MP4, guesses another format by content (an ID3v2 tag inside it).
-            if (try? FileByteSource(path: path)).flatMap(MediaFormat.detect) == .mp4, error.description.contains("no movie atom") { return nil }
+            if (try? FileByteSource(path: path)).flatMap({ MediaFormat.detect($0) }) == .mp4, error.description.contains("no movie atom") { return nil }
             return taglib.properties.isEmpty ? [] : ["this project cannot read it (\(error)); TagLib reads \(taglib.properties)"]
         }
         var ours = file.tags

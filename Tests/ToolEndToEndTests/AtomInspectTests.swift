@@ -57,6 +57,19 @@ import Testing
         #expect(try TemporaryFile.read(folder + "/tag.bin") == Array(whole.prefix(300)))
     }
 
+    /// Past the limit of a million atoms the rest of the file is not read: the tree says so,
+    /// not that the bytes form no atom (before 2026-11-30 a valid `free` atom was called that).
+    @Test func bytesPastTheAtomLimitAreNamedAsNotRead() async throws {
+        var bytes: [UInt8] = [0, 0, 0, 16] + Array("ftypisom".utf8) + [0, 0, 0, 0]
+        let free: [UInt8] = [0, 0, 0, 8] + Array("free".utf8)
+        bytes.reserveCapacity(bytes.count + 8 * 1_000_002)
+        for _ in 0..<1_000_001 { bytes += free }
+        let path = try TemporaryFile.write(bytes, name: "many.mp4")
+        let result = try await atominspect(path, "--max-nodes", "3")
+        #expect(result.standardOutput.hasSuffix("(16 bytes at the end not read: past the limit on atoms)\n"), "\(result.standardOutput.suffix(300))")
+        #expect(result.standardError.contains("more than 1000000 atoms"))
+    }
+
     @Test func checkWalksFoldersWithRecursiveAndSumsUp() async throws {
         let directory = try TemporaryFile.makeDirectory()
         try FileManager.default.createDirectory(atPath: directory + "/sub", withIntermediateDirectories: true)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import MediaToolSupport
+import ISOBMFF
 
 extension AtomInspect {
     struct Tree: ParsableCommand {
@@ -48,7 +49,10 @@ extension AtomInspect {
                 InspectionRendering.writeText(nodes, maxDepth: depth, maxNodes: maxNodes == 0 ? nil : maxNodes, diagnostics: &diagnostics,
                                               bytes: StandardOutput.write)
                 if file.trailingBytes > 0 && path == nil {
-                    print("(\(file.trailingBytes) bytes at the end form no atom)")
+                    // Past the atom limit the rest is not read, not found to be no atom.
+                    let limited = file.diagnostics.contains { $0.has(AtomError.Code.atomCountLimit) }
+                    print(limited ? "(\(file.trailingBytes) bytes at the end not read: past the limit on atoms)"
+                                  : "(\(file.trailingBytes) bytes at the end form no atom)")
                 }
                 for diagnostic in diagnostics {
                     StandardError.write("atominspect: \(options.file.escapingControls): " + diagnostic.description.escapingControls + "\n")
