@@ -2,10 +2,9 @@ import ID3
 
 /// The Lyrics3 v2.00 block some MP3 files carry before their ID3v1 tag: `LYRICSBEGIN`, fields
 /// (a three-letter identifier, a five-digit size, the value in ISO-8859-1), a six-digit size of
-/// all that, and `LYRICS200`. Its `ETT`, `EAR` and `EAL` fields hold a title, an artist and an
-/// album that exiftool reads, so a save keeps them in step with the ID3v2 tag
-/// (`keptInStep(with:)`); the other fields (lyrics, indications, author, images) are kept as
-/// they are.
+/// all that, and `LYRICS200`. Its `ETT`, `EAR`, `EAL` and `LYR` fields hold a title, an artist,
+/// an album and lyrics that exiftool reads, so a save keeps them in step with the ID3v2 tag
+/// (`keptInStep(with:previous:)`); the other fields (indications, author, images) are kept as they are.
 public struct Lyrics3Block: Sendable, Equatable {
     public struct Field: Sendable, Equatable {
         public var id: String
@@ -15,7 +14,7 @@ public struct Lyrics3Block: Sendable, Equatable {
     public var fields: [Field]
 
     /// The fields that mirror a tag's values, and the ID3v2 frame each mirrors.
-    public static let mirrored: [(id: String, frame: String)] = [("ETT", "TIT2"), ("EAR", "TPE1"), ("EAL", "TALB")]
+    public static let mirrored: [(id: String, frame: String)] = [("ETT", "TIT2"), ("EAR", "TPE1"), ("EAL", "TALB"), ("LYR", "USLT")]
 
     /// Reads a whole block (from `LYRICSBEGIN` to `LYRICS200`); nil when its fields do not add
     /// up (the block is then kept as bytes and never edited).
@@ -61,21 +60,57 @@ public struct Lyrics3Block: Sendable, Equatable {
         return body + Self.digits(body.count, width: 6) + Array("LYRICS200".utf8)
     }
 
-    /// The block with its mirrored fields (`ETT`, `EAR`, `EAL`) set to `tag`'s values (several
-    /// values joined by `/`, characters beyond ISO-8859-1 as `?`), and removed where the tag has
-    /// no value. A mirrored field the block does not have is not added.
-    public func keptInStep(with tag: ID3v2Tag) -> Lyrics3Block {
+    /// The block with its mirrored fields (`ETT`, `EAR`, `EAL`, `LYR`) set to `tag`'s values
+    /// (several values joined by `/`; the lyrics of the first `USLT` frame, preferring one
+    /// without a description, their lines ended by CR LF as Lyrics3 has them; characters beyond
+    /// ISO-8859-1 as `?`), and removed where the tag has no value. A mirrored field the block
+    /// does not have is not added. Lyrics the ID3v2 tag did not hold before either (`previous`:
+    /// the tag as read) are kept: the block may be the only place a file keeps them.
+    public func keptInStep(with tag: ID3v2Tag, previous: ID3v2Tag?) -> Lyrics3Block {
         var kept: [Field] = []
         for field in fields {
             guard let frame = Self.mirrored.first(where: { $0.id == field.id })?.frame else {
                 kept.append(field)
                 continue
             }
-            let values = tag.frames(frame).flatMap { $0.textValues ?? [] }.filter { !$0.isEmpty }
+            let values: [String]
+            if frame == "USLT" {
+                let lyrics = tag.frames(frame).compactMap(\.content.comment)
+                let text = (lyrics.first { $0.description.isEmpty } ?? lyrics.first)?.text ?? ""
+                if text.isEmpty && previous?.frames(frame).isEmpty != false {
+                    kept.append(field)
+                    continue
+                }
+                values = text.isEmpty ? [] : [text.replacingCRLF]
+            } else {
+                values = tag.frames(frame).flatMap { $0.textValues ?? [] }.filter { !$0.isEmpty }
+            }
             guard !values.isEmpty else { continue }
             let text = values.joined(separator: "/")
             kept.append(Field(id: field.id, value: text.unicodeScalars.map { $0.value <= 0xFF ? UInt8($0.value) : 0x3F }))
         }
         return Lyrics3Block(fields: kept)
+    }
+}
+
+extension String {
+    /// Every line break as CR LF (a lone LF or CR made one), as a Lyrics3 block's lines end.
+    fileprivate var replacingCRLF: String {
+        var out = String.UnicodeScalarView()
+        var previous: Unicode.Scalar?
+        for scalar in unicodeScalars {
+            if scalar == "\n" {
+                if previous != "\r" { out.append("\r") }
+                out.append("\n")
+            } else if previous == "\r" && scalar != "\n" {
+                out.append("\n")
+                out.append(scalar)
+            } else {
+                out.append(scalar)
+            }
+            previous = scalar
+        }
+        if previous == "\r" { out.append("\n") }
+        return String(out)
     }
 }

@@ -121,7 +121,7 @@ extension MPEGStreamFile {
         var lyrics3Notes: [String] = []
         var lyrics3Emptied = false
         if !options.removeLyrics3, let old = layout.lyrics3 {
-            let updated = old.keptInStep(with: tag)
+            let updated = old.keptInStep(with: tag, previous: layout.leadingTags.first)
             if updated != old {
                 let changed = Lyrics3Block.mirrored.map(\.id).filter { id in
                     old.fields.first { $0.id == id }?.value != updated.fields.first { $0.id == id }?.value
@@ -304,6 +304,6 @@ extension MPEGStreamFile {
         let dropped = before.indices.filter { !before[$0].value.isEmpty && after[$0].value.isEmpty && inStep[$0].value.isEmpty }
         guard !dropped.isEmpty else { return [] }
         let values = dropped.map { "\(before[$0].name) \"\(before[$0].value)\"" }
-        return ["the ID3v1 tag follows the ID3v2 tag, which has no \(dropped.map { before[$0].name }.joined(separator: ", ")): dropped \(values.joined(separator: ", ")) (set the keys to keep them)"]
+        return ["the ID3v1 tag follows the ID3v2 tag, which gives no ID3v1 \(dropped.map { before[$0].name }.joined(separator: ", ")): dropped \(values.joined(separator: ", ")) (set the keys to keep them)"]
     }
 }

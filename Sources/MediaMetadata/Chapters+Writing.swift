@@ -165,7 +165,8 @@ extension ChapterTrackEdit {
 
 extension ID3MetadataStore {
     /// Writes `chapters` as ID3 chapters: one `CHAP` per chapter (element IDs `chp0`...,
-    /// start and end in milliseconds, the last ending at `duration`, byte offsets unused,
+    /// start and end in milliseconds, each ending at its own end where it has one that does
+    /// not pass the next start, else at the next start, the last at `duration`; byte offsets unused,
     /// `TIT2` and where given `TIT3`, `WXXX` and `APIC`), listed in order by one top-level
     /// `CTOC` (`toc`); every earlier `CHAP` and `CTOC` is replaced.
     mutating func setID3Chapters(_ chapters: [Chapter], duration: ChapterTime?) -> [String] {
@@ -191,7 +192,11 @@ extension ID3MetadataStore {
                                                                       pictureType: image.type.rawValue, description: image.description, data: ID3Payload(image.data))))
             }
             let start = UInt32(clamping: chapter.start.converted(to: 1000))
-            let end = UInt32(clamping: ends[index].converted(to: 1000))
+            // A chapter's own end where it has one before the next start (`CHAP` frames may
+            // leave gaps between chapters); else the next start, or the file's end.
+            let next = index + 1 < chapters.count ? chapters[index + 1].start : nil
+            let own = chapter.end.flatMap { end in chapter.start < end && next.map { !($0 < end) } ?? true ? end : nil }
+            let end = UInt32(clamping: (own ?? ends[index]).converted(to: 1000))
             tag.frames.append(ID3Frame(id: "CHAP", content: .chapter(elementID: ids[index], startTime: start, endTime: max(end, start),
                                                                      startOffset: .max, endOffset: .max, subframes: subframes)))
         }

@@ -89,7 +89,9 @@ extension MediaFile {
         let pictures = try source.pictures
         if !pictures.isEmpty { applyPictures(pictures, to: &report) }
         let chapters = source.chapters
-        if !chapters.isEmpty { report.entries += try applyChapters(chapters, restoring: sameFamily) }
+        if !chapters.isEmpty {
+            report.entries += try applyChapters(chapters, restoring: sameFamily, forms: sameFamily ? source.chapterLists.map(\.form) : nil)
+        }
         return report
     }
 
@@ -98,7 +100,11 @@ extension MediaFile {
     /// copied), chapters made of items (ID3 `CHAP`/`CTOC` frames with every sub-frame, Vorbis
     /// `CHAPTERnnn` fields) are kept as they were copied, and a QuickTime chapter track is
     /// still written.
-    public mutating func applyChapters(_ chapters: [Chapter], restoring: Bool) throws(MetadataError) -> [MigrationReport.Entry] {
+    ///
+    /// `forms`: the forms the chapters came in (a file of the same family, an export document);
+    /// those this file holds are written, not every form (an M4B with only Nero chapters is
+    /// restored with only Nero chapters, no chapter track and its untitled chapter at 0).
+    public mutating func applyChapters(_ chapters: [Chapter], restoring: Bool, forms: [ChapterForm]? = nil) throws(MetadataError) -> [MigrationReport.Entry] {
         if restoring && Swift.type(of: container).chaptersAreItems {
             let forms = chapterForms.map(\.name).joined(separator: " and ")
             return chapters.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "\(chapters.count) chapters copied as their \(forms) items")]
@@ -108,7 +114,8 @@ extension MediaFile {
             return removed.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "no chapters: \(removed.map(\.name).joined(separator: ", ")) removed")]
         }
         do {
-            let notes = try setChapters(chapters)
+            let kept = forms?.filter(chapterForms.contains) ?? []
+            let notes = try setChapters(chapters, forms: kept.isEmpty ? nil : kept)
             let forms = chapterLists.map(\.form.name).joined(separator: " and ")
             return [.init(key: "chapters", outcome: notes.isEmpty ? .copied : .converted,
                           detail: "\(chapters.count) chapters written as \(forms)" + (notes.isEmpty ? "" : " (adjusted: see the notes)"))]
@@ -139,8 +146,11 @@ extension MediaFile {
             let row = MetadataKeyTable.definition(key)
             // A custom key keeps its native spelling (`TXXX:foo` becomes `----:com.apple.iTunes:foo`),
             // and `COMMENT:Note` the case of its description.
-            let nativeName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? customKeys[key.uppercased()] ?? key
-            let structured = key.keyParts.map { $0.base + ":" + nativeName }
+            // (An item without a name of its own, a `TMCL` musician credit, keeps the key's
+            // qualifier: `PERFORMER:GUITAR`, not `PERFORMER:PERFORMER:GUITAR`.)
+            let ownName = from.flatMap { $0.keySpace == .id3 ? $0.id3Parts.qualifier : $0.freeformParts?.name } ?? customKeys[key.uppercased()]
+            let nativeName = ownName ?? key
+            let structured = key.keyParts.map { $0.base + ":" + (ownName ?? $0.qualifier) }
             let target: KeyTarget
             if let row {
                 target = .uniform(row)
@@ -173,7 +183,10 @@ extension MediaFile {
 
     private mutating func applyPictures(_ pictures: [MediaPicture], to report: inout MigrationReport) {
         removePictures()
-        for picture in pictures {
+        // Where pictures have no type (MP4 cover art), players show the first: the front cover
+        // goes first (a tagger may have stored the back cover before it).
+        let ordered = picturesHaveTypes ? pictures : pictures.filter { $0.type == .frontCover } + pictures.filter { $0.type != .frontCover }
+        for picture in ordered {
             let before = notes.count
             // A store that holds one picture of each description numbers the later ones itself,
             // in its notes (ID3).

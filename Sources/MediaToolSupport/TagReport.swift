@@ -382,6 +382,15 @@ public enum TagReport {
             }
             writer.base64(bytes)
         }
+        // The forms the chapters are in (`qt`, `nero`, `id3`, `vorbis`), for a restore that
+        // writes those and no other.
+        let chapterForms = file.chapters.isEmpty ? [] : file.chapterLists.map(\.form.rawValue)
+        if !chapterForms.isEmpty {
+            writer.key("chapterForms")
+            writer.beginArray()
+            for form in chapterForms { writer.string(form) }
+            writer.endArray()
+        }
         writer.key("native")
         writer.beginArray()
         for item in try file.nativeItems() {
@@ -445,6 +454,8 @@ public enum TagReport {
         public var pictures: [MediaPicture]
         /// The document's `chapters`, when it has the member (an empty list: no chapters).
         public var chapters: [Chapter]?
+        /// The forms the document's chapters were in (`chapterForms`), when it says.
+        public var chapterForms: [ChapterForm]?
         /// True when the document's `items` list ID3v1 fields: its file had an ID3v1 tag (a
         /// mirror of the ID3v2 tag, so no native item), which a restore puts back.
         public var hasID3v1 = false
@@ -657,6 +668,10 @@ public enum TagReport {
             } catch {
                 throw ImportError(message: "chapters: \(error.description)")
             }
+        }
+        if let forms = json["chapterForms"] {
+            guard let list = forms.arrayValue, list.allSatisfy({ $0.stringValue != nil }) else { throw ImportError(message: "chapterForms: expected a list of forms (qt, nero, id3, vorbis)") }
+            document.chapterForms = list.compactMap(\.stringValue).map(ChapterForm.init(rawValue:))
         }
         if let native = json["native"], native.arrayValue == nil { throw ImportError(message: "native: expected a list") }
         if let pictures = json["pictures"], pictures.arrayValue == nil { throw ImportError(message: "pictures: expected a list") }

@@ -65,6 +65,20 @@ import Testing
         #expect(!file.hasChanges)
     }
 
+    /// ID3 `CHAP` frames keep each chapter's own end, gaps between chapters and all; an end
+    /// past the next start, or none, becomes the next start. Before 2026-11-30 every end
+    /// became the next start.
+    @Test func id3ChaptersKeepTheirOwnEnds() throws {
+        let path = try copy("no-tags.mp3")
+        var file = try MediaFile(path: path)
+        try file.setChapters([Chapter(start: .milliseconds(0), end: .milliseconds(100), title: "A"),
+                              Chapter(start: .milliseconds(200), end: .milliseconds(400), title: "B"),
+                              Chapter(start: .milliseconds(300), title: "C")])
+        try file.save()
+        let chapters = try #require(MediaFile(path: path).chapterLists.first).chapters
+        #expect(chapters.map(\.end) == [.milliseconds(100), .milliseconds(300), .milliseconds(549)])
+    }
+
     @Test func id3ChaptersKeepTheirSubframesAndElementIDs() throws {
         let path = try copy("no-tags.mp3")
         var file = try MediaFile(path: path)

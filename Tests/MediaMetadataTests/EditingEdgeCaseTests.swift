@@ -64,6 +64,47 @@ import Testing
         #expect(reread.tags["SESSION"] == ["Take 3"])
     }
 
+    /// A musician credit (ID3 `TMCL`, a role with no name of its own) copied into Vorbis
+    /// comments and back keeps its key: before 2026-11-30 it became `PERFORMER:PERFORMER:GUITAR`.
+    @Test func aMusicianCreditCopiedAcrossFamiliesKeepsItsKey() throws {
+        let mp3 = try copyOfFixture("no-tags.mp3")
+        var source = try MediaFile(path: mp3)
+        try source.set("PERFORMER:GUITAR", ["Jimi"])
+        try source.save()
+        let flac = try copyOfFixture("flac-tags-picture.flac")
+        var destination = try MediaFile(path: flac)
+        _ = try destination.copyMetadata(from: MediaFile(path: mp3))
+        try destination.save()
+        let reread = try MediaFile(path: flac)
+        #expect(reread.tags["PERFORMER:GUITAR"] == ["Jimi"])
+        #expect(try reread.values("vorbis/PERFORMER:GUITAR") == ["Jimi"])
+        #expect(reread.tags.keys.allSatisfy { !$0.hasPrefix("PERFORMER:PERFORMER") })
+        let back = try copyOfFixture("no-tags.mp3")
+        var again = try MediaFile(path: back)
+        _ = try again.copyMetadata(from: reread)
+        try again.save()
+        #expect(try MediaFile(path: back).tags["PERFORMER:GUITAR"] == ["Jimi"])
+    }
+
+    /// MP4 cover art has no picture types and players show the first image: a copy puts the
+    /// front cover first, whatever order the source kept (before 2026-11-30 a back cover stored
+    /// first became the artwork shown).
+    @Test func aCopyToMP4PutsTheFrontCoverFirst() throws {
+        let mp3 = try copyOfFixture("no-tags.mp3")
+        var source = try MediaFile(path: mp3)
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0]
+        let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10] + Array("JFIF".utf8) + [0, 1, 2, 3]
+        try source.addPicture(MediaPicture(type: .backCover, mimeType: "image/png", data: png))
+        try source.addPicture(MediaPicture(type: .frontCover, mimeType: "image/jpeg", data: jpeg))
+        try source.save()
+        #expect(try MediaFile(path: mp3).pictures.map(\.type) == [.backCover, .frontCover])
+        let m4a = try copyOfFixture("aac-itunes-tags-cover.m4a")
+        var destination = try MediaFile(path: m4a)
+        _ = try destination.copyMetadata(from: MediaFile(path: mp3))
+        try destination.save()
+        #expect(try MediaFile(path: m4a).pictures.map(\.data) == [jpeg, png])
+    }
+
     @Test func writingAsVersion23KeepsKeysThatHaveNoV23Frame() throws {
         let path = try copyOfFixture("id3v24-full.mp3")
         var file = try MediaFile(path: path)

@@ -160,6 +160,23 @@ import Testing
         #expect(try await tagedit("get", lookalike, "TITLE").status == 1, "the look-alike file was edited")
     }
 
+    /// An undo puts the chapters back in the forms the file had: an M4B with only Nero
+    /// chapters gets no chapter track (before 2026-11-30 it got one, with an untitled chapter).
+    @Test func anUndoRestoresTheChapterFormsTheFileHad() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let path = folder + "/book.m4b"
+        try Data(try TemporaryFile.read(TestFixtures.path("audiobook-chapters.m4b"))).write(to: URL(fileURLWithPath: path))
+        #expect(try await tagedit("chapters", "convert", path, "--to", "nero").status == 0)
+        let before = try await tagedit("chapters", "list", path).standardOutput
+        #expect(before.contains("form nero") && !before.contains("form qt"), "\(before)")
+        #expect(try await tagedit("clear", path, "--backup", folder + "/backup").status == 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder + "/backup")
+        let restore = try await ToolRunner.run("tagedit", ["import", "--paths"] + names.map { folder + "/backup/" + $0 })
+        #expect(restore.status == 0, "\(restore.standardError)")
+        let after = try await tagedit("chapters", "list", path).standardOutput
+        #expect(after.contains("form nero: 3 chapters") && !after.contains("form qt"), "\(after)")
+    }
+
     @Test func importByPathTakesWhatExportRecursiveWrote() async throws {
         let folder = try TemporaryFile.makeDirectory()
         let a = folder + "/a.mp3", b = folder + "/b.m4a"

@@ -244,6 +244,17 @@ import Testing
         #expect(try await tagedit("number", discs, "--start", "70000").status == 64)
     }
 
+    /// A file `number` cannot read is counted as failed in its summary, as `set` counts it
+    /// (before 2026-11-30: "2 files changed, 0 unchanged, 0 failed" after an error line).
+    @Test func numberCountsAFileItCannotReadAsFailed() async throws {
+        let directory = try library([("no-tags.mp3", "a.mp3"), ("no-tags.mp3", "b.mp3")])
+        try Data("junk".utf8).write(to: URL(fileURLWithPath: directory + "/bad.m4a"))
+        let result = try await tagedit("number", directory)
+        #expect(result.status == 67)
+        #expect(result.standardError.contains("2 files changed, 0 unchanged, 1 failed"), "\(result.standardError)")
+        #expect(try await tagedit("get", directory + "/b.mp3", "TRACKNUMBER").standardOutput == "2/2\n")
+    }
+
     @Test func renameMovesFilesToNamesFromTheirTags() async throws {
         let directory = try library([("id3v24-full.mp3", "in/a.mp3"), ("aac-itunes-tags-cover.m4a", "in/b.m4a"), ("no-tags.mp3", "in/c.mp3")])
         #expect(try await tagedit("set", directory + "/in/b.m4a", "TITLE=AC/DC: Live?", "TRACKNUMBER=4").status == 0)

@@ -14,9 +14,20 @@ import Testing
         let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("ape-lyrics3-id3v1.mp3")), name: "v1.mp3")
         let result = try await ToolRunner.run("tagedit", ["set", path, "TITLE=Changed"])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.standardError.contains(#"dropped year "2022", comment "after APE and Lyrics3", track "4", genre "Ambient""#), "\(result.standardError)")
+        #expect(result.standardError.contains(#"which gives no ID3v1 year, comment, track, genre: dropped year "2022", comment "after APE and Lyrics3", track "4", genre "Ambient""#), "\(result.standardError)")
         let v1 = try await ToolRunner.run("tagedit", ["show", "--native", path])
         #expect(v1.standardOutput.contains("id3v1/title") && !v1.standardOutput.contains("id3v1/year"), "\(v1.standardOutput)")
+    }
+
+    /// The Lyrics3v2 block's lyrics follow the tag's (`LYR`, lines ended by CR LF), as its
+    /// title and artist do: exiftool showed the old lyrics before 2026-11-30.
+    @Test func theLyrics3LyricsFollowTheTag() async throws {
+        let path = try TemporaryFile.write(try TemporaryFile.read(TestFixtures.path("ape-lyrics3-id3v1.mp3")), name: "lyr.mp3")
+        let result = try await ToolRunner.run("tagedit", ["set", path, "LYRICS=new\nline"])
+        #expect(result.status == 0 && result.standardError.contains("LYR follow the tag"), "\(result.standardError)")
+        let bytes = try TemporaryFile.read(path)
+        let field = Array("LYR00009new\r\nline".utf8)
+        #expect((0...(bytes.count - field.count)).contains { bytes[$0..<$0 + field.count].elementsEqual(field) })
     }
 
     @Test func anID3v1TagInStepGetsNoNote() async throws {

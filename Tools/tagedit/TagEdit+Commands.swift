@@ -500,7 +500,7 @@ extension TagEdit {
             }
             report.entries += try media.importTags(tags, pictures: sameFamily && parsed.native != nil ? [] : parsed.pictures, customKeys: parsed.customKeys).entries
             if let chapters = parsed.chapters {
-                report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil)
+                report.entries += try media.applyChapters(chapters, restoring: sameFamily && parsed.native != nil, forms: sameFamily ? parsed.chapterForms : nil)
             }
             for entry in report.entries where entry.outcome == .notRepresentable {
                 FileRun.standardError("tagedit: \(media.path): note: \(entry.key) not imported: \(entry.detail)")

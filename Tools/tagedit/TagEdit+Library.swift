@@ -333,7 +333,7 @@ extension TagEdit {
             var edited: Int32 = 0
             do {
                 let assigned = numbers
-            try FileRun.edit(ordered, recursive: false, options: options) { file throws(MetadataError) in
+            try FileRun.edit(ordered, recursive: false, options: options, failedBefore: run.failed) { file throws(MetadataError) in
                     try file.set(.trackNumber, [assigned[file.path]!])
                 }
             } catch let error as ExitCode {

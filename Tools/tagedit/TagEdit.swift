@@ -327,12 +327,15 @@ struct FileRun {
     /// Opens, edits and saves each file; `edit` changes the file in memory. Files are edited on
     /// `options.jobs` threads, each locked, verified and saved as in a serial run; what is
     /// printed, the summary and the exit code are a serial run's, in the same order.
-    static func edit(_ paths: [String], recursive: Bool, options: WriteOptions,
+    /// `failedBefore`: files the command could not read before it came to edit the others
+    /// (`number` reads every file first), counted in the summary.
+    static func edit(_ paths: [String], recursive: Bool, options: WriteOptions, failedBefore: Int = 0,
                      edit: @escaping @Sendable (inout MediaFile) throws(MetadataError) -> Void) throws {
         let expansion = MediaFileList.expansion(paths, recursive: recursive)
         let files = expansion.paths
         try options.validate(files: files)
-        var run = FileRun(total: files.count, batch: recursive)
+        var run = FileRun(total: files.count, batch: recursive || failedBefore > 0)
+        run.failed = failedBefore
         run.skipped = expansion.skipped
         if options.verbose {
             for path in expansion.skipped { print("\(path): skipped: tagedit does not edit \(MediaFileList.describe(skipped: [path]).dropFirst(2)) files") }
