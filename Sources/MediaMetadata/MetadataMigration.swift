@@ -113,14 +113,29 @@ extension MediaFile {
             let removed = removeChapters()
             return removed.isEmpty ? [] : [.init(key: "chapters", outcome: .copied, detail: "no chapters: \(removed.map(\.name).joined(separator: ", ")) removed")]
         }
+        let kept = forms?.filter(chapterForms.contains) ?? []
+        // Chapters the file already has, in those forms and no other, are left as they are (an
+        // import of a file's own export rewrote its chapter track every time).
+        let current = chapterLists
+        if Set(current.map(\.form)) == Set(kept.isEmpty ? current.map(\.form) : kept), !current.isEmpty,
+           current.allSatisfy({ Self.sameChapters($0.chapters, chapters) }) {
+            return [.init(key: "chapters", outcome: .copied, detail: "\(chapters.count) chapters, already so")]
+        }
         do {
-            let kept = forms?.filter(chapterForms.contains) ?? []
             let notes = try setChapters(chapters, forms: kept.isEmpty ? nil : kept)
             let forms = chapterLists.map(\.form.name).joined(separator: " and ")
             return [.init(key: "chapters", outcome: notes.isEmpty ? .copied : .converted,
                           detail: "\(chapters.count) chapters written as \(forms)" + (notes.isEmpty ? "" : " (adjusted: see the notes)"))]
         } catch {
             return [.init(key: "chapters", outcome: .notRepresentable, detail: error.message + "; not copied")]
+        }
+    }
+
+    /// True when two lists hold the same chapters: starts (to the millisecond), titles,
+    /// subtitles and URLs.
+    static func sameChapters(_ a: [Chapter], _ b: [Chapter]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { x, y in
+            x.start.converted(to: 1000) == y.start.converted(to: 1000) && x.title == y.title && x.subtitle == y.subtitle && x.url == y.url
         }
     }
 

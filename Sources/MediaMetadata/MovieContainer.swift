@@ -50,6 +50,11 @@ struct MovieContainer: MetadataContainer {
         if !QuickTimeChapterTrack.read(movie.tree).tracks.isEmpty { chapterTrack = .remove } else { chapterTrack = nil }
     }
 
+    /// A restore (`MediaFile.replaceAll`) leaves the chapter track to the chapters restored
+    /// after the items (`applyChapters`: kept when they are already so, replaced or removed
+    /// otherwise), so that a file's own export imported again rewrites nothing.
+    mutating func removeAllForRestore() { store.removeAll() }
+
     /// The QuickTime chapter tracks, then the Nero chapters, as the file holds them (or as edited).
     var chapterLists: [ChapterList] {
         if let edit = chapterTrack {

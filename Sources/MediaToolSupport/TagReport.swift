@@ -384,7 +384,7 @@ public enum TagReport {
         }
         // The forms the chapters are in (`qt`, `nero`, `id3`, `vorbis`), for a restore that
         // writes those and no other.
-        let chapterForms = file.chapters.isEmpty ? [] : file.chapterLists.map(\.form.rawValue)
+        let chapterForms = file.chapterLists.filter { !$0.chapters.isEmpty }.map(\.form.rawValue)
         if !chapterForms.isEmpty {
             writer.key("chapterForms")
             writer.beginArray()

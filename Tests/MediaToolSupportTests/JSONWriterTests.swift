@@ -225,8 +225,11 @@ import Testing
                 // as the document goes out).
                 var exportedBytes: [UInt8] = []
                 try exported.encoded().write { exportedBytes += $0 }
+                // `chapterForms` for a file with chapters: the forms they are in.
+                let lists = file.chapterLists.filter { !$0.chapters.isEmpty }
+                let forms: [(String, JSONValue)] = lists.isEmpty ? [] : [("chapterForms", .array(lists.map { .string($0.form.rawValue) }))]
                 let expected: [(String, JSONValue)] = [("version", .int(2))] + (try Self.members(file, pictures: digests ? .dataAndDigest : .data))
-                    + [("native", try Self.native(file))]
+                    + forms + [("native", try Self.native(file))]
                 #expect(exportedBytes == Array(JSONValue.object(expected).serialized().utf8), "\(name)")
             }
             compared += 1

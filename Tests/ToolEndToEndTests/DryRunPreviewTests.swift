@@ -177,6 +177,20 @@ import Testing
         #expect(after.contains("form nero: 3 chapters") && !after.contains("form qt"), "\(after)")
     }
 
+    /// A file's own export imported again changes nothing: its chapters are already so (before
+    /// 2026-11-30 the chapter track was written anew each time, and the file grew).
+    @Test func importingAFilesOwnExportLeavesItsChapters() async throws {
+        let folder = try TemporaryFile.makeDirectory()
+        let path = folder + "/book.m4b", document = folder + "/book.json"
+        try Data(try TemporaryFile.read(TestFixtures.path("audiobook-chapters.m4b"))).write(to: URL(fileURLWithPath: path))
+        #expect(try await tagedit("export", path, "--output", document).status == 0)
+        let before = try TemporaryFile.read(path)
+        let result = try await tagedit("import", path, document, "-v")
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(!result.standardOutput.contains("chapter track"), "\(result.standardOutput)")
+        #expect(try TemporaryFile.read(path) == before)
+    }
+
     @Test func importByPathTakesWhatExportRecursiveWrote() async throws {
         let folder = try TemporaryFile.makeDirectory()
         let a = folder + "/a.mp3", b = folder + "/b.m4a"
