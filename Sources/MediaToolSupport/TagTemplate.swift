@@ -218,9 +218,13 @@ public struct TagTemplate: Sendable, Hashable {
         return out
     }
 
-    /// `show --format`: the text for `file` as one line (line breaks in values written `\n`).
+    /// `show --format`: the text for `file` as one line: the values with their control
+    /// characters escaped (`TerminalText`), the template's own text as given but for its line
+    /// breaks (written `\n`, `\r`: a tab in the template stays a tab).
     public func line(_ file: MediaFile) throws(MetadataError) -> String {
-        try render(file).escapingControls + "\n"
+        let text = try render(file, escape: { $0.escapingControls })
+        guard text.utf8.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return text + "\n" }
+        return text.unicodeScalars.map { $0 == "\n" ? "\\n" : $0 == "\r" ? "\\r" : String($0) }.joined() + "\n"
     }
 
     /// One field's text for `file`: its first value (several joined with "; "), padded and

@@ -81,6 +81,11 @@ import Testing
         let bad = try await tagedit("show", directory + "/a.mp3", "--format", "{TITLE")
         #expect(bad.status == 64)
         #expect(bad.standardError.contains("unclosed"))
+        // The template's own tab stays a tab (a table for other tools); a value's control
+        // characters are escaped, and the line stays one line.
+        #expect(try await tagedit("set", directory + "/b.mp3", "TITLE=a\tb\u{1B}[2Jc\nd").status == 0)
+        let tabbed = try await tagedit("show", directory + "/b.mp3", "--format", "{filename}\t{TITLE}\n")
+        #expect(tabbed.standardOutput == "b.mp3\ta\\tb\\x1B[2Jc\\nd\\n\n", "\(tabbed.standardOutput)")
     }
 
     @Test func showTSVHasAHeaderAndOneEscapedRowPerFile() async throws {
