@@ -16,7 +16,11 @@ struct MovieContainer: MetadataContainer {
     static var picturesHaveTypes: Bool { false }
     /// The QuickTime chapter track is a track, not an item.
     static var chaptersAreItems: Bool { false }
-    var duration: ChapterTime? { store.duration }
+    /// The movie's duration: `mvhd`'s, else (a fragmented movie, whose `mvhd` says 0) the
+    /// audio's from its fragments.
+    var duration: ChapterTime? {
+        store.duration ?? properties.audio?.duration.flatMap { $0 > 0 && $0 < 1e9 ? ChapterTime.milliseconds(UInt64(($0 * 1000).rounded())) : nil }
+    }
     var properties: MediaProperties { MediaProperties(movie: movie.tree) }
     var hasChanges: Bool { store.hasChanges || chapterTrack != nil }
 
@@ -62,7 +66,7 @@ struct MovieContainer: MetadataContainer {
                 Chapter(start: ChapterTime(sample.start, timescale: edit.timescale),
                         end: ChapterTime(sample.start + sample.duration, timescale: edit.timescale), title: sample.title)
             }
-            return (chapters.isEmpty ? [] : [ChapterList(form: .quickTime, chapters: chapters)]) + store.chapterLists
+            return (chapters.isEmpty ? [] : [ChapterList(form: .quickTime, chapters: chapters)]) + store.chapterLists.map(endingAtTheMovieEnd)
         }
         let (tracks, problems) = QuickTimeChapterTrack.read(movie.tree)
         var lists: [ChapterList] = []
@@ -79,7 +83,16 @@ struct MovieContainer: MetadataContainer {
         if tracks.isEmpty && !problems.isEmpty {
             lists.append(ChapterList(form: .quickTime, chapters: [], notes: problems.map(\.description)))
         }
-        return lists + store.chapterLists
+        return lists + store.chapterLists.map(endingAtTheMovieEnd)
+    }
+
+    /// A list whose last chapter has no end (Nero chapters in a fragmented movie) ending at the
+    /// movie's end.
+    private func endingAtTheMovieEnd(_ list: ChapterList) -> ChapterList {
+        guard let last = list.chapters.indices.last, list.chapters[last].end == nil, let duration, list.chapters[last].start < duration else { return list }
+        var list = list
+        list.chapters[last].end = duration
+        return list
     }
 
     private static let movieHeaderPath = AtomPath([.init(type: "moov"), .init(type: "mvhd")])

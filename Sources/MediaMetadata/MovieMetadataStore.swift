@@ -282,7 +282,8 @@ struct MovieMetadataStore: MetadataStore {
             timescale = movie.timescale
             notes.append("chpl starts read in the movie timescale (\(movie.timescale)), as their writer stored them, not in 100 ns units")
         }
-        let end = movieTime.flatMap { $0.timescale > 0 ? ChapterTime($0.duration, timescale: $0.timescale) : nil }
+        // (A fragmented movie's `mvhd` says 0: no end here; the container gives its own.)
+        let end = movieTime.flatMap { $0.timescale > 0 && $0.duration > 0 ? ChapterTime($0.duration, timescale: $0.timescale) : nil }
         let chapters = box.chapters.enumerated().map { index, chapter in
             Chapter(start: ChapterTime(chapter.start, timescale: timescale),
                     end: index + 1 < box.chapters.count ? ChapterTime(box.chapters[index + 1].start, timescale: timescale) : end,
