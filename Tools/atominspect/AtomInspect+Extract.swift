@@ -21,14 +21,9 @@ extension AtomInspect {
         var payloadOnly = false
 
         func run() throws {
+            refuseOutput(output, input: options.file, writing: "extracting")
             let file = open(options)
             let node = requireNode(path, in: file)
-            if output != "-", MediaFileList.isDirectory(output) {
-                fail("--output names a folder; name a file in it", path: output, code: ExitCode.validationFailure)
-            }
-            if FileByteSink.isSameFile(output, options.file) {
-                fail("--output names the input file; extracting would destroy it", path: output, code: ExitCode.validationFailure)
-            }
             var header = payloadOnly ? UInt64(min(node.headerSize, Int(node.size))) : 0
             // An iTunes item's `data` atom: a type indicator and a locale come before the value.
             if payloadOnly && node.type == "data" && node.path.contains("/ilst/") {

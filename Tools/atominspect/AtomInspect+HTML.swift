@@ -15,13 +15,8 @@ extension AtomInspect {
         var output: String
 
         func run() throws {
+            refuseOutput(output, input: options.file, writing: "writing the page")
             let file = open(options)
-            if output != "-", MediaFileList.isDirectory(output) {
-                fail("--output names a folder; name a file in it", path: output, code: ExitCode.validationFailure)
-            }
-            if FileByteSink.isSameFile(output, options.file) {
-                fail("--output names the input file; writing the page would destroy it", path: output, code: ExitCode.validationFailure)
-            }
             let page = InspectionHTML.page(file, title: options.file)
             do {
                 try FileReplacement.create(output, bytes: Array(page.utf8))

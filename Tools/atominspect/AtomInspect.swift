@@ -104,6 +104,17 @@ func print(_ items: Any..., separator: String = " ", terminator: String = "\n") 
     StandardOutput.print(items.map { "\($0)" }.joined(separator: separator), terminator: terminator)
 }
 
+/// `--output` naming a folder or the input file is a usage error (64), found before the input
+/// is read (`writing`: what would destroy the input, for the message).
+func refuseOutput(_ output: String, input: String, writing: String) {
+    if output != "-", MediaFileList.isDirectory(output) {
+        fail("--output names a folder; name a file in it", path: output, code: ExitCode.validationFailure)
+    }
+    if FileByteSink.isSameFile(output, input) {
+        fail("--output names the input file; \(writing) would destroy it", path: output, code: ExitCode.validationFailure)
+    }
+}
+
 func fail(_ message: String, path: String?, code: ExitCode) -> Never {
     StandardError.write("atominspect: " + (path.map { "\($0.escapingControls): " } ?? "") + message.escapingControls + "\n")
     AtomInspect.exit(withError: code)
